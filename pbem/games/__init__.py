@@ -1,0 +1,25 @@
+"""The rules of the games, in pure Python: nothing here imports beyond the standard library."""
+
+from __future__ import annotations
+
+from pbem.games.base import BadOptions, Game, GameError, IllegalMove, Message, Outcome
+from pbem.games.colour_bazaar import ColourBazaar
+
+GAMES: dict[str, Game] = {game.slug: game for game in (ColourBazaar(),)}
+
+
+def get_game(slug: str) -> Game:
+    """The registered game with this slug; KeyError if there is none."""
+    return GAMES[slug]
+
+
+__all__ = [
+    "GAMES",
+    "BadOptions",
+    "Game",
+    "GameError",
+    "IllegalMove",
+    "Message",
+    "Outcome",
+    "get_game",
+]

@@ -1,0 +1,180 @@
+"""The game interface every game implements, and the small types it speaks in.
+
+A game is a stateless object; all of a game's data lives in its state, a plain
+JSON-serialisable dict. Moves are plain dicts too. All randomness is drawn from
+the seed given to `setup`, so replaying the move log from the seed rebuilds the
+state exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A translatable sentence: a catalogue key and its parameters.
+
+    Parameters follow a naming convention read by `pbem.games.text`: a key
+    ending in `card` holds a card id, `cards` a list of card ids, `suit` a suit
+    id, `seat` a seat number, `market` a market index (shown from 1); others
+    are shown as they are.
+    """
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as plain data, for storage."""
+        return {"key": self.key, "params": dict(self.params)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Message:
+        """Rebuild a message stored with `to_json`."""
+        return cls(data["key"], dict(data.get("params", {})))
+
+
+class GameError(ValueError):
+    """Base of the errors a game raises; carries a translatable message."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.msg = Message(key, params)
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        from pbem.games.text import render
+
+        return render(self.msg, "en")
+
+    def text(self, lang: str = "en", names: list[str] | None = None) -> str:
+        """The error as a sentence in `lang`."""
+        from pbem.games.text import render
+
+        return render(self.msg, lang, names)
+
+
+class IllegalMove(GameError):
+    """The move is well formed but the rules forbid it, or it is malformed."""
+
+
+class BadOptions(GameError):
+    """The options or the number of players do not fit the game."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting a game offers at creation."""
+
+    name: str
+    kind: str  # "bool", "int" or "choice"
+    default: Any
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass
+class Outcome:
+    """The result of a finished game."""
+
+    scores: list[int]
+    ranks: list[int]  # 1 is best; tied seats share a rank
+    breakdown: dict[str, Any]
+
+    def winners(self) -> list[int]:
+        """Seats ranked first."""
+        return [seat for seat, rank in enumerate(self.ranks) if rank == 1]
+
+
+def shared_ranks(scores: list[int]) -> list[int]:
+    """Rank scores, highest first; equal scores share the better rank."""
+    return [1 + sum(other > score for other in scores) for score in scores]
+
+
+class Game:
+    """The interface: subclasses fill in the rules of one game."""
+
+    slug: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+
+    def check_options(self, n_players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Validate options for `n_players`; return them complete with defaults."""
+        if not self.min_players <= n_players <= self.max_players:
+            raise BadOptions(
+                "error.players", low=self.min_players, high=self.max_players, count=n_players
+            )
+        given = dict(options or {})
+        known = {opt.name: opt for opt in self.options}
+        for name in given:
+            if name not in known:
+                raise BadOptions("error.option_unknown", name=name)
+        result: dict[str, Any] = {}
+        for opt in self.options:
+            value = given.get(opt.name, opt.default)
+            result[opt.name] = _check_option(opt, value)
+        return result
+
+    def setup(self, n_players: int, options: dict[str, Any] | None, seed: int) -> State:
+        """A new game's state."""
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> list[int]:
+        """The seats that may act now; several for simultaneous steps, none when over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every move `seat` may make now (empty when it is not their turn)."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The state after `seat` makes `move`; the given state is left untouched."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see of the state; None is a spectator."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Scores, ranks and breakdown of a finished game, else None."""
+        raise NotImplementedError
+
+    def timeout_move(self, state: State, seat: int) -> Move:
+        """A sensible, deterministic move for a seat whose time ran out."""
+        raise NotImplementedError
+
+    def describe(self, state: State, seat: int, move: Move, viewer: int | None) -> list[Message]:
+        """The log line(s) for `move` made by `seat` from `state`, as `viewer` may read them."""
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        """Whether the game has ended."""
+        return not self.to_act(state)
+
+
+def _check_option(opt: Option, value: Any) -> Any:
+    if opt.kind == "bool":
+        if not isinstance(value, bool):
+            raise BadOptions("error.option_bool", name=opt.name)
+        return value
+    if opt.kind == "int":
+        if value is None and opt.default is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadOptions("error.option_int", name=opt.name)
+        if (opt.minimum is not None and value < opt.minimum) or (
+            opt.maximum is not None and value > opt.maximum
+        ):
+            raise BadOptions("error.option_range", name=opt.name, low=opt.minimum, high=opt.maximum)
+        return value
+    if value not in opt.choices:
+        raise BadOptions(
+            "error.option_choice", name=opt.name, choices=", ".join(map(str, opt.choices))
+        )
+    return value
