@@ -153,6 +153,11 @@ class Game:
         """The log line(s) for `move` made by `seat` from `state`, as `viewer` may read them."""
         raise NotImplementedError
 
+    def may_act(self, state: State, seat: int) -> bool:
+        """Whether `seat` may send a move now (a seat that already acted in a
+        simultaneous step may still revise, while the table waits on others)."""
+        return seat in self.to_act(state)
+
     def is_over(self, state: State) -> bool:
         """Whether the game has ended."""
         return not self.to_act(state)
