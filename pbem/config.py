@@ -1,0 +1,71 @@
+"""Configuration: defaults, then PBEM_* environment variables, then test config."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SECRET_KEY = "dev-only-not-secret"
+INSTANCE = Path(os.environ.get("PBEM_INSTANCE", Path.cwd() / "instance"))
+
+DEFAULTS: dict[str, Any] = {
+    "SECRET_KEY": DEFAULT_SECRET_KEY,
+    "DATABASE_URL": f"sqlite:///{INSTANCE / 'pbem.sqlite3'}",
+    "BASE_URL": "http://127.0.0.1:5000",
+    "MAIL_BACKEND": "file",  # file (local mailbox) or smtp
+    "MAIL_DIR": str(INSTANCE / "mail"),
+    "MAIL_FROM": "pbem@localhost",
+    "MAIL_FROM_NAME": "pbem",
+    "SMTP_HOST": "localhost",
+    "SMTP_PORT": 25,
+    "SMTP_USER": "",
+    "SMTP_PASSWORD": "",
+    "SMTP_SECURITY": "none",  # none, starttls or ssl
+    "SMTP_TIMEOUT": 10.0,
+    "SENDER_INTERVAL": 5.0,  # seconds between outbox drains in the clock
+    "SENDER_BATCH": 50,
+    "DEBUG": False,
+    "DEFAULT_LANG": "en",
+}
+
+_TYPES = {key: type(value) for key, value in DEFAULTS.items()}
+
+
+def _coerce(key: str, raw: str) -> Any:
+    kind = _TYPES.get(key, str)
+    if kind is bool:
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if kind is int:
+        return int(raw)
+    if kind is float:
+        return float(raw)
+    return raw
+
+
+def load_config(test_config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The settings in force: defaults, overridden by PBEM_* variables, then by test config."""
+    config = dict(DEFAULTS)
+    for name, raw in os.environ.items():
+        if name.startswith("PBEM_") and name != "PBEM_INSTANCE":
+            key = name[len("PBEM_") :]
+            config[key] = _coerce(key, raw)
+    config.update(test_config or {})
+    return config
+
+
+class ConfigError(RuntimeError):
+    """The configuration cannot be used."""
+
+
+def check_config(config: dict[str, Any]) -> None:
+    """Refuse settings that are unsafe outside debug."""
+    debug = config.get("DEBUG") or config.get("TESTING")
+    if not debug and config["SECRET_KEY"] == DEFAULT_SECRET_KEY:
+        raise ConfigError(
+            "Set PBEM_SECRET_KEY to a long random value: the default key is for local use only."
+        )
+    if config["MAIL_BACKEND"] not in ("file", "smtp"):
+        raise ConfigError("PBEM_MAIL_BACKEND must be 'file' or 'smtp'.")
+    if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):
+        raise ConfigError("PBEM_SMTP_SECURITY must be 'none', 'starttls' or 'ssl'.")

@@ -1,0 +1,45 @@
+"""Signed links: one salt per purpose, nothing secret inside, revocable per seat.
+
+A token carries only ids and the seat's current link key; rotating that key
+(a new random value in the Seat row) makes every older link of the seat fail.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+PURPOSES = ("seat", "watch", "unsubscribe")
+
+
+class BadLink(Exception):
+    """The link is tampered, truncated, for another purpose, or revoked."""
+
+
+def new_key() -> str:
+    """A fresh random key for a seat or a game's spectator link."""
+    return secrets.token_urlsafe(12)
+
+
+def _serializer(secret: str, purpose: str) -> URLSafeSerializer:
+    if purpose not in PURPOSES:
+        raise ValueError(f"unknown link purpose {purpose}")
+    return URLSafeSerializer(secret, salt=f"pbem.{purpose}")
+
+
+def make_token(secret: str, purpose: str, payload: list[Any]) -> str:
+    """Sign `payload` (a short list of ids and a key) for `purpose`."""
+    return _serializer(secret, purpose).dumps(payload)
+
+
+def read_token(secret: str, purpose: str, token: str) -> list[Any]:
+    """The payload of a token signed for `purpose`; BadLink otherwise."""
+    try:
+        payload = _serializer(secret, purpose).loads(token)
+    except (BadSignature, UnicodeError, ValueError) as exc:
+        raise BadLink(str(exc)) from None
+    if not isinstance(payload, list) or not payload:
+        raise BadLink("payload is not a list")
+    return payload

@@ -1,0 +1,94 @@
+"""The tables: players, games, seats, the move log and the mail outbox.
+
+Times are aware datetimes in UTC (SQLModel stores them as UTC).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Player(SQLModel, table=True):
+    """A person, known by their email address."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(index=True, unique=True, max_length=254)
+    name: str = Field(max_length=60)
+    lang: str = Field(default="en", max_length=5)
+    created_at: datetime
+
+
+class Game(SQLModel, table=True):
+    """One game: its rules, options, seed and the state after the last move."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    ply: int = 0
+    status: str = Field(default="forming", index=True, max_length=12)
+    creator_seat: int = 0
+    watch_key: str = Field(max_length=32)
+    outcome: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    created_at: datetime
+    updated_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+class Seat(SQLModel, table=True):
+    """A player's place in a game, with the key that signs their links."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: int
+    player_id: int = Field(foreign_key="player.id", index=True)
+    name: str = Field(max_length=60)
+    status: str = Field(default="invited", max_length=12)  # invited, joined, declined
+    link_key: str = Field(max_length=32)
+    told_ply: int = 0  # the moves before this ply were in a mail this seat got
+
+
+class Move(SQLModel, table=True):
+    """One move of the log; the database allows one per game and ply."""
+
+    __table_args__ = (UniqueConstraint("game_id", "ply", name="uq_move_game_ply"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    ply: int
+    seat: int
+    move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    source: str = Field(default="web", max_length=12)  # web, timeout, cli
+    created_at: datetime
+
+
+class Outbox(SQLModel, table=True):
+    """A mail to send, written in the same transaction as what caused it."""
+
+    __table_args__ = (Index("ix_outbox_due", "sent_at", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    event: str = Field(max_length=40)
+    to_addr: str = Field(max_length=254)
+    to_name: str = Field(max_length=60)
+    subject: str = Field(max_length=300)
+    body_text: str = Field(sa_column=Column(Text, nullable=False))
+    body_html: str = Field(sa_column=Column(Text, nullable=False))
+    message_id: str = Field(unique=True, max_length=200)
+    thread_id: str | None = Field(default=None, max_length=200)
+    headers: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime
+    next_attempt_at: datetime
+    attempts: int = 0
+    claimed_until: datetime | None = None
+    sent_at: datetime | None = None
+    last_error: str | None = Field(default=None, max_length=500)
