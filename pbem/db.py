@@ -67,7 +67,6 @@ def read_session(engine: Engine) -> Iterator[Session]:
     """A session for reading only."""
     with Session(engine, expire_on_commit=False) as session:
         yield session
-        session.rollback()
 
 
 def migrate(url: str, revision: str = "head") -> None:

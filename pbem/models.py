@@ -67,6 +67,8 @@ class Move(SQLModel, table=True):
     seat: int
     move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     source: str = Field(default="web", max_length=12)  # web, timeout, cli
+    # The move described for each viewer ("0", "1", ... and "watch"), as game messages.
+    lines: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime
 
 

@@ -59,6 +59,7 @@ def upgrade() -> None:
     sa.Column('seat', sa.Integer(), nullable=False),
     sa.Column('move', sa.JSON(), nullable=False),
     sa.Column('source', sqlmodel.sql.sqltypes.AutoString(length=12), nullable=False),
+    sa.Column('lines', sa.JSON(), nullable=False),
     sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
     sa.PrimaryKeyConstraint('id'),

@@ -153,6 +153,11 @@ class Game:
         """The log line(s) for `move` made by `seat` from `state`, as `viewer` may read them."""
         raise NotImplementedError
 
+    def turn_token(self, state: State, seat: int) -> str:
+        """A token that changes whenever what `seat` may do changes; a move sent with an
+        older token is stale. By default the ply: any move by anyone makes a form stale."""
+        return str(state["ply"])
+
     def may_act(self, state: State, seat: int) -> bool:
         """Whether `seat` may send a move now (a seat that already acted in a
         simultaneous step may still revise, while the table waits on others)."""

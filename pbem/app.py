@@ -1,0 +1,78 @@
+"""The Flask application: configuration, database, mail environment, blueprints, errors."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, g, render_template, request
+
+from pbem.config import check_config, load_config
+from pbem.db import make_engine
+from pbem.i18n import LANGUAGES, best_lang, t
+from pbem.mailer import make_env
+from pbem.play import Site
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def utcnow() -> datetime:
+    """The current time, aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def build_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Create the application; see pbem.create_app."""
+    app = Flask(
+        "pbem",
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+        instance_path=str(Path.cwd() / "instance"),
+    )
+    config = load_config(test_config)
+    check_config(config)
+    app.config.update(config)
+    app.config.setdefault("CLOCK", utcnow)
+    engine = make_engine(config["DATABASE_URL"])
+    site = Site(
+        secret=config["SECRET_KEY"],
+        base_url=config["BASE_URL"],
+        mail_env=make_env({"t": t}),
+        domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
+    )
+    app.extensions["pbem"] = {"engine": engine, "site": site}
+
+    from pbem.web import devmail, game, lobby
+
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(game.bp)
+    if config["MAIL_BACKEND"] == "file":
+        app.register_blueprint(devmail.bp)
+
+    @app.before_request
+    def _pick_language() -> None:
+        chosen = request.args.get("lang") or request.cookies.get("lang")
+        g.lang = (
+            chosen if chosen in LANGUAGES else best_lang(request.headers.get("Accept-Language"))
+        )
+
+    @app.context_processor
+    def _helpers() -> dict[str, Any]:
+        return {
+            "t": lambda key, **p: t(g.get("lang", "en"), key, **p),
+            "lang": g.get("lang", "en"),
+            "languages": LANGUAGES,
+        }
+
+    from pbem.cli import register
+
+    register(app)
+    for code in (400, 403, 404, 405, 409, 413, 429, 500):
+        app.register_error_handler(code, _error_page)
+    return app
+
+
+def _error_page(error: Any) -> tuple[str, int]:
+    code = getattr(error, "code", 500) or 500
+    return render_template("error.html", code=code, key=f"error.http.{code}"), code

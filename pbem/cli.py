@@ -1,0 +1,186 @@
+"""Command line: migrate, serve locally, run the clock, start games, list, log, check replays."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, with_appcontext
+from sqlmodel import select
+
+from pbem import create_app, play
+from pbem.db import migrate as run_migrations
+from pbem.db import read_session, write_session
+from pbem.games import GAMES
+from pbem.games.text import render
+from pbem.models import Game
+
+
+def _engine() -> Any:
+    return current_app.extensions["pbem"]["engine"]
+
+
+@click.command("migrate")
+@with_appcontext
+def migrate_command() -> None:
+    """Apply the database migrations."""
+    run_migrations(current_app.config["DATABASE_URL"])
+    click.echo("Database is up to date.")
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1")
+@click.option("--port", default=5000, type=int)
+@with_appcontext
+def serve_command(host: str, port: int) -> None:
+    """Run the web server and the clock in one process, for local use."""
+    from pbem.scheduler import make_scheduler
+
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    run_migrations(app.config["DATABASE_URL"])
+    scheduler = make_scheduler(app, blocking=False)
+    scheduler.start()
+    click.echo(f"pbem on http://{host}:{port}/  (local mailbox: http://{host}:{port}/mailbox/)")
+    try:
+        app.run(host=host, port=port, use_reloader=False, threaded=True)
+    finally:
+        scheduler.shutdown(wait=False)
+
+
+@click.command("clock")
+@with_appcontext
+def clock_command() -> None:
+    """Run the clock process: outbox sender and the other timed jobs."""
+    from pbem.scheduler import make_scheduler
+
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    click.echo("pbem clock running.")
+    make_scheduler(app, blocking=True).start()
+
+
+@click.command("send-mail")
+@with_appcontext
+def send_mail_command() -> None:
+    """Send the mail that is due, once."""
+    from pbem.scheduler import drain_outbox
+
+    result = drain_outbox(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo(f"{result['sent']} sent, {result['failed']} failed.")
+
+
+_PLAYER = re.compile(r"^\s*(?P<name>[^<]+?)\s*<(?P<email>[^>]+)>\s*$")
+
+
+@click.command("new-game")
+@click.option("--game", "slug", type=click.Choice(sorted(GAMES)), default="colour-bazaar")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    help='"Name <email>"; the first is the creator.',
+)
+@click.option("--option", "opts", multiple=True, help="name=value, e.g. courts=true")
+@click.option("--seed", type=int, default=None)
+@with_appcontext
+def new_game_command(
+    slug: str, players: tuple[str, ...], opts: tuple[str, ...], seed: int | None
+) -> None:
+    """Start a game and invite its players by mail."""
+    invitees = []
+    for text in players:
+        match = _PLAYER.match(text)
+        if not match:
+            raise click.BadParameter(f'expected "Name <email>", got {text!r}')
+        invitees.append(play.Invitee(match["name"], match["email"]))
+    options: dict[str, Any] = {}
+    for text in opts:
+        name, _, raw = text.partition("=")
+        options[name] = {"true": True, "false": False}.get(
+            raw.lower(), int(raw) if raw.isdigit() else raw
+        )
+    app = current_app
+    try:
+        with write_session(_engine()) as session:
+            game = play.create_game(
+                session,
+                app.extensions["pbem"]["site"],
+                slug,
+                invitees,
+                options,
+                app.config["CLOCK"](),
+                seed=seed,
+            )
+            click.echo(f"Game #{game.id} created; invitations queued.")
+    except (play.PlayError, ValueError) as exc:
+        raise click.ClickException(str(getattr(exc, "params", "") or exc)) from None
+
+
+@click.command("games")
+@with_appcontext
+def games_command() -> None:
+    """List the games."""
+    with read_session(_engine()) as session:
+        for game in session.exec(select(Game).order_by(Game.id)):
+            names = ", ".join(s.name for s in play.seats_of(session, game))
+            click.echo(f"#{game.id}\t{game.slug}\t{game.status}\tply {game.ply}\t{names}")
+
+
+@click.command("log")
+@click.argument("game_id", type=int)
+@with_appcontext
+def log_command(game_id: int) -> None:
+    """Print a game's move log as a spectator reads it."""
+    with read_session(_engine()) as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            raise click.ClickException(f"No game #{game_id}.")
+        names = [s.name for s in play.seats_of(session, game)]
+        for move in play.moves_of(session, game):
+            for line in move.lines.get("watch", []):
+                text = render(play.Message.from_json(line), "en", names)
+                click.echo(
+                    f"{move.ply + 1:>3} {move.created_at:%Y-%m-%d %H:%M} [{move.source}] {text}"
+                )
+
+
+@click.command("check")
+@with_appcontext
+def check_command() -> None:
+    """Replay every game from its seed and log; report any that differs from its stored state."""
+    bad = 0
+    with read_session(_engine()) as session:
+        for game in session.exec(select(Game).where(Game.state.is_not(None))):  # type: ignore[union-attr]
+            problem = play.replay_problem(session, game)
+            if problem:
+                bad += 1
+                click.echo(f"#{game.id}: {problem}")
+    click.echo("All games replay exactly." if not bad else f"{bad} game(s) differ.")
+    if bad:
+        sys.exit(1)
+
+
+COMMANDS = [
+    migrate_command,
+    serve_command,
+    clock_command,
+    send_mail_command,
+    new_game_command,
+    games_command,
+    log_command,
+    check_command,
+]
+
+
+def register(app: Flask) -> None:
+    """Add the pbem commands to `flask`."""
+    for command in COMMANDS:
+        app.cli.add_command(command)
+
+
+@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False)
+def main() -> None:
+    """pbem: a play-by-email server for slow card games."""

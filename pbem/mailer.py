@@ -1,0 +1,129 @@
+"""Mail: render the mail/ templates, build safe messages, and the smtp and file backends."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import smtplib
+import ssl
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from pbem.models import Outbox
+
+MAIL_TEMPLATES = Path(__file__).resolve().parent.parent / "mail"
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+
+
+def clean_header(value: str) -> str:
+    """A header value with no CR, LF, NUL or other control characters."""
+    return _UNSAFE.sub(" ", value).strip()
+
+
+def make_env(extra_globals: dict[str, Any] | None = None) -> Environment:
+    """A Jinja environment for mail/; HTML parts are escaped, text parts are not."""
+    env = Environment(
+        loader=FileSystemLoader(str(MAIL_TEMPLATES)),
+        autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(extra_globals or {})
+    return env
+
+
+def render_mail(
+    env: Environment, event: str, lang: str, context: dict[str, Any]
+) -> tuple[str, str, str]:
+    """(subject, text, html) for `event` in `lang`; the .txt starts with a Subject: line."""
+    folder = lang if (MAIL_TEMPLATES / lang / f"{event}.txt").exists() else "en"
+    text = env.get_template(f"{folder}/{event}.txt").render(context)
+    html = env.get_template(f"{folder}/{event}.html").render(context)
+    first, _, body = text.partition("\n")
+    if not first.startswith("Subject:"):
+        raise ValueError(f"mail/{folder}/{event}.txt must start with a Subject: line")
+    return clean_header(first[len("Subject:") :]), body.lstrip("\n"), html
+
+
+def build_message(row: Outbox, from_addr: str, from_name: str) -> EmailMessage:
+    """The message for an outbox row, with its stable Message-ID and thread headers."""
+    msg = EmailMessage()
+    msg["From"] = Address(display_name=clean_header(from_name), addr_spec=from_addr)
+    msg["To"] = Address(display_name=clean_header(row.to_name), addr_spec=row.to_addr)
+    msg["Subject"] = clean_header(row.subject)
+    msg["Date"] = format_datetime(row.created_at)
+    msg["Message-ID"] = row.message_id
+    if row.thread_id:
+        msg["In-Reply-To"] = row.thread_id
+        msg["References"] = row.thread_id
+    for name, value in sorted(row.headers.items()):
+        msg[clean_header(name)] = clean_header(value)
+    msg["Auto-Submitted"] = "auto-generated"
+    msg.set_content(row.body_text)
+    msg.add_alternative(row.body_html, subtype="html")
+    return msg
+
+
+class Backend(Protocol):
+    """Something that delivers a message."""
+
+    def send(self, msg: EmailMessage) -> None:
+        """Deliver one message or raise."""
+
+
+class SmtpBackend:
+    """Deliver through an SMTP server, with a timeout, STARTTLS or SSL."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.host = config["SMTP_HOST"]
+        self.port = int(config["SMTP_PORT"])
+        self.user = config["SMTP_USER"]
+        self.password = config["SMTP_PASSWORD"]
+        self.security = config["SMTP_SECURITY"]
+        self.timeout = float(config["SMTP_TIMEOUT"])
+
+    def send(self, msg: EmailMessage) -> None:
+        """Open a connection, log in if configured, send, close."""
+        if self.security == "ssl":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+                self.host, self.port, timeout=self.timeout, context=ssl.create_default_context()
+            )
+        else:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+        with smtp:
+            if self.security == "starttls":
+                smtp.starttls(context=ssl.create_default_context())
+            if self.user:
+                smtp.login(self.user, self.password)
+            smtp.send_message(msg)
+
+
+class FileBackend:
+    """Store each message as an .eml file; the mailbox page reads them back."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = Path(directory)
+
+    def send(self, msg: EmailMessage) -> None:
+        """Write the message; a resend of the same Message-ID replaces the file."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:16]
+        name = f"{digest}.eml"
+        tmp = self.directory / f".{name}.tmp"
+        tmp.write_bytes(msg.as_bytes())
+        os.replace(tmp, self.directory / name)
+
+
+def make_backend(config: dict[str, Any]) -> Backend:
+    """The backend the configuration names."""
+    if config["MAIL_BACKEND"] == "smtp":
+        return SmtpBackend(config)
+    return FileBackend(config["MAIL_DIR"])

@@ -1,0 +1,209 @@
+"""Colour Bazaar on the page and in mail: cards with names and suits, the turn form, results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.colour_bazaar import ColourBazaar, allowed_plays, market_values, suit_values
+from pbem.games.decktet import CARDS, SUIT_COLOURS, SUITS
+from pbem.games.text import card_name, render, suit_name
+
+RULES = ColourBazaar()
+
+
+class FormError(ValueError):
+    """The turn form is incomplete; carries a catalogue key."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def suit_info(suit: str, lang: str) -> dict[str, str]:
+    """A suit's id, name and colour."""
+    return {"id": suit, "name": suit_name(suit, lang), "colour": SUIT_COLOURS[suit]}
+
+
+def card_info(card_id: str, lang: str) -> dict[str, Any]:
+    """What a card face shows: rank mark, name and suits."""
+    card = CARDS[card_id]
+    mark = {"ace": "A", "crown": "♛", "pawn": "P", "court": "C"}.get(card.kind, str(card.rank))
+    return {
+        "id": card.id,
+        "name": card_name(card.id, lang),
+        "kind": card.kind,
+        "rank": card.rank,
+        "mark": mark,
+        "suits": [suit_info(s, lang) for s in card.suits],
+    }
+
+
+def play_context(
+    state: dict[str, Any], view: dict[str, Any], seat: int | None, lang: str, names: list[str]
+) -> dict[str, Any]:
+    """Everything the play page shows, from the seat's view."""
+    values = suit_values(view["markets"])
+    markets = []
+    for index, market in enumerate(view["markets"]):
+        scoring = market_values(market)
+        markets.append(
+            {
+                "number": index + 1,
+                "cards": [card_info(c, lang) for c in market],
+                "values": [{**suit_info(s, lang), "value": scoring[s]["value"]} for s in SUITS],
+            }
+        )
+    players = []
+    for number, name in enumerate(names):
+        players.append(
+            {
+                "seat": number,
+                "name": name,
+                "chips": [{**suit_info(s, lang), "count": view["chips"][number][s]} for s in SUITS],
+                "worth": sum(view["chips"][number][s] * values[s] for s in SUITS),
+                "cards": view["hands"][number]["count"],
+                "known": [card_info(c, lang) for c in view["hands"][number]["known"]],
+                "discards": view["discard_counts"][number],
+                "to_act": number in view["to_act"],
+            }
+        )
+    context: dict[str, Any] = {
+        "markets": markets,
+        "players": players,
+        "suits": [
+            {**suit_info(s, lang), "left": view["chips_left"][s], "value": values[s]} for s in SUITS
+        ],
+        "draw_count": view["draw_count"],
+        "edict": None,
+        "hand": [],
+        "form": None,
+        "my_discards": [],
+    }
+    edict = view["edict"]
+    if edict:
+        context["edict"] = {
+            "court": card_info(edict["court"], lang),
+            "suit": suit_info(edict["suit"], lang),
+            "market": edict["market"] + 1,
+            "seat": edict["seat"],
+            "name": names[edict["seat"]],
+        }
+    if seat is None:
+        return context
+    context["my_discards"] = [card_info(c, lang) for c in view["my_discards"]]
+    my_turn = not view["over"] and seat in view["to_act"]
+    plays = allowed_plays(state, seat) if my_turn else []
+    fits: dict[str, list[int]] = {}
+    for card, market in plays:
+        fits.setdefault(card, []).append(market + 1)
+    context["hand"] = [
+        {**card_info(c, lang), "playable": c in fits, "markets": fits.get(c, [])}
+        for c in view["hand"]
+    ]
+    if my_turn:
+        options = [
+            {"value": f"{card}@{market}", "card": card_info(card, lang), "market": market + 1}
+            for card, market in plays
+        ]
+        discards = [] if plays else [card_info(c, lang) for c in view["hand"]]
+        courts = sorted(
+            {s for card, _ in plays if CARDS[card].kind == "court" for s in CARDS[card].suits},
+            key=SUITS.index,
+        )
+        context["form"] = {
+            "plays": options,
+            "discards": discards,
+            "chips": [suit_info(s, lang) for s in SUITS if view["chips_left"][s]],
+            "court_suits": [suit_info(s, lang) for s in courts],
+        }
+    return context
+
+
+def parse_form(form: Any) -> dict[str, Any]:
+    """The move a turn form describes; FormError when a part is missing or garbled."""
+    play = str(form.get("play", "")).strip()
+    chip = str(form.get("chip", "")).strip()
+    named = str(form.get("suit", "")).strip()
+    if not play:
+        raise FormError("cb.form.no_card")
+    if not chip:
+        raise FormError("cb.form.no_chip")
+    move: dict[str, Any] = {"chip": chip}
+    if play.startswith("discard:"):
+        move["discard"] = play[len("discard:") :]
+    else:
+        card, sep, market = play.rpartition("@")
+        if not sep or not market.isdigit() or len(market) > 2:
+            raise FormError("cb.form.garbled")
+        move["card"] = card
+        move["market"] = int(market)
+        if card in CARDS and CARDS[card].kind == "court":
+            if not named:
+                raise FormError("cb.form.no_suit")
+            move["suit"] = named
+    return move
+
+
+def describe_move(
+    state: dict[str, Any], seat: int, move: dict[str, Any], lang: str, names: list[str]
+) -> list[str]:
+    """The move in words, as its own player sees it (for the confirmation step)."""
+    return [render(m, lang, names) for m in RULES.describe(state, seat, move, seat)]
+
+
+def results(outcome: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
+    """The scoring breakdown in rows a player can check."""
+    breakdown = outcome["breakdown"]
+    markets = []
+    for index, per_suit in enumerate(breakdown["markets"]):
+        rows = []
+        for s in SUITS:
+            entry = per_suit[s]
+            rows.append(
+                {
+                    **suit_info(s, lang),
+                    "value": entry["value"],
+                    "card": card_name(entry["card"], lang) if entry["card"] else None,
+                    "copied": card_name(entry["copied"], lang) if entry["copied"] else None,
+                }
+            )
+        markets.append({"number": index + 1, "rows": rows})
+    short = breakdown["shortcut"]
+    players = []
+    for number, name in enumerate(names):
+        players.append(
+            {
+                "name": name,
+                "total": outcome["scores"][number],
+                "rank": outcome["ranks"][number],
+                "lines": [
+                    {
+                        **suit_info(s, lang),
+                        "chips": breakdown["chips"][number][s],
+                        "value": breakdown["suit_values"][s],
+                        "points": breakdown["lines"][number][s],
+                    }
+                    for s in SUITS
+                ],
+                "short_chips": [
+                    {**suit_info(s, lang), "count": short["chips"][number][s]} for s in SUITS
+                ],
+                "short_total": short["totals"][number],
+            }
+        )
+    order = sorted(range(len(names)), key=lambda n: (outcome["ranks"][n], n))
+    return {
+        "markets": markets,
+        "suit_values": [
+            {**suit_info(s, lang), "value": breakdown["suit_values"][s]} for s in SUITS
+        ],
+        "players": players,
+        "standings": [players[n] for n in order],
+        "winners": [names[n] for n in order if outcome["ranks"][n] == 1],
+        "shortcut": {
+            "common": [{**suit_info(s, lang), "count": short["common"][s]} for s in SUITS],
+            "lowest": short["lowest_value"],
+            "lowest_suits": [suit_name(s, lang) for s in short["lowest_suits"]],
+            "values": [{**suit_info(s, lang), "value": short["values"][s]} for s in SUITS],
+        },
+    }

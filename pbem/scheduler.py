@@ -1,0 +1,49 @@
+"""The clock: APScheduler jobs that scan our own tables for due work.
+
+Only the clock process (or the single local `serve` process) starts a
+scheduler; gunicorn workers never do. Jobs are safe to run twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+from flask import Flask
+
+from pbem.mailer import make_backend
+from pbem.sender import drain
+
+log = logging.getLogger(__name__)
+
+
+def drain_outbox(app: Flask) -> dict[str, int]:
+    """Send the mail that is due now."""
+    engine = app.extensions["pbem"]["engine"]
+    result = drain(engine, make_backend(app.config), app.config, app.config["CLOCK"]())
+    if result["sent"] or result["failed"]:
+        log.info("outbox: %(sent)d sent, %(failed)d failed", result)
+    return result
+
+
+def make_scheduler(app: Flask, blocking: bool) -> Any:
+    """A scheduler holding the clock's jobs, not yet started."""
+    scheduler = BlockingScheduler() if blocking else BackgroundScheduler(daemon=True)
+    interval = float(app.config["SENDER_INTERVAL"])
+    # One run at a time; runs missed while busy or down collapse into one, which is
+    # enough because each run handles everything due. A run late by less than a
+    # minute still runs.
+    scheduler.add_job(
+        drain_outbox,
+        "interval",
+        seconds=interval,
+        args=[app],
+        id="drain_outbox",
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=60,
+        next_run_time=None if blocking else app.config["CLOCK"](),
+    )
+    return scheduler

@@ -1,0 +1,197 @@
+"""The seat page (join, play, results), the move form with its confirmation, the spectator page."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from pbem import play
+from pbem.db import read_session, write_session
+from pbem.games import GAMES, IllegalMove
+from pbem.links import BadLink, read_token
+from pbem.models import Game, Player, Seat
+from pbem.present import presenter
+from pbem.web import engine, now, site
+
+bp = Blueprint("game", __name__)
+
+
+def _seat_from(token: str) -> tuple[int, int]:
+    """(game id, seat number) of a valid seat link; 404 for anything else."""
+    try:
+        payload = read_token(site().secret, "seat", token)
+    except BadLink:
+        abort(404)
+    if len(payload) != 3 or not all(isinstance(x, int) for x in payload[:2]):
+        abort(404)
+    game_id, seat_no, key = payload
+    with read_session(engine()) as session:
+        seat = session.exec(
+            play.select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)
+        ).first()
+        if (
+            seat is None
+            or not isinstance(key, str)
+            or not secrets.compare_digest(seat.link_key, key)
+        ):
+            abort(404)
+    return game_id, seat_no
+
+
+def _page(
+    token: str, game_id: int, seat_no: int | None, status: int = 200, **extra: Any
+) -> tuple[str, int]:
+    """Render the page for a seat (or a spectator when seat_no is None)."""
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            abort(404)
+        seats = play.seats_of(session, game)
+        names = [s.name for s in seats]
+        seat = seats[seat_no] if seat_no is not None else None
+        if seat is not None:
+            player = session.get(Player, seat.player_id)
+            if player is not None and "lang" not in request.args:
+                g.lang = player.lang
+        lang = g.lang
+        context: dict[str, Any] = {
+            "token": token,
+            "game": game,
+            "seats": seats,
+            "seat": seat,
+            "names": names,
+            "title": play.game_title(game, lang),
+            "watch_link": site().watch_url(game),
+            **extra,
+        }
+        if game.status in ("forming", "cancelled") or game.state is None:
+            return render_template("game/join.html", **context), status
+        rules = GAMES[game.slug]
+        view = rules.view(game.state, seat_no)
+        moves = play.moves_of(session, game)
+        shown = presenter(game.slug)
+        my_last = max((m.ply for m in moves if m.seat == seat_no), default=-1)
+        context.update(
+            view=view,
+            table=shown.play_context(game.state, view, seat_no, lang, names),
+            log=play.log_lines(moves, seat_no, lang, names),
+            my_last=my_last,
+            turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
+            to_act=[names[s] for s in rules.to_act(game.state)],
+            results=shown.results(game.outcome, names, lang) if game.outcome else None,
+        )
+        return render_template(f"games/{game.slug}/page.html", **context), status
+
+
+@bp.get("/p/<token>")
+def seat_page(token: str) -> tuple[str, int]:
+    """The seat's page: invitation, table or results, as the game stands."""
+    game_id, seat_no = _seat_from(token)
+    notice = request.args.get("done")
+    return _page(token, game_id, seat_no, notice="done" if notice else None)
+
+
+@bp.get("/w/<token>")
+def watch_page(token: str) -> tuple[str, int]:
+    """The read-only spectator page: no hand is shown."""
+    try:
+        payload = read_token(site().secret, "watch", token)
+    except BadLink:
+        abort(404)
+    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
+        abort(404)
+    with read_session(engine()) as session:
+        game = session.get(Game, payload[0])
+        if game is None or not secrets.compare_digest(game.watch_key, payload[1]):
+            abort(404)
+    return _page(token, payload[0], None)
+
+
+def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
+    game_id, seat_no = _seat_from(token)
+    try:
+        with write_session(engine()) as session:
+            action(session, site(), game_id, seat_no, now())
+    except play.PlayError as exc:
+        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+    return redirect(url_for("game.seat_page", token=token), code=303)
+
+
+@bp.post("/p/<token>/join")
+def join(token: str) -> Response | tuple[str, int]:
+    """Accept the invitation."""
+    return _lobby_action(token, play.join)
+
+
+@bp.post("/p/<token>/decline")
+def decline(token: str) -> Response | tuple[str, int]:
+    """Refuse the invitation."""
+    return _lobby_action(token, play.decline)
+
+
+@bp.post("/p/<token>/cancel")
+def cancel(token: str) -> Response | tuple[str, int]:
+    """The creator calls the game off before it starts."""
+    return _lobby_action(token, play.cancel)
+
+
+@bp.post("/p/<token>/language")
+def language(token: str) -> Response:
+    """Set the player's language for pages and mail."""
+    game_id, seat_no = _seat_from(token)
+    lang = request.form.get("lang", "")
+    from pbem.i18n import LANGUAGES
+
+    if lang not in LANGUAGES:
+        abort(400)
+    with write_session(engine()) as session:
+        seat = session.exec(
+            play.select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)
+        ).one()
+        player = session.get(Player, seat.player_id)
+        assert player is not None
+        player.lang = lang
+        session.add(player)
+    return redirect(url_for("game.seat_page", token=token), code=303)
+
+
+@bp.post("/p/<token>/move")
+def move(token: str) -> Response | tuple[str, int]:
+    """Check the turn form, ask for confirmation, then apply it once."""
+    game_id, seat_no = _seat_from(token)
+    form = request.form
+    turn = form.get("turn", "")
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        slug, state, status = game.slug, game.state, game.status
+        names = [s.name for s in play.seats_of(session, game)]
+    shown = presenter(slug)
+    rules = GAMES[slug]
+    if status != "active" or state is None:
+        return _page(token, game_id, seat_no, status=409, error=play.Gone("play.error.not_active"))
+    if turn != rules.turn_token(state, seat_no) or not rules.may_act(state, seat_no):
+        return _page(token, game_id, seat_no, status=409, error=play.Stale("play.error.stale"))
+    try:
+        the_move = shown.parse_form(form)
+    except ValueError as exc:
+        return _page(token, game_id, seat_no, status=400, error=play.PlayError(exc.args[0]))
+    if form.get("confirm") != "1":
+        try:
+            described = shown.describe_move(state, seat_no, the_move, g.lang, names)
+        except IllegalMove as exc:
+            return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
+        return _page(token, game_id, seat_no, confirm={"lines": described, "form": dict(form)})
+    try:
+        with write_session(engine()) as session:
+            play.submit_move(session, site(), game_id, seat_no, the_move, turn, now())
+    except IllegalMove as exc:
+        return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
+    except (play.PlayError, IntegrityError) as exc:
+        error = exc if isinstance(exc, play.PlayError) else play.Stale("play.error.stale")
+        return _page(token, game_id, seat_no, status=error.status, error=error)
+    return redirect(url_for("game.seat_page", token=token, done=1), code=303)

@@ -1,0 +1,133 @@
+"""Fixtures: an app on a fresh database (SQLite, or PostgreSQL from PBEM_TEST_DATABASE_URL),
+an injected clock, and a real SMTP server on loopback that collects what it receives."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import create_engine, text
+
+from pbem import create_app
+from pbem.db import migrate
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
+
+
+class Clock:
+    """A clock the tests move by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every message it accepts."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        msg = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
+        with self.lock:
+            self.messages.append(msg)  # type: ignore[arg-type]
+        return "250 OK"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        """Messages addressed to `address`, oldest first."""
+        with self.lock:
+            return [m for m in self.messages if address in str(m["To"])]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.messages.clear()
+
+
+@pytest.fixture
+def smtpd() -> Iterator[Inbox]:
+    """A real SMTP server on 127.0.0.1 at a free port."""
+    inbox = Inbox()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    inbox.port = port  # type: ignore[attr-defined]
+    try:
+        yield inbox
+    finally:
+        controller.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_migrated() -> bool:
+    """Migrate the PostgreSQL test database once per run."""
+    if PG_URL:
+        migrate(PG_URL)
+    return bool(PG_URL)
+
+
+@pytest.fixture
+def database_url(tmp_path: Any, pg_migrated: bool) -> str:
+    """A fresh, migrated database for one test."""
+    if PG_URL:
+        engine = create_engine(PG_URL)
+        with engine.begin() as conn:
+            conn.execute(text("TRUNCATE outbox, move, seat, game, player RESTART IDENTITY CASCADE"))
+        engine.dispose()
+        return PG_URL
+    url = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app(database_url: str, clock: Clock, smtpd: Inbox, tmp_path: Any) -> Any:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret-key",
+            "DATABASE_URL": database_url,
+            "BASE_URL": "http://pbem.test",
+            "MAIL_BACKEND": "smtp",
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": smtpd.port,  # type: ignore[attr-defined]
+            "SMTP_TIMEOUT": 5.0,
+            "MAIL_DIR": str(tmp_path / "mail"),
+            "CLOCK": clock,
+        }
+    )
+    yield app
+    app.extensions["pbem"]["engine"].dispose()
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Any) -> Any:
+    return app.test_cli_runner()

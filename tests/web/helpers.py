@@ -1,0 +1,83 @@
+"""Helpers for driving pbem through its mails and pages, as a person would."""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import urlsplit
+
+from pbem.scheduler import drain_outbox
+
+LINK = re.compile(r"http://pbem\.test(/[pw]/[A-Za-z0-9_.\-]+)")
+
+
+def deliver(app: Any) -> dict[str, int]:
+    """Run the outbox sender once, as the clock would."""
+    return drain_outbox(app)
+
+
+def text_of(msg: EmailMessage) -> str:
+    """The plain-text part of a mail."""
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return part.get_content()
+
+
+def html_of(msg: EmailMessage) -> str:
+    """The HTML part of a mail."""
+    part = msg.get_body(preferencelist=("html",))
+    assert part is not None
+    return part.get_content()
+
+
+def link_in(msg: EmailMessage, kind: str = "p") -> str:
+    """The path of the first pbem link of `kind` in a mail's text part."""
+    for match in LINK.finditer(text_of(msg)):
+        path = match.group(1)
+        if path.startswith(f"/{kind}/"):
+            return urlsplit(path).path
+    raise AssertionError("no link in mail:\n" + text_of(msg))
+
+
+class Forms(HTMLParser):
+    """Collect the forms of a page with their inputs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict[str, Any]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": a.get("action"), "inputs": []})
+        elif tag in ("input", "select", "button") and self.forms:
+            self.forms[-1]["inputs"].append({"tag": tag, **a})
+
+
+def forms_of(html: str) -> list[dict[str, Any]]:
+    """Every form on the page."""
+    parser = Forms()
+    parser.feed(html)
+    return parser.forms
+
+
+def form_with(html: str, action_end: str) -> dict[str, Any]:
+    """The form whose action ends with `action_end`."""
+    for form in forms_of(html):
+        if (form["action"] or "").endswith(action_end):
+            return form
+    raise AssertionError(f"no form posting to …{action_end}")
+
+
+def radio_values(form: dict[str, Any], name: str) -> list[str]:
+    """The values offered by a radio group."""
+    return [
+        i["value"] for i in form["inputs"] if i.get("type") == "radio" and i.get("name") == name
+    ]
+
+
+def hidden(form: dict[str, Any]) -> dict[str, str]:
+    """The hidden fields of a form."""
+    return {i["name"]: i.get("value", "") for i in form["inputs"] if i.get("type") == "hidden"}
