@@ -12,6 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+run: $(STAMP)
+	PBEM_DEBUG=1 PBEM_SENDER_INTERVAL=2 $(BIN)/pbem serve
+
 test: $(STAMP)
 	$(BIN)/ruff check pbem tests bench
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -45,7 +45,10 @@ def serve_command(host: str, port: int) -> None:
     scheduler.start()
     click.echo(f"pbem on http://{host}:{port}/  (local mailbox: http://{host}:{port}/mailbox/)")
     try:
-        app.run(host=host, port=port, use_reloader=False, threaded=True)
+        # app.run() refuses to run inside a flask command; serve through werkzeug directly.
+        from werkzeug.serving import run_simple
+
+        run_simple(host, port, app, threaded=True, use_reloader=False)
     finally:
         scheduler.shutdown(wait=False)
 

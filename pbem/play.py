@@ -187,10 +187,10 @@ def join(session: Session, site: Site, game_id: int, seat_no: int, now: datetime
     """Take the invited seat; the game starts when everyone has joined."""
     game = lock_game(session, game_id)
     seat = _seat(session, game, seat_no)
+    if seat.status == "joined":
+        return game  # a second click, or a click after the start: nothing to do
     if game.status != "forming":
         raise Gone("join.error.not_forming")
-    if seat.status == "joined":
-        return game
     seat.status = "joined"
     session.add(seat)
     game.updated_at = now
@@ -281,8 +281,7 @@ def submit_move(
     rules = GAMES[game.slug]
     state = game.state
     # Promise 2: a move carries the turn it was made for; a repeat or an old form is stale.
-    if token != rules.turn_token(state, seat_no) or not rules.may_act(state, seat_no):
-        raise Stale("play.error.stale")
+    check_turn(rules, state, seat_no, token)
     before_acting = set(rules.to_act(state))
     new_state = rules.apply(state, seat_no, move)
     seats = seats_of(session, game)
@@ -326,6 +325,14 @@ def submit_move(
         over=outcome is not None,
         lines=[Message.from_json(m) for m in lines[str(seat_no)]],
     )
+
+
+def check_turn(rules: Rules, state: dict[str, Any], seat_no: int, token: str) -> None:
+    """Refuse a form made for an earlier turn (Stale) or sent by a seat that may not act."""
+    if token != rules.turn_token(state, seat_no):
+        raise Stale("play.error.stale")
+    if not rules.may_act(state, seat_no):
+        raise Stale("play.error.not_your_turn")
 
 
 def _to_json(messages: list[Message]) -> list[dict[str, Any]]:

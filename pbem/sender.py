@@ -65,19 +65,29 @@ def drain(
         rows = claim(engine, now, int(config.get("SENDER_BATCH", 50)))
         if not rows:
             break
-        for row in rows:
+        for index, row in enumerate(rows):
             try:
                 backend.send(build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"]))
             except Exception as exc:  # any failure to deliver means: try again later
                 failed += 1
                 log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
                 _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
-            else:
-                sent += 1
-                _mark(engine, row.id, now, now, error=None)
-        if failed:
-            break  # the server is likely down: leave the rest for the next drain
+                # The server is likely down or hanging: give the rest back for the next drain
+                # rather than wait out a timeout for each.
+                _release(engine, [r.id for r in rows[index + 1 :]])
+                return {"sent": sent, "failed": failed}
+            sent += 1
+            _mark(engine, row.id, now, now, error=None)
     return {"sent": sent, "failed": failed}
+
+
+def _release(engine: Engine, ids: list[int | None]) -> None:
+    if not ids:
+        return
+    with write_session(engine) as session:
+        session.execute(
+            update(Outbox).where(Outbox.id.in_(ids)).values(claimed_until=None)  # type: ignore[union-attr]
+        )
 
 
 def _mark(

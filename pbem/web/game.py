@@ -174,8 +174,10 @@ def move(token: str) -> Response | tuple[str, int]:
     rules = GAMES[slug]
     if status != "active" or state is None:
         return _page(token, game_id, seat_no, status=409, error=play.Gone("play.error.not_active"))
-    if turn != rules.turn_token(state, seat_no) or not rules.may_act(state, seat_no):
-        return _page(token, game_id, seat_no, status=409, error=play.Stale("play.error.stale"))
+    try:
+        play.check_turn(rules, state, seat_no, turn)
+    except play.Stale as exc:
+        return _page(token, game_id, seat_no, status=exc.status, error=exc)
     try:
         the_move = shown.parse_form(form)
     except ValueError as exc:

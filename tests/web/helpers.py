@@ -81,3 +81,55 @@ def radio_values(form: dict[str, Any], name: str) -> list[str]:
 def hidden(form: dict[str, Any]) -> dict[str, str]:
     """The hidden fields of a form."""
     return {i["name"]: i.get("value", "") for i in form["inputs"] if i.get("type") == "hidden"}
+
+
+PLAYERS = [("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")]
+
+
+def start_game(
+    client: Any, app: Any, smtpd: Any, courts: bool = False
+) -> tuple[dict[str, str], int]:
+    """Create a game from the lobby form and have everyone join by their mailed link;
+    return each player's link and the index of the first mail sent at the start."""
+    form = {"game": "colour-bazaar"}
+    if courts:
+        form["opt_colour-bazaar_courts"] = "1"
+    for row, (name, email) in enumerate(PLAYERS):
+        form[f"name_{row}"] = name
+        form[f"email_{row}"] = email
+    response = client.post("/games", data=form)
+    assert response.status_code == 201
+    deliver(app)
+    links = {}
+    for name, email in PLAYERS:
+        (mail,) = smtpd.to(email)
+        links[email] = link_in(mail)
+        if name != "Ana":
+            assert "invites you" in str(mail["Subject"])
+            page = client.get(links[email])
+            assert page.status_code == 200 and b"Join the game" in page.data
+            assert client.post(f"{links[email]}/join").status_code == 303
+    first = len(smtpd.messages)
+    deliver(app)
+    return links, first
+
+
+def play_turn(client: Any, link: str) -> None:
+    """Open the page, pick the first offered card and chip, review, confirm."""
+    page = client.get(link)
+    assert page.status_code == 200, page.data
+    html = page.get_data(as_text=True)
+    form = form_with(html, "/move")
+    data = hidden(form)
+    data["play"] = radio_values(form, "play")[0]
+    data["chip"] = radio_values(form, "chip")[0]
+    suits = radio_values(form, "suit")
+    if suits:
+        data["suit"] = suits[0]
+    review = client.post(f"{link}/move", data=data)
+    assert review.status_code == 200
+    confirm = form_with(review.get_data(as_text=True), "/move")
+    data = hidden(confirm)
+    assert data["confirm"] == "1"
+    sent = client.post(f"{link}/move", data=data)
+    assert sent.status_code == 303, sent.data

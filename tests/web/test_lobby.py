@@ -1,0 +1,87 @@
+"""Starting a game: the form, its errors, joining, declining and calling off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import PLAYERS, deliver, link_in
+from tests.web.test_moves_once import snapshot
+
+
+def form_for(players: list[tuple[str, str]], **extra: str) -> dict[str, str]:
+    form = {"game": "colour-bazaar", **extra}
+    for row, (name, email) in enumerate(players):
+        form[f"name_{row}"], form[f"email_{row}"] = name, email
+    return form
+
+
+def test_home_page_offers_the_games(client: Any) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert "Colour Bazaar" in page and 'name="opt_colour-bazaar_courts"' in page
+    assert "Envoyer les invitations" in client.get("/?lang=fr").get_data(as_text=True)
+
+
+def test_form_errors_are_readable_and_create_nothing(client: Any) -> None:
+    cases = [
+        (form_for([("Ana", "ana@example.org")]), "2 to 3 players, not 1"),
+        (
+            form_for([("Ana", "ana@example.org"), ("Léo", "not-an-address")]),
+            "The email address of player 2 does not look right",
+        ),
+        (form_for([("Ana", "ana@example.org"), ("", "leo@example.org")]), "Player 2 needs a name"),
+        (form_for([("Ana", "ana@example.org"), ("Léo", "ANA@example.org")]), "appears twice"),
+        (form_for(PLAYERS + [("Max", "max@example.org")]), "2 to 3 players, not 4"),
+        (form_for(PLAYERS[:2], game="chess"), "Choose one of the games offered"),
+        (form_for(PLAYERS[:2], **{"opt_colour-bazaar_first": "2"}), "must be from 0 to 1"),
+    ]
+    for form, message in cases:
+        response = client.post("/games", data=form)
+        assert response.status_code == 400, message
+        assert message in response.get_data(as_text=True), message
+    # The form keeps what was typed.
+    response = client.post("/games", data=cases[1][0])
+    assert 'value="not-an-address"' in response.get_data(as_text=True)
+
+
+def test_decline_calls_the_game_off_and_tells_the_others(client: Any, app: Any, smtpd: Any) -> None:
+    assert client.post("/games", data=form_for(PLAYERS)).status_code == 201
+    deliver(app)
+    leo = link_in(smtpd.to("leo@example.org")[0])
+    zoe = link_in(smtpd.to("zoe@example.org")[0])
+    smtpd.clear()
+    assert client.post(f"{leo}/decline").status_code == 303
+    deliver(app)
+    told = sorted(str(m["To"]) for m in smtpd.messages)
+    assert len(told) == 2 and all("the game is off" in str(m["Subject"]) for m in smtpd.messages)
+    assert "leo@" not in " ".join(told)
+    assert "called off" in client.get(leo).get_data(as_text=True)
+    before = snapshot(app)
+    assert client.post(f"{zoe}/join").status_code == 409
+    assert snapshot(app) == before
+
+
+def test_only_the_creator_can_cancel(client: Any, app: Any, smtpd: Any) -> None:
+    client.post("/games", data=form_for(PLAYERS))
+    deliver(app)
+    ana = link_in(smtpd.to("ana@example.org")[0])
+    leo = link_in(smtpd.to("leo@example.org")[0])
+    assert "Call the game off" in client.get(ana).get_data(as_text=True)
+    assert "Call the game off" not in client.get(leo).get_data(as_text=True)
+    assert client.post(f"{leo}/cancel").status_code == 400
+    assert client.post(f"{ana}/cancel").status_code == 303
+    assert "called off" in client.get(ana).get_data(as_text=True)
+
+
+def test_game_starts_when_the_last_player_joins(client: Any, app: Any, smtpd: Any) -> None:
+    client.post("/games", data=form_for(PLAYERS))
+    deliver(app)
+    for _, email in PLAYERS[1:]:
+        link = link_in(smtpd.to(email)[0])
+        assert client.post(f"{link}/join").status_code == 303
+        assert client.post(f"{link}/join").status_code == 303  # a second click is harmless
+    smtpd.clear()
+    deliver(app)
+    subjects = sorted(str(m["Subject"]) for m in smtpd.messages)
+    assert len(subjects) == 3
+    assert sum("your move" in s for s in subjects) == 1
+    assert sum("the game has started" in s for s in subjects) == 2
