@@ -23,6 +23,13 @@ from pbem.db import migrate
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 
 
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """Mark every test that needs a database, so CI can rerun just those on PostgreSQL."""
+    for item in items:
+        if "database_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.db)
+
+
 class Clock:
     """A clock the tests move by hand."""
 
