@@ -51,6 +51,8 @@ def mail_context(
     if game.outcome is not None:
         context["results"] = presenter(game.slug).results(game.outcome, names, lang)
         context["winners_text"] = join_names(context["results"]["winners"], lang)
+    context["guests"] = [n for n in context["others"] if n != context["creator"]]
+    context["guests_text"] = join_names(context["guests"], lang)
     context["others_text"] = join_names(context["others"], lang)
     context["to_act_text"] = join_names(context["to_act"], lang)
     return context

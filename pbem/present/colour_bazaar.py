@@ -101,20 +101,23 @@ def play_context(
         for c in view["hand"]
     ]
     if my_turn:
-        options = [
-            {"value": f"{card}@{market}", "card": card_info(card, lang), "market": market + 1}
-            for card, market in plays
-        ]
+        options = []
+        for card, market in plays:
+            info = card_info(card, lang)
+            if CARDS[card].kind == "court":
+                # Courts: one choice per suit it may name, so the suit always fits the card.
+                options.extend(
+                    {"value": f"{card}@{market}/{s['id']}", "card": info, "market": market + 1,
+                     "suit": s}
+                    for s in info["suits"]
+                )
+            else:
+                options.append({"value": f"{card}@{market}", "card": info, "market": market + 1})
         discards = [] if plays else [card_info(c, lang) for c in view["hand"]]
-        courts = sorted(
-            {s for card, _ in plays if CARDS[card].kind == "court" for s in CARDS[card].suits},
-            key=SUITS.index,
-        )
         context["form"] = {
             "plays": options,
             "discards": discards,
             "chips": [suit_info(s, lang) for s in SUITS if view["chips_left"][s]],
-            "court_suits": [suit_info(s, lang) for s in courts],
         }
     return context
 
@@ -123,7 +126,7 @@ def parse_form(form: Any) -> dict[str, Any]:
     """The move a turn form describes; FormError when a part is missing or garbled."""
     play = str(form.get("play", "")).strip()
     chip = str(form.get("chip", "")).strip()
-    named = str(form.get("suit", "")).strip()
+    play, _, named = play.partition("/")
     if not play:
         raise FormError("cb.form.no_card")
     if not chip:
@@ -137,7 +140,7 @@ def parse_form(form: Any) -> dict[str, Any]:
             raise FormError("cb.form.garbled")
         move["card"] = card
         move["market"] = int(market)
-        if card in CARDS and CARDS[card].kind == "court":
+        if named or (card in CARDS and CARDS[card].kind == "court"):
             if not named:
                 raise FormError("cb.form.no_suit")
             move["suit"] = named

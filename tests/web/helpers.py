@@ -123,9 +123,6 @@ def play_turn(client: Any, link: str) -> None:
     data = hidden(form)
     data["play"] = radio_values(form, "play")[0]
     data["chip"] = radio_values(form, "chip")[0]
-    suits = radio_values(form, "suit")
-    if suits:
-        data["suit"] = suits[0]
     review = client.post(f"{link}/move", data=data)
     assert review.status_code == 200
     confirm = form_with(review.get_data(as_text=True), "/move")
