@@ -32,6 +32,7 @@ def mail_context(
         "lang": lang,
         "name": seat.name,
         "game_id": game.id,
+        "move_number": game.ply + 1,
         "title": game_title(game, lang),
         "game_name": game_title(game, lang).rsplit(" #", 1)[0],
         "others": [s.name for s in seats if s.seat != seat.seat],
