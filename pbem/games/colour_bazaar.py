@@ -251,7 +251,7 @@ class ColourBazaar(Game):
         after = self.apply(state, seat, move)
         lines: list[Message] = []
         chip = move["chip"]
-        if "discard" in move:
+        if move.get("discard") is not None:
             if viewer == seat:
                 lines.append(
                     Message(
@@ -261,7 +261,7 @@ class ColourBazaar(Game):
                 )
             else:
                 lines.append(Message("cb.log.discarded", {"seat": seat, "chip_suit": chip}))
-        elif "card" in move:
+        elif move.get("card") is not None:
             params = {
                 "seat": seat,
                 "card": move["card"],
@@ -316,7 +316,7 @@ def _parse(move: Any) -> tuple[str | None, int | None, str | None, str | None, s
     elif market is not None:
         raise IllegalMove("cb.market_without_card")
     for value in (chip, named):
-        if value is not None and value not in _SUIT_BIT:
+        if value is not None and (not isinstance(value, str) or value not in _SUIT_BIT):
             raise IllegalMove("cb.unknown_suit", name=str(value)[:40])
     if named is not None and card is None:
         raise IllegalMove("cb.suit_without_court")
