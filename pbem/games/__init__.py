@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pbem.games.base import BadOptions, Game, GameError, IllegalMove, Message, Outcome
 from pbem.games.colour_bazaar import ColourBazaar
+from pbem.games.fantasy_business import FantasyBusiness
 
-GAMES: dict[str, Game] = {game.slug: game for game in (ColourBazaar(),)}
+GAMES: dict[str, Game] = {game.slug: game for game in (ColourBazaar(), FantasyBusiness())}
 
 
 def get_game(slug: str) -> Game:

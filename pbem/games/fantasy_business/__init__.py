@@ -1,0 +1,238 @@
+"""Fantasy Business: an auction and pricing card game for 3 to 8 players.
+
+Rule references in comments ("Spec, ...") point at the sections of
+shared/rules/fantasy-business-spec.md, which settles what the French source leaves open.
+
+Moves are dicts with an "action":
+    {"action": "choose", "slot": 2}           first buyer: auction revealed card 2 (0-based)
+    {"action": "bid", "amount": 5}            open bid, or sealed bid (0 = no bid)
+    {"action": "pass"}                        open auction pass; declines the last card
+    {"action": "take"}                        the last card's single eligible player buys it
+    {"action": "play", "card": "theft-2", "target": 1, "article": "herbs"}
+    {"action": "done"}                        no more specials this round
+    {"action": "prices", "prices": {"herbs": 3, "swords": 6}}
+`legal_moves` lists every move of the step but only a few amounts for bids and prices;
+`apply` accepts any bid or price in range.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import BadOptions, Game, IllegalMove, Message, Move, Option, Outcome, State
+from pbem.games.base import shared_ranks as _shared_ranks
+from pbem.games.fantasy_business import engine
+from pbem.games.fantasy_business.auction import min_bid
+from pbem.games.fantasy_business.cards import (
+    ARTICLE_BY_ID,
+    PRESETS,
+    card_type,
+    specials_table,
+)
+from pbem.games.fantasy_business.log import describe_events
+from pbem.games.fantasy_business.moves import apply_move, refuse
+from pbem.games.fantasy_business.view import build_view, round_view
+
+# The few amounts over the minimum that `legal_moves` offers; any other is accepted too.
+_BID_STEPS = (0, 1, 2, 5)
+
+
+class FantasyBusiness(Game):
+    """The rules of Fantasy Business."""
+
+    slug = "fantasy-business"
+    title = "Fantasy Business"
+    min_players = 3
+    max_players = 8
+    options = (
+        Option("auction", "choice", "open", ("open", "sealed")),
+        # A preset name, or a table {kind: copies or {"copies": n, "amount": n}}.
+        Option("specials", "choice", "standard", tuple(PRESETS)),
+    )
+
+    def check_options(self, n_players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Validate options; `specials` is a preset name or a table of special cards."""
+        if options is not None and not isinstance(options, dict):
+            raise BadOptions("fb.options_not_object")
+        given = dict(options or {})
+        specials = given.pop("specials", "standard")
+        result = super().check_options(n_players, given)
+        table = specials_table(specials)
+        result["specials"] = specials if isinstance(specials, str) else table
+        return result
+
+    def setup(self, n_players: int, options: dict[str, Any] | None, seed: int) -> State:
+        """Shuffle the pile, give 10 écus each, draw the first buyer, reveal round 1."""
+        return engine.new_state(n_players, self.check_options(n_players, options), seed)
+
+    def to_act(self, state: State) -> list[int]:
+        """The seats the game waits on (several in sealed bids and pricing)."""
+        return engine.to_act(state)
+
+    def may_act(self, state: State, seat: int) -> bool:
+        """Whether `seat` may move; a seat that set prices may revise them while others set."""
+        return engine.may_act(state, seat)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """The moves of `seat` now; bids and prices are a sample, any in range is accepted."""
+        if not engine.may_act(state, seat):
+            return []
+        step = engine.step_name(state)
+        money = state["money"][seat]
+        auction = state["auction"]
+        if step == "choose":
+            return [{"action": "choose", "slot": slot} for slot in state["pending"]]
+        if step == "open":
+            low = min_bid(auction)
+            amounts = sorted({low + k for k in _BID_STEPS} | {money})
+            return [{"action": "pass"}] + [
+                {"action": "bid", "amount": a} for a in amounts if low <= a <= money
+            ]
+        if step == "sealed":
+            low = auction["base"]
+            amounts = sorted({low + k for k in _BID_STEPS} | {money})
+            return [{"action": "bid", "amount": 0}] + [
+                {"action": "bid", "amount": a} for a in amounts if low <= a <= money
+            ]
+        if step == "single":
+            take = [{"action": "take"}] if money >= auction["base"] else []
+            return take + [{"action": "pass"}]
+        if step == "specials":
+            return [{"action": "done"}] + _plays(state, seat)
+        return _price_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The state after `seat` makes `move`; IllegalMove if the rules forbid it."""
+        return apply_move(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see; None is a spectator."""
+        return build_view(state, seat, self.slug)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Scores (écus + base prices of articles), shared ranks, and a per-round breakdown."""
+        if state["step"] != "over":
+            return None
+        final = engine.scores(state)
+        totals = [entry["score"] for entry in final]
+        held = engine.counts(state)
+        players = [
+            {
+                **final[seat],
+                "articles": {
+                    a: {
+                        "cards": k,
+                        "base": ARTICLE_BY_ID[a].base,
+                        "value": k * ARTICLE_BY_ID[a].base,
+                    }
+                    for a, k in held[seat].items()
+                },
+                "specials_unplayed": len(state["specials"][seat]),
+            }
+            for seat in range(state["n"])
+        ]
+        rounds = [_round_breakdown(record) for record in state["history"]]
+        return Outcome(
+            scores=totals,
+            ranks=_shared_ranks(totals),
+            breakdown={"players": players, "rounds": rounds},
+        )
+
+    def timeout_move(self, state: State, seat: int) -> Move:
+        """Spec, Timeouts: pass, bid 0, done, or last round's prices (base for new articles)."""
+        if not engine.may_act(state, seat):
+            raise refuse(state, seat)
+        step = engine.step_name(state)
+        if step == "choose":
+            # Not in the spec: the first buyer's choice falls on the first card left in the row.
+            return {"action": "choose", "slot": state["pending"][0]}
+        if step in ("open", "single"):
+            return {"action": "pass"}
+        if step == "sealed":
+            return {"action": "bid", "amount": 0}
+        if step == "specials":
+            return {"action": "done"}
+        prices = state["prices"][seat] or engine.default_prices(state, seat)
+        return {"action": "prices", "prices": dict(prices)}
+
+    def describe(self, state: State, seat: int, move: Move, viewer: int | None) -> list[Message]:
+        """Log lines for `move`, with hidden cards, bids and prices kept from other viewers."""
+        after = apply_move(state, seat, move)
+        return describe_events(after["events"], viewer)
+
+    def describe_setup(self, state: State, viewer: int | None) -> list[Message]:
+        """Log lines for the opening of a new game (round 1's first buyer and cards)."""
+        return describe_events(state["events"], viewer) if state["ply"] == 0 else []
+
+
+def _plays(state: State, seat: int) -> list[Move]:
+    """Every special card play open to `seat`."""
+    moves: list[Move] = []
+    others = [s for s in range(state["n"]) if s != seat]
+    owned = [sorted({card_type(c) for c in state["articles"][s]}) for s in range(state["n"])]
+    held_monopolies = engine.monopolies(state)
+    for card in state["specials"][seat]:
+        kind = card_type(card)
+        play = {"action": "play", "card": card}
+        if kind == "subsidy":
+            moves.append(play)
+        elif kind == "defaulting":
+            moves.extend({**play, "target": t} for t in others)
+        elif kind in ("theft", "defective"):
+            moves.extend({**play, "target": t, "article": a} for t in others for a in owned[t])
+        elif not held_monopolies:
+            moves.append(play)
+        else:
+            moves.extend(
+                {**play, "target": t, "article": a}
+                for t, articles in sorted(held_monopolies.items())
+                for a in articles
+            )
+    return moves
+
+
+def _price_moves(state: State, seat: int) -> list[Move]:
+    """A few price sets: all at base, all at the middle, all at double, and the defaults."""
+    selling = engine.on_sale(state, seat)
+    sets = [engine.default_prices(state, seat)]
+    for share in (0, 1, 2):
+        sets.append({a: ARTICLE_BY_ID[a].base * (2 + share) // 2 for a in selling})
+    moves: list[Move] = []
+    for prices in sets:
+        move = {"action": "prices", "prices": prices}
+        if move not in moves:
+            moves.append(move)
+    return moves
+
+
+def _round_breakdown(record: dict[str, Any]) -> dict[str, Any]:
+    """Who earned or paid what in one round, and why."""
+    public = round_view(record, None)
+    players = []
+    for seat, entries in enumerate(public["ledger"]):
+        sums: dict[str, int] = {}
+        for entry in entries:
+            sums[entry["what"]] = sums.get(entry["what"], 0) + entry["amount"]
+        income = public["income"][seat] if public["income"] is not None else {}
+        players.append(
+            {
+                "paid_at_auction": -sums.get("auction", 0) - sums.get("antitrust_buy", 0),
+                "subsidies": sums.get("subsidy", 0),
+                "antitrust_proceeds": sums.get("antitrust_sale", 0),
+                # Per article: cards, price, position, reason, owners and amount.
+                "income": income,
+                "net": sum(sums.values()),
+                "ledger": entries,
+            }
+        )
+    return {
+        "round": public["round"],
+        "first": public["first"],
+        "prices": public["prices"],
+        "lots": public["lots"],
+        "played": public["played"],
+        "players": players,
+    }
+
+
+__all__ = ["FantasyBusiness", "IllegalMove"]

@@ -1,0 +1,264 @@
+"""Fantasy Business round flow: reveal, lots, specials, pricing and income.
+
+The state is a plain JSON dict (see `new_state`). A move is applied to a copy, then
+`run` carries the game through every step that needs no decision, so a state handed
+back always waits on at least one seat (or the game is over).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from pbem.games.base import State
+from pbem.games.fantasy_business import auction as auc
+from pbem.games.fantasy_business.cards import (
+    ARTICLE_BY_ID,
+    ARTICLE_IDS,
+    build_deck,
+    card_type,
+    specials_table,
+)
+from pbem.games.fantasy_business.income import settle_income
+
+START_MONEY = 10
+event = auc.event
+
+
+def rounds_for(n_players: int) -> int:
+    """Spec, Components: 10 rounds, or 8 with 7 or 8 players."""
+    return 8 if n_players >= 7 else 10
+
+
+def new_state(n: int, options: dict[str, Any], seed: Any) -> State:
+    """A new game: the shuffled pile, 10 écus each, a random first buyer; round 1 revealed."""
+    rng = random.Random(seed)
+    table = specials_table(options["specials"])
+    deck = build_deck(table)
+    # Spec, Setup: one shuffled pile, and a random first buyer, both from the seed.
+    rng.shuffle(deck)
+    first = rng.randrange(n)
+    state: State = {
+        "n": n,
+        "options": options,
+        "table": table,
+        "rounds": rounds_for(n),
+        "round": 1,
+        "deck": deck,  # the draw pile; cards are turned up from the front
+        "money": [START_MONEY] * n,
+        "articles": [[] for _ in range(n)],
+        "specials": [[] for _ in range(n)],
+        "discard": [],  # face up: unsold articles and played specials
+        "unseen": [],  # face-down specials nobody won: never shown to anyone
+        "first": first,
+        "step": "reveal",
+        "row": [],  # the cards revealed this round, by slot
+        "pending": [],  # slots not yet auctioned
+        "won": [],  # seats that won a lot this round
+        "auction": None,
+        "specials_order": [],  # seats still to play specials, the current one first
+        "effects": {"defaulting": [], "defective": []},
+        "prices": [None] * n,  # this round's prices, secret until all are set
+        "last_prices": [{} for _ in range(n)],
+        "history": [],  # one record per round (the last is the current one)
+        "events": [],  # what the last move caused, for log lines
+        "ply": 0,
+    }
+    run(state)
+    return state
+
+
+def clone(state: State) -> State:
+    """A copy safe to change; finished rounds are shared, as nothing changes them."""
+    rest = {k: v for k, v in state.items() if k not in ("history", "events")}
+    new: State = json.loads(json.dumps(rest))
+    history = state["history"]
+    new["history"] = history[:-1] + json.loads(json.dumps(history[-1:]))
+    new["events"] = []
+    return new
+
+
+def run(state: State) -> None:
+    """Go through every step that needs no decision, until one does or the game ends."""
+    while True:
+        step = state["step"]
+        if step == "reveal":
+            _reveal(state)
+        elif step == "lots":
+            if not state["pending"]:
+                state["step"] = "specials_start"
+            elif len(state["pending"]) == 1:
+                # Only one card left: there is nothing for the first buyer to choose.
+                auc.start_lot(state, state["pending"][0], auto=True)
+            else:
+                state["step"] = "choose"
+        elif step == "antitrust_next":
+            if state["auction"]["queue"]:
+                auc.start_antitrust_card(state)
+            else:
+                state["auction"] = None
+                state["step"] = "specials_next"
+        elif step == "specials_start":
+            # Spec, A round, 3: clockwise from the first buyer, holders only.
+            state["specials_order"] = auc.clockwise(state, state["first"])
+            state["step"] = "specials_next"
+        elif step == "specials_next":
+            order = state["specials_order"]
+            while order and not state["specials"][order[0]]:
+                order.pop(0)
+            if order:
+                state["step"] = "specials"
+                event(state, "specials_turn", seat=order[0])
+            else:
+                state["step"] = "pricing_start"
+        elif step == "pricing_start":
+            state["step"] = "pricing" if must_price(state) else "income"
+            if state["step"] == "pricing":
+                event(state, "pricing")
+        elif step == "income":
+            _income(state)
+        else:
+            return
+
+
+def _reveal(state: State) -> None:
+    # Spec, A round, 1: as many cards as players, fewer if the pile runs short.
+    n = state["n"]
+    row = state["deck"][:n]
+    state["deck"] = state["deck"][n:]
+    state.update(
+        row=row,
+        pending=list(range(len(row))),
+        won=[],
+        auction=None,
+        specials_order=[],
+        effects={"defaulting": [], "defective": []},
+        prices=[None] * n,
+        step="lots",
+    )
+    state["history"].append(
+        {
+            "round": state["round"],
+            "first": state["first"],
+            "row": list(row),
+            "lots": [],
+            "played": [],
+            "prices": None,
+            "income": None,
+            "ledger": [[] for _ in range(n)],
+        }
+    )
+    event(state, "round", round=state["round"], rounds=state["rounds"], seat=state["first"])
+    event(state, "revealed", row=list(row))
+
+
+def on_sale(state: State, seat: int) -> list[str]:
+    """The articles `seat` owns and sells this round (not hit by defective goods)."""
+    owned = {card_type(card) for card in state["articles"][seat]}
+    off = {article for target, article in state["effects"]["defective"] if target == seat}
+    return [article for article in ARTICLE_IDS if article in owned and article not in off]
+
+
+def must_price(state: State) -> list[int]:
+    """Spec, A round, 4: the seats that set prices this round."""
+    return [seat for seat in range(state["n"]) if on_sale(state, seat)]
+
+
+def default_prices(state: State, seat: int) -> dict[str, int]:
+    """Spec, Timeouts: last round's price for each article, the base price for a new one."""
+    last = state["last_prices"][seat]
+    return {a: last.get(a, ARTICLE_BY_ID[a].base) for a in on_sale(state, seat)}
+
+
+def counts(state: State) -> list[dict[str, int]]:
+    """Each seat's article cards, counted by article."""
+    return [dict(Counter(card_type(card) for card in held)) for held in state["articles"]]
+
+
+def monopolies(state: State) -> dict[int, list[str]]:
+    """Per seat, the articles of which they are the only owner."""
+    held = counts(state)
+    result: dict[int, list[str]] = {}
+    for article in ARTICLE_IDS:
+        owners = [seat for seat, c in enumerate(held) if c.get(article)]
+        if len(owners) == 1:
+            result.setdefault(owners[0], []).append(article)
+    return result
+
+
+def goods_value(state: State, seat: int) -> int:
+    """The base prices of the article cards a seat holds."""
+    return sum(ARTICLE_BY_ID[card_type(card)].base for card in state["articles"][seat])
+
+
+def scores(state: State) -> list[dict[str, int]]:
+    """Spec, End of game: écus plus the base prices of the articles held, per seat."""
+    result = []
+    for seat in range(state["n"]):
+        goods = goods_value(state, seat)
+        money = state["money"][seat]
+        result.append({"ecus": money, "goods": goods, "score": money + goods})
+    return result
+
+
+def _income(state: State) -> None:
+    # Spec, A round, 5: all prices revealed at once, then income per article.
+    record = state["history"][-1]
+    prices = state["prices"]
+    effects = state["effects"]
+    income = settle_income(counts(state), prices, effects["defaulting"], effects["defective"])
+    event(state, "prices_revealed", prices=[dict(p) if p else None for p in prices])
+    for seat, per_article in enumerate(income):
+        total = sum(entry["amount"] for entry in per_article.values())
+        state["money"][seat] += total
+        for article, entry in per_article.items():
+            record["ledger"][seat].append(
+                {"what": "income", "amount": entry["amount"], "article": article}
+            )
+            event(state, "income", seat=seat, article=article, **entry)
+    record["prices"] = [dict(p) if p else None for p in prices]
+    record["income"] = income
+    record["effects"] = json.loads(json.dumps(effects))
+    state["last_prices"] = [dict(p) if p else {} for p in prices]
+    # Spec, A round, 6: the first buyer role passes to the left.
+    state["first"] = (state["first"] + 1) % state["n"]
+    if state["round"] >= state["rounds"]:
+        state["step"] = "over"
+        event(state, "over", scores=scores(state))
+    else:
+        state["round"] += 1
+        state["step"] = "reveal"
+
+
+def step_name(state: State) -> str:
+    """The waiting step, with the auction mode: choose, open, sealed, single, specials..."""
+    if state["step"] == "auction":
+        return state["auction"]["mode"]
+    return state["step"]
+
+
+def to_act(state: State) -> list[int]:
+    """The seats the game waits on."""
+    step = step_name(state)
+    if step == "choose":
+        return [state["first"]]
+    if step in ("open", "single"):
+        return [state["auction"]["turn"]]
+    if step == "sealed":
+        bids = state["auction"]["bids"]
+        return [seat for seat in state["auction"]["eligible"] if bids[seat] is None]
+    if step == "specials":
+        return [state["specials_order"][0]]
+    if step == "pricing":
+        return [seat for seat in must_price(state) if state["prices"][seat] is None]
+    return []
+
+
+def may_act(state: State, seat: int) -> bool:
+    """Whether `seat` may move now; in pricing, also to revise prices already set."""
+    if state["step"] == "pricing":
+        # Spec, A round, 4: prices may be changed until the last player has set theirs.
+        return seat in must_price(state)
+    return seat in to_act(state)

@@ -1,0 +1,171 @@
+"""Fantasy Business log lines: the events of one move as a given viewer may read them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import Message
+from pbem.games.fantasy_business.cards import is_special
+
+
+def one(key: str, number: int) -> str:
+    """The key's singular variant ("_1") when the number is 1: "1 écu", not "1 écus"."""
+    return f"{key}_1" if number == 1 else key
+
+
+def _lot(ev: dict[str, Any]) -> list[Message]:
+    special = is_special(ev["card"])
+    params: dict[str, Any] = {"seat": ev["seat"], "base": ev["base"]}
+    if not special:
+        params["card"] = ev["card"]
+    key = "fb.log.lot_last" if ev["auto"] else "fb.log.lot"
+    if special:
+        key = one(key + "_special", ev["base"])
+    lines = [Message(key, params)]
+    if ev["mode"] == "sealed":
+        lines.append(Message("fb.log.sealed_start"))
+    return lines
+
+
+def _won(ev: dict[str, Any], viewer: int | None) -> Message:
+    params = {"seat": ev["seat"], "price": ev["price"]}
+    if not is_special(ev["card"]):
+        return Message("fb.log.won", {**params, "card": ev["card"]})
+    if viewer == ev["seat"]:
+        # Spec, What each player sees: only the owner learns which special it is.
+        return Message(one("fb.log.won_special_own", ev["price"]), {**params, "card": ev["card"]})
+    return Message(one("fb.log.won_special", ev["price"]), params)
+
+
+def _played(ev: dict[str, Any]) -> Message:
+    kind = ev["kind"]
+    params: dict[str, Any] = {"seat": ev["seat"], "card": ev["card"]}
+    if kind == "subsidy":
+        return Message(one("fb.log.subsidy", ev["amount"]), {**params, "amount": ev["amount"]})
+    if kind == "antitrust" and not ev["cards"]:
+        return Message("fb.log.antitrust_none", params)
+    params["target_seat"] = ev["target"]
+    if kind == "defaulting":
+        return Message("fb.log.defaulting", params)
+    params["article_card"] = ev["article"]
+    if kind == "antitrust":
+        params["count"] = len(ev["cards"])
+        return Message(one("fb.log.antitrust", params["count"]), params)
+    return Message(f"fb.log.{kind}", params)
+
+
+def _income(ev: dict[str, Any]) -> Message:
+    reason = ev["reason"]
+    if reason == "all_equal" and ev["owners"] == 1:
+        reason = "sole"
+    params = {
+        "seat": ev["seat"],
+        "article_card": ev["article"],
+        "count": ev["cards"],
+        "amount": ev["amount"],
+    }
+    if ev["price"] is not None:
+        params["price"] = ev["price"]
+    return Message(f"fb.log.income_{reason}", params)
+
+
+def _sealed_bid(ev: dict[str, Any], viewer: int | None) -> Message:
+    if viewer != ev["seat"]:
+        # Spec, A round, 2: a sealed bid stays secret until all are in.
+        return Message("fb.log.sealed_bid", {"seat": ev["seat"]})
+    if ev["amount"]:
+        params = {"seat": ev["seat"], "amount": ev["amount"]}
+        return Message(one("fb.log.sealed_bid_own", ev["amount"]), params)
+    return Message("fb.log.sealed_none_own", {"seat": ev["seat"]})
+
+
+def _prices_set(ev: dict[str, Any], viewer: int | None) -> list[Message]:
+    if viewer != ev["seat"]:
+        # Spec, What each player sees: prices are secret until all are revealed.
+        return [Message("fb.log.prices_set", {"seat": ev["seat"]})]
+    key = "fb.log.prices_revised_own" if ev["revised"] else "fb.log.prices_own"
+    lines = [Message(key, {"seat": ev["seat"]})]
+    lines.extend(
+        Message("fb.log.price_own", {"article_card": article, "price": price})
+        for article, price in ev["prices"].items()
+    )
+    return lines
+
+
+def _simple(ev: dict[str, Any]) -> list[Message]:
+    kind = ev["e"]
+    if kind == "round":
+        return [Message("fb.log.round", {k: ev[k] for k in ("round", "rounds", "seat")})]
+    if kind == "revealed":
+        articles = [c for c in ev["row"] if not is_special(c)]
+        hidden = len(ev["row"]) - len(articles)
+        if not ev["row"]:
+            return [Message("fb.log.revealed_none")]
+        lines = [Message("fb.log.revealed", {"cards": articles})] if articles else []
+        if hidden:
+            lines.append(Message("fb.log.revealed_hidden", {"count": hidden}))
+        return lines
+    if kind == "single":
+        params = {"seat": ev["seat"], "base": ev["base"]}
+        if is_special(ev["card"]):
+            return [Message(one("fb.log.single_special", ev["base"]), params)]
+        return [Message("fb.log.single", {**params, "card": ev["card"]})]
+    if kind == "bid":
+        params = {"seat": ev["seat"], "amount": ev["amount"]}
+        return [Message(one("fb.log.bid", ev["amount"]), params)]
+    if kind in ("pass", "decline"):
+        suffix = "_auto" if ev["auto"] else ""
+        return [Message(f"fb.log.{kind}{suffix}", {"seat": ev["seat"]})]
+    if kind == "sealed_auto":
+        return [Message("fb.log.sealed_auto", {"seat": ev["seat"]})]
+    if kind == "sealed_open":
+        return [
+            Message(one("fb.log.sealed_was", amount), {"seat": s, "amount": amount})
+            if amount
+            else Message("fb.log.sealed_was_none", {"seat": s})
+            for s, amount in ev["bids"]
+        ]
+    if kind == "unsold":
+        if is_special(ev["card"]):
+            return [Message("fb.log.unsold_special")]
+        return [Message("fb.log.unsold", {"card": ev["card"]})]
+    if kind in ("specials_turn", "done"):
+        return [Message(f"fb.log.{kind}", {"seat": ev["seat"]})]
+    if kind == "sale":
+        params = {k: ev[k] for k in ("card", "base", "number", "total")}
+        return [Message("fb.log.sale", {**params, "owner_seat": ev["owner"]})]
+    if kind == "sale_won":
+        params = {"seat": ev["seat"], "card": ev["card"], "price": ev["price"]}
+        return [Message("fb.log.sale_won", {**params, "owner_seat": ev["owner"]})]
+    if kind in ("pricing", "prices_revealed"):
+        return [Message(f"fb.log.{kind}")]
+    if kind == "over":
+        lines = [Message("fb.log.over")]
+        lines.extend(
+            Message("fb.log.score", {"seat": seat, **score})
+            for seat, score in enumerate(ev["scores"])
+        )
+        return lines
+    return []
+
+
+def describe_events(events: list[dict[str, Any]], viewer: int | None) -> list[Message]:
+    """Log lines for the events of one move, hiding what `viewer` may not see."""
+    lines: list[Message] = []
+    for ev in events:
+        kind = ev["e"]
+        if kind == "lot":
+            lines.extend(_lot(ev))
+        elif kind == "won":
+            lines.append(_won(ev, viewer))
+        elif kind == "played":
+            lines.append(_played(ev))
+        elif kind == "income":
+            lines.append(_income(ev))
+        elif kind == "sealed_bid":
+            lines.append(_sealed_bid(ev, viewer))
+        elif kind == "prices_set":
+            lines.extend(_prices_set(ev, viewer))
+        else:
+            lines.extend(_simple(ev))
+    return lines

@@ -1,0 +1,214 @@
+"""Fantasy Business views: what one seat (or a spectator) may see of the state.
+
+Spec, What each player sees: specials are known to their owner only (others see how
+many each player holds); a face-down special nobody won is never shown; prices set but
+not revealed are seen by their owner only; sealed bids stay hidden until resolved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import State
+from pbem.games.fantasy_business import engine
+from pbem.games.fantasy_business.auction import min_bid
+from pbem.games.fantasy_business.cards import ARTICLE_BY_ID, base_price, is_special
+
+
+def _shown(card: str | None, viewer: int | None, owner: int | None) -> str | None:
+    """A card id as the viewer may see it: a special only to the seat that won it."""
+    if card is None or not is_special(card):
+        return card
+    return card if viewer is not None and viewer == owner else None
+
+
+def _lot_view(lot: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    return {
+        "slot": lot["slot"],
+        "card": _shown(lot["card"], viewer, lot["winner"]),
+        "special": is_special(lot["card"]),
+        "mode": lot["mode"],
+        "winner": lot["winner"],
+        "price": lot["price"],
+        "bids": [list(entry) for entry in lot["bids"]],
+    }
+
+
+def _played_view(played: dict[str, Any]) -> dict[str, Any]:
+    # A played special is discarded face up: everything about it is public.
+    result = {k: v for k, v in played.items() if k not in ("cards", "sales")}
+    if "cards" in played:
+        result["cards"] = list(played["cards"])
+        result["sales"] = [_lot_view(sale, None) for sale in played["sales"]]
+    return result
+
+
+def round_view(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """One round's record as `viewer` may see it."""
+    lots = {lot["slot"]: lot for lot in record["lots"]}
+    row = []
+    for slot, card in enumerate(record["row"]):
+        lot = lots.get(slot)
+        status = "pending"
+        if lot is not None:
+            status = "won" if lot["winner"] is not None else "discarded"
+        row.append(
+            {
+                "slot": slot,
+                "card": _shown(card, viewer, lot["winner"] if lot else None),
+                "special": is_special(card),
+                "base": base_price(card),
+                "status": status,
+                "winner": lot["winner"] if lot else None,
+                "price": lot["price"] if lot else None,
+            }
+        )
+    return {
+        "round": record["round"],
+        "first": record["first"],
+        "row": row,
+        "lots": [_lot_view(lot, viewer) for lot in record["lots"]],
+        "played": [_played_view(p) for p in record["played"]],
+        "effects": json_copy(record.get("effects")),
+        # Prices and income are filled in when the round's prices are revealed.
+        "prices": json_copy(record["prices"]),
+        "income": json_copy(record["income"]),
+        "ledger": json_copy(record["ledger"]),
+    }
+
+
+def _auction_view(state: State, viewer: int | None) -> dict[str, Any] | None:
+    auction = state["auction"]
+    if state["step"] != "auction" or auction is None:
+        return None
+    mode = auction["mode"]
+    result: dict[str, Any] = {
+        "kind": auction["kind"],
+        "mode": mode,
+        "slot": auction.get("slot"),
+        # An auctioned special is face down for everyone until it is won.
+        "card": None if is_special(auction["card"]) else auction["card"],
+        "special": is_special(auction["card"]),
+        "base": auction["base"],
+        "eligible": list(auction["eligible"]),
+        "waiting": engine.to_act(state),
+    }
+    if mode == "sealed":
+        # Spec, A round, 2: sealed bids are secret; only who has bid is shown.
+        result["bid_in"] = [s for s in auction["eligible"] if auction["bids"][s] is not None]
+        if viewer is not None and viewer in auction["eligible"]:
+            result["my_bid"] = auction["bids"][viewer]
+    else:
+        result.update(
+            bid=auction["bid"],
+            bidder=auction["bidder"],
+            still_in=list(auction["in"]),
+            turn=auction["turn"],
+            bids=[list(entry) for entry in auction["log"]],
+        )
+        if mode == "open":
+            result["min_bid"] = min_bid(auction)
+    if auction["kind"] == "antitrust":
+        result.update(
+            owner=auction["owner"],
+            article=auction["article"],
+            number=auction["number"],
+            total=auction["total"],
+            queue=list(auction["queue"]),
+        )
+    return result
+
+
+def _my_view(state: State, seat: int) -> dict[str, Any]:
+    selling = engine.on_sale(state, seat)
+    ranges = {a: [ARTICLE_BY_ID[a].base, 2 * ARTICLE_BY_ID[a].base] for a in selling}
+    mine: dict[str, Any] = {
+        "seat": seat,
+        "specials": list(state["specials"][seat]),
+        "may_act": engine.may_act(state, seat) if state["step"] != "over" else False,
+        "price_ranges": ranges,
+        "prices": dict(state["prices"][seat]) if state["prices"][seat] else None,
+        "default_prices": engine.default_prices(state, seat),
+        "last_prices": dict(state["last_prices"][seat]),
+    }
+    auction = state["auction"]
+    if state["step"] == "auction" and engine.may_act(state, seat):
+        money = state["money"][seat]
+        low = min_bid(auction) if auction["mode"] == "open" else auction["base"]
+        mine["bid_range"] = [low, money] if low <= money else None
+    return mine
+
+
+def _row(state: State, seat: int | None) -> list[dict[str, Any]]:
+    row = round_view(state["history"][-1], seat)["row"]
+    auction = state["auction"]
+    if state["step"] == "auction" and auction["kind"] == "lot":
+        row[auction["slot"]]["status"] = "auction"
+    return row
+
+
+def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
+    """Everything a play page needs, and nothing `seat` may not see."""
+    n = state["n"]
+    held = engine.counts(state)
+    players = [
+        {
+            "seat": s,
+            "ecus": state["money"][s],
+            "articles": held[s],
+            "cards": list(state["articles"][s]),
+            "goods_value": engine.goods_value(state, s),
+            "specials": len(state["specials"][s]),
+            "won_this_round": s in state["won"],
+            "priced": state["prices"][s] is not None,
+            "on_sale": engine.on_sale(state, s),
+        }
+        for s in range(n)
+    ]
+    step = engine.step_name(state)
+    result: dict[str, Any] = {
+        "game": slug,
+        "n": n,
+        "seat": seat,
+        "options": state["options"],
+        "specials_table": state["table"],
+        "round": state["round"],
+        "rounds": state["rounds"],
+        "first": state["first"],
+        "step": step,
+        "to_act": engine.to_act(state),
+        "ply": state["ply"],
+        "over": step == "over",
+        "draw_count": len(state["deck"]),
+        "discard": list(state["discard"]),
+        "unseen_count": len(state["unseen"]),
+        "players": players,
+        "row": _row(state, seat),
+        "pending": list(state["pending"]),
+        "auction": _auction_view(state, seat),
+        "specials_turn": state["specials_order"][0] if step == "specials" else None,
+        "effects": {
+            "defaulting": list(state["effects"]["defaulting"]),
+            "defective": [list(pair) for pair in state["effects"]["defective"]],
+        },
+        "pricing": {
+            "sellers": engine.must_price(state),
+            "set": [s for s in range(n) if state["prices"][s] is not None],
+        }
+        if step == "pricing"
+        else None,
+        "history": [round_view(record, seat) for record in state["history"]],
+        "scores": engine.scores(state),
+    }
+    if seat is not None:
+        result["me"] = _my_view(state, seat)
+    return json_copy(result)
+
+
+def json_copy(data: Any) -> Any:
+    """A fresh copy of plain data, so a view shares nothing with the state."""
+    if isinstance(data, dict):
+        return {k: json_copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [json_copy(v) for v in data]
+    return data
