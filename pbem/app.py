@@ -43,10 +43,11 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
 
-    from pbem.web import devmail, game, lobby
+    from pbem.web import account, devmail, game, lobby
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
+    app.register_blueprint(account.bp)
     if config["MAIL_BACKEND"] == "file":
         app.register_blueprint(devmail.bp)
 

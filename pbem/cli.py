@@ -64,6 +64,16 @@ def clock_command() -> None:
     make_scheduler(app, blocking=True).start()
 
 
+@click.command("sweep")
+@with_appcontext
+def sweep_command() -> None:
+    """Handle the timeouts, reminders, digests and vacation ends that are due, once."""
+    from pbem.scheduler import sweep_due
+
+    result = sweep_due(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo(", ".join(f"{count} {kind}" for kind, count in result.items()))
+
+
 @click.command("send-mail")
 @with_appcontext
 def send_mail_command() -> None:
@@ -170,6 +180,7 @@ COMMANDS = [
     migrate_command,
     serve_command,
     clock_command,
+    sweep_command,
     send_mail_command,
     new_game_command,
     games_command,

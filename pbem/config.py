@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "SMTP_TIMEOUT": 10.0,
     "SENDER_INTERVAL": 5.0,  # seconds between outbox drains in the clock
     "SENDER_BATCH": 50,
+    "SWEEP_INTERVAL": 30.0,  # seconds between sweeps for timeouts, reminders and digests
     "DEBUG": False,
     "DEFAULT_LANG": "en",
 }

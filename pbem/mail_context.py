@@ -1,15 +1,50 @@
-"""What a mail template is given: who, which game, the link, and what happened since."""
+"""What a mail template is given: who, which game, the link, the deadline, what happened."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session
 
 from pbem.games import GAMES
 from pbem.i18n import t
-from pbem.models import Game, Seat
+from pbem.models import Game, Player, Seat
 from pbem.present import presenter
+from pbem.timefmt import format_left, format_when
+
+URGENT = timedelta(hours=24)
+
+
+def join_names(names: list[str], lang: str) -> str:
+    """Names joined as a sentence says them: "Ana, Léo and Zoé"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + t(lang, "list.and") + names[-1]
+
+
+def deadline_context(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
+    """The deadline in the player's zone, the time left, and whether it is urgent."""
+    if deadline is None:
+        return {"deadline": None, "deadline_text": "", "time_left": "", "urgent": False}
+    left = max(deadline - now, timedelta(0))
+    return {
+        "deadline": deadline,
+        "deadline_text": format_when(deadline, player.tz, player.lang),
+        "time_left": format_left(left, player.lang),
+        "urgent": left < URGENT,
+    }
+
+
+def player_context(site: Any, player: Player, now: datetime) -> dict[str, Any]:
+    """What every mail to a player is given."""
+    return {
+        "lang": player.lang,
+        "name": player.name,
+        "notify": player.notify,
+        "unsubscribe_link": "",
+        "when": lambda moment: format_when(moment, player.tz, player.lang),
+    }
 
 
 def mail_context(
@@ -18,36 +53,54 @@ def mail_context(
     game: Game,
     seat: Seat,
     seats: list[Seat],
-    lang: str,
+    player: Player,
     event: str,
+    now: datetime,
 ) -> dict[str, Any]:
     """The template variables for one mail to one seat."""
-    from pbem.play import game_title, log_lines, moves_of
+    from pbem.notify import game_title
+    from pbem.play import log_lines, moves_of
 
+    lang = player.lang
     names = [s.name for s in seats]
     rules = GAMES[game.slug]
-    context: dict[str, Any] = {
-        "event": event,
-        "slug": game.slug,
-        "lang": lang,
-        "name": seat.name,
-        "game_id": game.id,
-        "move_number": game.ply + 1,
-        "title": game_title(game, lang),
-        "game_name": game_title(game, lang).rsplit(" #", 1)[0],
-        "others": [s.name for s in seats if s.seat != seat.seat],
-        "creator": names[game.creator_seat],
-        "link": site.seat_url(seat),
-        "watch_link": site.watch_url(game),
-        "since": [],
-        "to_act": [],
-        "results": None,
-    }
+    context = player_context(site, player, now)
+    context.update(
+        {
+            "event": event,
+            "slug": game.slug,
+            "name": seat.name,
+            "game_id": game.id,
+            "move_number": game.ply + 1,
+            "title": game_title(game, lang),
+            "game_name": game_title(game, lang).rsplit(" #", 1)[0],
+            "others": [s.name for s in seats if s.seat != seat.seat],
+            "creator": names[game.creator_seat],
+            "link": site.seat_url(seat),
+            "settings_link": site.seat_url(seat) + "/settings",
+            "watch_link": site.watch_url(game),
+            "since": [],
+            "to_act": [],
+            "results": None,
+            "absent": [s.name for s in seats if s.absent],
+            **deadline_context(seat.deadline, player, now),
+        }
+    )
     if game.state is not None:
         context["to_act"] = [names[s] for s in rules.to_act(game.state)]
-        recent = [m for m in moves_of(session, game, since=seat.told_ply) if m.seat != seat.seat]
+        recent = [
+            m
+            for m in moves_of(session, game, since=seat.told_ply)
+            if m.seat != seat.seat or m.source != "web"
+        ]
         context["since"] = [
-            line for entry in log_lines(recent, seat.seat, lang, names) for line in entry["text"]
+            " ".join(entry["text"])
+            + (
+                f" ({t(lang, 'play.source.' + entry['source'])})"
+                if entry["source"] != "web"
+                else ""
+            )
+            for entry in log_lines(recent, seat.seat, lang, names)
         ]
     if game.outcome is not None:
         context["results"] = presenter(game.slug).results(game.outcome, names, lang)
@@ -59,8 +112,17 @@ def mail_context(
     return context
 
 
-def join_names(names: list[str], lang: str) -> str:
-    """Names joined as a sentence says them: "Ana, Léo and Zoé"."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + t(lang, "list.and") + names[-1]
+def digest_entry(
+    session: Session, site: Any, game: Game, seat: Seat, player: Player, now: datetime
+) -> dict[str, Any]:
+    """One line of a digest: the game, its players, the link and the deadline."""
+    from pbem.notify import game_title
+    from pbem.play import seats_of
+
+    others = [s.name for s in seats_of(session, game) if s.seat != seat.seat]
+    return {
+        "title": game_title(game, player.lang),
+        "others_text": join_names(others, player.lang),
+        "link": site.seat_url(seat),
+        **deadline_context(seat.deadline, player, now),
+    }

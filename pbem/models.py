@@ -19,6 +19,11 @@ class Player(SQLModel, table=True):
     email: str = Field(index=True, unique=True, max_length=254)
     name: str = Field(max_length=60)
     lang: str = Field(default="en", max_length=5)
+    tz: str = Field(default="UTC", max_length=64)  # an IANA time zone name
+    notify: str = Field(default="every", max_length=12)  # every, digest, reminders, none
+    next_digest_at: datetime | None = Field(default=None, index=True)
+    vacation_days: int = 14  # allowance per calendar year
+    unsubscribe_key: str = Field(default="", max_length=32)
     created_at: datetime
 
 
@@ -33,6 +38,12 @@ class Game(SQLModel, table=True):
     ply: int = 0
     status: str = Field(default="forming", index=True, max_length=12)
     creator_seat: int = 0
+    days_per_move: int | None = 3  # None: no time limit
+    # When reminders fall: "24h" after the turn began, "80%" of the time allowed.
+    reminders: list[str] = Field(
+        default_factory=lambda: ["24h", "80%"], sa_column=Column(JSON, nullable=False)
+    )
+    absent_after: int = 3  # consecutive timeouts before a seat is marked absent
     watch_key: str = Field(max_length=32)
     outcome: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     created_at: datetime
@@ -54,6 +65,12 @@ class Seat(SQLModel, table=True):
     status: str = Field(default="invited", max_length=12)  # invited, joined, declined
     link_key: str = Field(max_length=32)
     told_ply: int = 0  # the moves before this ply were in a mail this seat got
+    turn_started_at: datetime | None = None  # when this seat last became due to act
+    deadline: datetime | None = Field(default=None, index=True)
+    next_reminder_at: datetime | None = Field(default=None, index=True)
+    reminders_sent: int = 0  # reminders sent for the current turn
+    timeouts_in_row: int = 0
+    absent: bool = False
 
 
 class Move(SQLModel, table=True):
@@ -94,3 +111,14 @@ class Outbox(SQLModel, table=True):
     claimed_until: datetime | None = None
     sent_at: datetime | None = None
     last_error: str | None = Field(default=None, max_length=500)
+
+
+class Vacation(SQLModel, table=True):
+    """A stretch of days when a player's clocks stand still in all their games."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    starts_at: datetime
+    ends_at: datetime = Field(index=True)
+    end_told: bool = False  # the "welcome back" mail is queued
+    created_at: datetime

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import re
 import secrets
-import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, select
 
+from pbem.clock import ScheduleError, parse_schedule, update_clocks
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
-from pbem.games.text import lookup, render
+from pbem.games.text import render
 from pbem.links import make_token, new_key
-from pbem.models import Game, Move, Outbox, Player, Seat
+from pbem.models import Game, Move, Player, Seat
+from pbem.notify import queue
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40
@@ -67,6 +68,11 @@ class Site:
         token = make_token(self.secret, "watch", [game.id, game.watch_key])
         return f"{self.base_url.rstrip('/')}/w/{token}"
 
+    def unsubscribe_url(self, player: Player) -> str:
+        """The player's one-click unsubscribe link (RFC 8058)."""
+        token = make_token(self.secret, "unsubscribe", [player.id, player.unsubscribe_key])
+        return f"{self.base_url.rstrip('/')}/u/{token}"
+
 
 @dataclass
 class Invitee:
@@ -75,6 +81,27 @@ class Invitee:
     name: str
     email: str
     lang: str = "en"
+
+
+@dataclass
+class Timing:
+    """A game's time control: days per move (None: no limit), reminders, absences."""
+
+    days_per_move: int | None = 3
+    reminders: list[str] = field(default_factory=lambda: ["24h", "80%"])
+    absent_after: int = 3
+
+    def checked(self) -> Timing:
+        """The same settings, validated; PlayError names a bad one."""
+        if self.days_per_move is not None and not 1 <= self.days_per_move <= 14:
+            raise PlayError("lobby.error.days_per_move")
+        if not 1 <= self.absent_after <= 10:
+            raise PlayError("lobby.error.absent_after")
+        try:
+            reminders = parse_schedule(self.reminders)
+        except ScheduleError:
+            raise PlayError("lobby.error.reminders") from None
+        return Timing(self.days_per_move, reminders, self.absent_after)
 
 
 @dataclass
@@ -133,15 +160,20 @@ def create_game(
     options: dict[str, Any],
     now: datetime,
     seed: int | None = None,
+    timing: Timing | None = None,
 ) -> Game:
     """Create a game whose first invitee is its creator, and invite the others by mail."""
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
     rules = GAMES[slug]
     opts = check_invitees(rules, invitees, options)
+    timing = (timing or Timing()).checked()
     game = Game(
         slug=slug,
         options=opts,
+        days_per_move=timing.days_per_move,
+        reminders=timing.reminders,
+        absent_after=timing.absent_after,
         seed=seed if seed is not None else secrets.randbits(62),
         status="forming",
         creator_seat=0,
@@ -245,9 +277,20 @@ def start(session: Session, site: Site, game: Game, now: datetime) -> None:
     game.started_at = now
     game.updated_at = now
     session.add(game)
+    update_clocks(session, game, seats, set(), now)
     acting = set(rules.to_act(game.state))
     for seat in seats:
-        queue(session, site, game, seat, "your_turn" if seat.seat in acting else "started", now)
+        if seat.seat in acting:
+            _tell_turn(session, site, game, seat, now)
+        else:
+            queue(session, site, game, seat, "started", now)
+
+
+def _tell_turn(session: Session, site: Site, game: Game, seat: Seat, now: datetime) -> None:
+    """A "your move" mail, unless the player chose digests, reminders only, or no mail."""
+    player = session.get(Player, seat.player_id)
+    if player is not None and player.notify == "every" and not seat.absent:
+        queue(session, site, game, seat, "your_turn", now)
 
 
 def _seat(session: Session, game: Game, seat_no: int) -> Seat:
@@ -312,19 +355,43 @@ def submit_move(
         }
     session.add(game)
     session.flush()  # the unique (game, ply) constraint fires here if a twin slipped through
+    mover = seats[seat_no]
+    newly_absent = _count_timeouts(game, mover, source)
+    update_clocks(session, game, seats, before_acting, now)
     if outcome is not None:
         for seat in seats:
             queue(session, site, game, seat, "game_over", now)
-    else:
-        # Mail only those who newly have to act.
+        return Result(
+            ply=game.ply, over=True, lines=[Message.from_json(m) for m in lines[str(seat_no)]]
+        )
+    # Mail only those who newly have to act; after a timeout, tell everyone else too.
+    newly = {s for s in rules.to_act(new_state) if s not in before_acting}
+    for seat in seats:
+        if seat.seat in newly:
+            _tell_turn(session, site, game, seat, now)
+        elif source == "timeout":
+            queue(session, site, game, seat, "timeout", now, extra={"who": mover.name})
+    if newly_absent:
         for seat in seats:
-            if seat.seat in rules.to_act(new_state) and seat.seat not in before_acting:
-                queue(session, site, game, seat, "your_turn", now)
+            queue(session, site, game, seat, "absent", now, extra={"who": mover.name})
     return Result(
         ply=game.ply,
         over=outcome is not None,
         lines=[Message.from_json(m) for m in lines[str(seat_no)]],
     )
+
+
+def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:
+    """Keep count of a seat's timeouts in a row; True when it has just become absent."""
+    if source != "timeout":
+        mover.timeouts_in_row = 0
+        mover.absent = False  # a player who moves is back
+        return False
+    mover.timeouts_in_row += 1
+    if not mover.absent and mover.timeouts_in_row >= game.absent_after:
+        mover.absent = True
+        return True
+    return False
 
 
 def check_turn(rules: Rules, state: dict[str, Any], seat_no: int, token: str) -> None:
@@ -381,56 +448,3 @@ def replay_problem(session: Session, game: Game) -> str | None:
     if game.ply != len(moves_of(session, game)):
         return "stored ply does not match the move log"
     return None
-
-
-# --- mail -------------------------------------------------------------------
-
-
-def game_title(game: Game, lang: str) -> str:
-    """The game's name and number, e.g. "Colour Bazaar #12"."""
-    return f"{lookup('game.' + game.slug, lang)} #{game.id}"
-
-
-def thread_id(site: Site, game: Game) -> str:
-    """The Message-ID every mail of the game refers to, so they form one thread."""
-    return f"<game-{game.id}@{site.domain}>"
-
-
-def queue(
-    session: Session,
-    site: Site,
-    game: Game,
-    seat: Seat,
-    event: str,
-    now: datetime,
-    extra: dict[str, Any] | None = None,
-) -> Outbox:
-    """Render the mail for `event` to `seat` and put it in the outbox (this transaction)."""
-    from pbem.mail_context import mail_context
-
-    player = session.get(Player, seat.player_id)
-    assert player is not None
-    seats = seats_of(session, game)
-    context = mail_context(session, site, game, seat, seats, player.lang, event)
-    context.update(extra or {})
-    from pbem.mailer import render_mail
-
-    subject, text, html = render_mail(site.mail_env, event, player.lang, context)
-    row = Outbox(
-        game_id=game.id,
-        event=event,
-        to_addr=player.email,
-        to_name=seat.name,
-        subject=subject,
-        body_text=text,
-        body_html=html,
-        message_id=f"<{uuid.uuid4().hex}.g{game.id}@{site.domain}>",
-        thread_id=thread_id(site, game),
-        headers={},
-        created_at=now,
-        next_attempt_at=now,
-    )
-    session.add(row)
-    seat.told_ply = game.ply
-    session.add(seat)
-    return row

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
+from typing import Any
 
 _MODULES = {"colour-bazaar": "pbem.present.colour_bazaar"}
+
+
+def playable() -> dict[str, Any]:
+    """The registered games that have pages, in registry order."""
+    from pbem.games import GAMES
+
+    return {slug: game for slug, game in GAMES.items() if slug in _MODULES}
 
 
 def presenter(slug: str) -> ModuleType:

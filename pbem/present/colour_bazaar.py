@@ -107,8 +107,12 @@ def play_context(
             if CARDS[card].kind == "court":
                 # Courts: one choice per suit it may name, so the suit always fits the card.
                 options.extend(
-                    {"value": f"{card}@{market}/{s['id']}", "card": info, "market": market + 1,
-                     "suit": s}
+                    {
+                        "value": f"{card}@{market}/{s['id']}",
+                        "card": info,
+                        "market": market + 1,
+                        "suit": s,
+                    }
                     for s in info["suits"]
                 )
             else:

@@ -9,12 +9,14 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from pbem import play
+from pbem import account, play
 from pbem.db import read_session, write_session
 from pbem.games import GAMES, IllegalMove
 from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
+from pbem.notify import game_title
 from pbem.present import presenter
+from pbem.timefmt import format_when
 from pbem.web import engine, now, site
 
 bp = Blueprint("game", __name__)
@@ -53,10 +55,13 @@ def _page(
         seats = play.seats_of(session, game)
         names = [s.name for s in seats]
         seat = seats[seat_no] if seat_no is not None else None
+        tz = "UTC"
         if seat is not None:
             player = session.get(Player, seat.player_id)
-            if player is not None and "lang" not in request.args:
-                g.lang = player.lang
+            if player is not None:
+                tz = player.tz
+                if "lang" not in request.args:
+                    g.lang = player.lang
         lang = g.lang
         context: dict[str, Any] = {
             "token": token,
@@ -64,7 +69,7 @@ def _page(
             "seats": seats,
             "seat": seat,
             "names": names,
-            "title": play.game_title(game, lang),
+            "title": game_title(game, lang),
             "watch_link": site().watch_url(game),
             **extra,
         }
@@ -83,8 +88,29 @@ def _page(
             turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
             to_act=[names[s] for s in rules.to_act(game.state)],
             results=shown.results(game.outcome, names, lang) if game.outcome else None,
+            clocks=_clocks(session, game, seats, tz, lang),
+            time_control=game.days_per_move,
         )
         return render_template(f"games/{game.slug}/page.html", **context), status
+
+
+def _clocks(
+    session: Any, game: Game, seats: list[Seat], tz: str, lang: str
+) -> list[dict[str, Any]]:
+    """Per seat, in the viewer's time zone: deadline, vacation, absence."""
+    moment = now()
+    away = account.away_until(session, game, moment)
+    return [
+        {
+            "seat": s.seat,
+            "name": s.name,
+            "deadline": s.deadline,
+            "deadline_text": format_when(s.deadline, tz, lang) if s.deadline else "",
+            "away_text": format_when(away[s.seat], tz, lang) if s.seat in away else "",
+            "absent": s.absent,
+        }
+        for s in seats
+    ]
 
 
 @bp.get("/p/<token>")
@@ -139,23 +165,27 @@ def cancel(token: str) -> Response | tuple[str, int]:
     return _lobby_action(token, play.cancel)
 
 
-@bp.post("/p/<token>/language")
-def language(token: str) -> Response:
-    """Set the player's language for pages and mail."""
+@bp.post("/p/<token>/back")
+def back(token: str) -> Response | tuple[str, int]:
+    """An absent player takes their seat back."""
     game_id, seat_no = _seat_from(token)
-    lang = request.form.get("lang", "")
-    from pbem.i18n import LANGUAGES
-
-    if lang not in LANGUAGES:
-        abort(400)
     with write_session(engine()) as session:
-        seat = session.exec(
-            play.select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)
-        ).one()
-        player = session.get(Player, seat.player_id)
-        assert player is not None
-        player.lang = lang
-        session.add(player)
+        account.come_back(session, game_id, seat_no, now())
+    return redirect(url_for("game.seat_page", token=token), code=303)
+
+
+@bp.post("/p/<token>/extend")
+def extend(token: str) -> Response | tuple[str, int]:
+    """The creator adds days to a seat's deadline."""
+    game_id, seat_no = _seat_from(token)
+    raw_seat, raw_days = request.form.get("seat", ""), request.form.get("days", "")
+    if not (raw_seat.isdigit() and raw_days.isdigit() and len(raw_seat + raw_days) <= 4):
+        return _page(token, game_id, seat_no, status=400, error=play.PlayError("extend.error.days"))
+    try:
+        with write_session(engine()) as session:
+            account.add_time(session, game_id, seat_no, int(raw_seat), int(raw_days))
+    except play.PlayError as exc:
+        return _page(token, game_id, seat_no, status=exc.status, error=exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
 
 

@@ -1,0 +1,136 @@
+"""Queue mail: render a template for one recipient and write it to the outbox.
+
+Callers pass their session, so a mail commits with whatever caused it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+from pbem.games import GAMES
+from pbem.games.text import lookup
+from pbem.links import new_key
+from pbem.models import Game, Outbox, Player, Seat
+
+# Mails a player can turn off; they carry List-Unsubscribe headers.
+NOTIFICATIONS = {"your_turn", "reminder", "deadline_warning", "digest"}
+
+
+def game_title(game: Game, lang: str) -> str:
+    """The game's name and number, e.g. "Colour Bazaar #12"."""
+    return f"{lookup('game.' + game.slug, lang)} #{game.id}"
+
+
+def thread_id(site: Any, game: Game) -> str:
+    """The Message-ID every mail of the game refers to, so they form one thread."""
+    return f"<game-{game.id}@{site.domain}>"
+
+
+def _headers(site: Any, player: Player, event: str) -> dict[str, str]:
+    if event not in NOTIFICATIONS:
+        return {}
+    if not player.unsubscribe_key:
+        player.unsubscribe_key = new_key()
+    return {
+        "List-Unsubscribe": f"<{site.unsubscribe_url(player)}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+
+
+def _write(
+    session: Session,
+    site: Any,
+    player: Player,
+    to_name: str,
+    event: str,
+    context: dict[str, Any],
+    now: datetime,
+    game: Game | None,
+) -> Outbox:
+    from pbem.mailer import render_mail
+
+    headers = _headers(site, player, event)
+    context.setdefault("unsubscribe_link", headers and site.unsubscribe_url(player))
+    subject, text, html = render_mail(site.mail_env, event, player.lang, context)
+    row = Outbox(
+        game_id=game.id if game else None,
+        event=event,
+        to_addr=player.email,
+        to_name=to_name,
+        subject=subject,
+        body_text=text,
+        body_html=html,
+        message_id=f"<{uuid.uuid4().hex}.g{game.id if game else 0}@{site.domain}>",
+        thread_id=thread_id(site, game) if game else None,
+        headers=headers,
+        created_at=now,
+        next_attempt_at=now,
+    )
+    session.add(row)
+    session.add(player)
+    return row
+
+
+def queue(
+    session: Session,
+    site: Any,
+    game: Game,
+    seat: Seat,
+    event: str,
+    now: datetime,
+    extra: dict[str, Any] | None = None,
+) -> Outbox:
+    """Render the mail for `event` to `seat` and put it in the outbox (this transaction)."""
+    from pbem.mail_context import mail_context
+    from pbem.play import seats_of
+
+    player = session.get(Player, seat.player_id)
+    assert player is not None
+    context = mail_context(session, site, game, seat, seats_of(session, game), player, event, now)
+    context.update(extra or {})
+    row = _write(session, site, player, seat.name, event, context, now, game)
+    seat.told_ply = game.ply
+    session.add(seat)
+    return row
+
+
+def queue_player_mail(
+    session: Session,
+    site: Any,
+    player: Player,
+    event: str,
+    now: datetime,
+    extra: dict[str, Any] | None = None,
+) -> Outbox:
+    """A mail about the player rather than one game (vacations)."""
+    from pbem.mail_context import player_context
+
+    context = player_context(site, player, now)
+    context.update(extra or {})
+    return _write(session, site, player, player.name, event, context, now, None)
+
+
+def queue_digest(session: Session, site: Any, player: Player, now: datetime) -> bool:
+    """The daily list of games waiting for the player; nothing when none is."""
+    from pbem.mail_context import digest_entry, player_context
+
+    entries = []
+    seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
+    for seat in seats:
+        game = session.get(Game, seat.game_id)
+        if game is None or game.status != "active" or game.state is None:
+            continue
+        if seat.seat in GAMES[game.slug].to_act(game.state):
+            entries.append(digest_entry(session, site, game, seat, player, now))
+    if not entries:
+        return False
+    context = player_context(site, player, now)
+    context["games"] = sorted(entries, key=lambda e: (e["deadline"] is None, e["deadline"] or now))
+    _write(session, site, player, player.name, "digest", context, now, None)
+    for seat in seats:
+        session.add(seat)
+    return True

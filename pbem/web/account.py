@@ -1,0 +1,133 @@
+"""A player's settings page (reached from any of their seat links) and one-click unsubscribe."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem import account
+from pbem.db import read_session, write_session
+from pbem.links import BadLink, read_token
+from pbem.models import Player, Seat
+from pbem.play import PlayError, select
+from pbem.timefmt import format_when, zones
+from pbem.web import engine, now, site
+from pbem.web.game import _seat_from
+
+bp = Blueprint("account", __name__)
+
+
+def _player_of(session: Any, game_id: int, seat_no: int) -> Player:
+    seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
+    player = session.get(Player, seat.player_id)
+    assert player is not None
+    return player
+
+
+def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, int]:
+    game_id, seat_no = _seat_from(token)
+    moment = now()
+    with read_session(engine()) as session:
+        player = _player_of(session, game_id, seat_no)
+        g.lang = player.lang
+        vacation = account.current_vacation(session, player, moment)
+        used = account.days_used(session, player, moment.year)
+        context = {
+            "token": token,
+            "player": player,
+            "zones": zones(),
+            "choices": account.NOTIFY_CHOICES,
+            "vacation": vacation,
+            "away_from": format_when(vacation.starts_at, player.tz, player.lang)
+            if vacation
+            else "",
+            "away_to": format_when(vacation.ends_at, player.tz, player.lang) if vacation else "",
+            "days_left": max(player.vacation_days - used, 0),
+            "max_days": account.MAX_VACATION_DAYS,
+            **extra,
+        }
+    return render_template("account/settings.html", **context), status
+
+
+@bp.get("/p/<token>/settings")
+def settings(token: str) -> tuple[str, int]:
+    """The player's settings: language, time zone, mails, vacation."""
+    return _settings_page(token, saved=request.args.get("saved"))
+
+
+def _act(token: str, action: Any) -> Response | tuple[str, int]:
+    game_id, seat_no = _seat_from(token)
+    try:
+        with write_session(engine()) as session:
+            action(session, _player_of(session, game_id, seat_no))
+    except PlayError as exc:
+        return _settings_page(token, status=exc.status, error=exc)
+    return redirect(url_for("account.settings", token=token, saved=1), code=303)
+
+
+@bp.post("/p/<token>/settings")
+def save(token: str) -> Response | tuple[str, int]:
+    """Save language, time zone and mail choice."""
+    form = request.form
+    return _act(
+        token,
+        lambda session, player: account.save_settings(
+            session, player, form.get("lang", ""), form.get("tz", ""), form.get("notify", ""), now()
+        ),
+    )
+
+
+@bp.post("/p/<token>/vacation")
+def vacation(token: str) -> Response | tuple[str, int]:
+    """Start a vacation of some days from now."""
+    raw = request.form.get("days", "")
+    days = int(raw) if raw.isdigit() and len(raw) <= 3 else 0
+    return _act(
+        token, lambda session, player: account.start_vacation(session, site(), player, days, now())
+    )
+
+
+@bp.post("/p/<token>/vacation/end")
+def vacation_end(token: str) -> Response | tuple[str, int]:
+    """End the vacation under way."""
+    return _act(token, lambda session, player: account.end_vacation(session, player, now()))
+
+
+def _unsubscriber(token: str) -> int:
+    try:
+        payload = read_token(site().secret, "unsubscribe", token)
+    except BadLink:
+        abort(404)
+    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
+        abort(404)
+    with read_session(engine()) as session:
+        player = session.get(Player, payload[0])
+        if (
+            player is None
+            or not player.unsubscribe_key
+            or not secrets.compare_digest(player.unsubscribe_key, payload[1])
+        ):
+            abort(404)
+        g.lang = player.lang
+    return payload[0]
+
+
+@bp.get("/u/<token>")
+def unsubscribe_page(token: str) -> str:
+    """Ask before unsubscribing: a GET changes nothing (mail scanners open links)."""
+    _unsubscriber(token)
+    return render_template("account/unsubscribe.html", token=token, done=False)
+
+
+@bp.post("/u/<token>")
+def unsubscribe(token: str) -> str:
+    """Unsubscribe, from the page's button or a mail client's one-click POST (RFC 8058)."""
+    player_id = _unsubscriber(token)
+    with write_session(engine()) as session:
+        player = session.get(Player, player_id)
+        assert player is not None
+        account.unsubscribe(session, player)
+    return render_template("account/unsubscribe.html", token=token, done=True)
