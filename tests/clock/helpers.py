@@ -1,0 +1,74 @@
+"""Helpers for the clock tests: games started by mail, sweeps, counting what was done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import func, select
+
+from pbem.clock import sweep
+from pbem.db import read_session
+from pbem.models import Game, Move, Seat
+from tests.web.helpers import deliver, link_in
+
+
+def run_sweep(app: Any) -> dict[str, int]:
+    """One sweep at the injected clock's time, as the clock process runs it."""
+    ext = app.extensions["pbem"]
+    return sweep(ext["engine"], ext["site"], app.config["CLOCK"]())
+
+
+def new_game(
+    client: Any, app: Any, smtpd: Any, players: list[tuple[str, str]], **form: str
+) -> dict[str, str]:
+    """Create a Colour Bazaar game, have everyone join; return each email's seat link."""
+    data = {"game": "colour-bazaar", **form}
+    for row, (name, email) in enumerate(players):
+        data[f"name_{row}"], data[f"email_{row}"] = name, email
+    response = client.post("/games", data=data)
+    assert response.status_code == 201, response.data
+    game_id = int(response.get_data(as_text=True).split("Game #")[1].split(" ")[0])
+    deliver(app)
+    links = {}
+    for _, email in players:
+        mail = [m for m in smtpd.to(email) if f"#{game_id}" in str(m["Subject"])][-1]
+        links[email] = link_in(mail)
+    for email in list(links)[1:]:
+        assert client.post(f"{links[email]}/join").status_code == 303
+    deliver(app)
+    return links
+
+
+def state_of(app: Any, game_id: int = 1) -> Game:
+    """The stored game."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        return game
+
+
+def seat_row(app: Any, game_id: int, seat: int) -> Seat:
+    """One stored seat."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat)).one()
+
+
+def moves(app: Any, source: str | None = None) -> list[Move]:
+    """The stored moves, optionally of one source."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        query = select(Move).order_by(Move.game_id, Move.ply)
+        if source:
+            query = query.where(Move.source == source)
+        return list(session.exec(query))
+
+
+def count_moves(app: Any) -> int:
+    """How many moves are stored."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return session.exec(select(func.count()).select_from(Move)).one()
+
+
+def subjects(smtpd: Any, email: str | None = None) -> list[str]:
+    """Subjects of the mail received, for one address or all."""
+    msgs = smtpd.to(email) if email else smtpd.messages
+    return [str(m["Subject"]) for m in msgs]
