@@ -9,15 +9,20 @@ import json
 import random
 import re
 import string
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from markupsafe import escape
 
 from pbem.games import GAMES
 from pbem.games import text as game_text
 from pbem.i18n import t
+from pbem.mail_context import deadline_context, player_context
 from pbem.mailer import MAIL_TEMPLATES, make_env, render_mail
+from pbem.models import Player, Vacation
+from pbem.notify import NOTIFICATIONS
 from pbem.present.colour_bazaar import results as colour_bazaar_results
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,37 +112,128 @@ def outcome() -> dict[str, Any]:
     return finished_outcome()
 
 
-def sample_context(event: str, lang: str, outcome: dict[str, Any]) -> dict[str, Any]:
-    """A context like pbem.mail_context builds, for the seat of Léo."""
+# A fixed "now" and the recipient, Léo: his zone and language shape the dates in the mail.
+NOW = datetime(2026, 3, 5, 9, 30, tzinfo=UTC)
+LINK = "https://pbem.example/p/12-1-abcdef"
+UNSUBSCRIBE = "https://pbem.example/u/2-xyz"
+TWO_DAYS = timedelta(days=2, hours=5)
+URGENT = {"en": "(urgent)", "fr": "(urgent)"}
+# Events sent about a game (mail_context) and about the player alone (player_context).
+PLAYER_EVENTS = {"digest", "vacation_start", "vacation_end"}
+# How long the recipient has left to move, by default, in each event's sample.
+DEFAULT_LEFT = {"your_turn": TWO_DAYS, "reminder": TWO_DAYS, "deadline_warning": timedelta(hours=5)}
+
+
+def sample_player(lang: str) -> Player:
+    return Player(
+        id=2,
+        email="leo@example.org",
+        name=NAMES[1],
+        lang=lang,
+        tz="Europe/Paris",
+        notify="every",
+        unsubscribe_key="xyz",
+        created_at=NOW,
+    )
+
+
+def sample_context(
+    event: str, lang: str, outcome: dict[str, Any], left: timedelta | None = None
+) -> dict[str, Any]:
+    """A context like pbem.mail_context builds, for the seat of Léo, due in `left`."""
+    player = sample_player(lang)
     name = NAMES[1]
     others = [n for n in NAMES if n != name]
     to_act = [NAMES[0]]
-    context: dict[str, Any] = {
-        "event": event,
-        "slug": "colour-bazaar",
-        "lang": lang,
-        "name": name,
-        "game_id": 12,
-        "move_number": 7,
-        "title": "Colour Bazaar #12",
-        "game_name": "Colour Bazaar",
-        "others": others,
-        "creator": NAMES[0],
-        "link": "https://pbem.example/s/12/1/abcdef",
-        "watch_link": "https://pbem.example/w/12/xyz",
-        "since": [],
-        "to_act": to_act,
-        "results": None,
-        "others_text": " & ".join(others),
-        "guests": [n for n in others if n != NAMES[0]],
-        "guests_text": " & ".join(n for n in others if n != NAMES[0]),
-        "to_act_text": " & ".join(to_act),
-    }
-    if event in ("your_turn", "game_over"):
+    context = player_context(None, player, NOW)
+    context.update(
+        {
+            "event": event,
+            "slug": "colour-bazaar",
+            "name": name,
+            "game_id": 12,
+            "move_number": 7,
+            "title": "Colour Bazaar #12",
+            "game_name": "Colour Bazaar",
+            "others": others,
+            "creator": NAMES[0],
+            "link": LINK,
+            "settings_link": LINK + "/settings",
+            "watch_link": "https://pbem.example/w/12/xyz",
+            "since": [],
+            "to_act": to_act,
+            "results": None,
+            "absent": [],
+            "others_text": " & ".join(others),
+            "guests": [n for n in others if n != NAMES[0]],
+            "guests_text": " & ".join(n for n in others if n != NAMES[0]),
+            "to_act_text": " & ".join(to_act),
+            **deadline_context(None if left is None else NOW + left, player, NOW),
+        }
+    )
+    if event in NOTIFICATIONS:
+        context["unsubscribe_link"] = UNSUBSCRIBE
+    if event in ("your_turn", "reminder", "deadline_warning", "timeout", "game_over"):
         context["since"] = ["Zoé played The Sailor on market 2.", "Ana took a Moons chip."]
     if event == "game_over":
         context["results"] = colour_bazaar_results(outcome, NAMES, lang)
         context["winners_text"] = " & ".join(context["results"]["winners"])
+    return context
+
+
+def digest_games(lang: str) -> list[dict[str, Any]]:
+    """Two entries shaped like pbem.mail_context.digest_entry: one urgent, one with no limit."""
+    player = sample_player(lang)
+    return [
+        {
+            "title": "Colour Bazaar #12",
+            "others_text": "Ana & Zoé",
+            "link": LINK,
+            **deadline_context(NOW + timedelta(hours=5), player, NOW),
+        },
+        {
+            "title": "Fantasy Business #15",
+            "others_text": "Zoé",
+            "link": "https://pbem.example/p/15-2-ghijkl",
+            **deadline_context(None, player, NOW),
+        },
+    ]
+
+
+def player_mail_context(event: str, lang: str) -> dict[str, Any]:
+    """A context like pbem.notify builds for a mail about the player rather than a game."""
+    context = player_context(None, sample_player(lang), NOW)
+    if event in NOTIFICATIONS:
+        context["unsubscribe_link"] = UNSUBSCRIBE
+    if event == "digest":
+        context["games"] = digest_games(lang)
+    if event in ("vacation_start", "vacation_end"):
+        context["vacation"] = Vacation(
+            id=1,
+            player_id=2,
+            starts_at=NOW,
+            ends_at=NOW + timedelta(days=10),
+            created_at=NOW,
+        )
+        context["days_left"] = 4
+    return context
+
+
+def build_context(
+    event: str, lang: str, extra: dict[str, Any], outcome: dict[str, Any]
+) -> dict[str, Any]:
+    """The sample context of a case; "winners" and "left" in `extra` are not template keys."""
+    extra = copy.deepcopy(extra)
+    winners = extra.pop("winners", None)
+    left = extra.pop("left", DEFAULT_LEFT.get(event))
+    if event in PLAYER_EVENTS:
+        context = player_mail_context(event, lang)
+    else:
+        context = sample_context(event, lang, outcome, left)
+    context.update(extra)
+    if winners is not None:
+        context["results"]["winners"] = NAMES[:winners]
+        context["winners_text"] = " & ".join(NAMES[:winners])
     return context
 
 
@@ -148,11 +244,34 @@ CASES = [
     ("started", {"to_act": ["Ana", "Zoé"], "to_act_text": "Ana & Zoé"}),
     ("your_turn", {}),
     ("your_turn", {"since": []}),
+    ("your_turn", {"left": None}),
+    ("your_turn", {"left": timedelta(minutes=20)}),
+    ("reminder", {}),
+    ("reminder", {"left": None, "since": []}),
+    ("deadline_warning", {}),
+    ("deadline_warning", {"left": TWO_DAYS}),
+    ("timeout", {"who": NAMES[1]}),
+    ("timeout", {"who": NAMES[2]}),
+    ("timeout", {"who": NAMES[2], "to_act": [], "to_act_text": ""}),
+    ("absent", {"who": NAMES[1]}),
+    ("absent", {"who": NAMES[2], "absent": [NAMES[2]]}),
+    ("digest", {}),
+    ("vacation_start", {}),
+    ("vacation_end", {}),
     ("cancelled", {"reason": "declined", "by": "Zoé"}),
     ("cancelled", {"reason": "cancelled", "by": "Ana"}),
     ("game_over", {}),
     ("game_over", {"winners": 2}),
 ]
+
+
+def test_every_mail_event_has_a_case() -> None:
+    events = {
+        p.stem
+        for p in (MAIL_TEMPLATES / "en").glob("*.txt")
+        if not p.stem.startswith(("_", "results_"))
+    }
+    assert events == {event for event, _ in CASES}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -161,25 +280,51 @@ def test_mail_renders(
     event: str, extra: dict[str, Any], lang: str, outcome: dict[str, Any]
 ) -> None:
     env = make_env({"t": t})
-    context = sample_context(event, lang, outcome)
-    extra = copy.deepcopy(extra)
-    winners = extra.pop("winners", None)
-    context.update(extra)
-    if winners is not None:
-        context["results"]["winners"] = NAMES[:winners]
-        context["winners_text"] = " & ".join(NAMES[:winners])
+    context = build_context(event, lang, extra, outcome)
     subject, body, html = render_mail(env, event, lang, context)
     assert subject.strip() and "\n" not in subject and "\r" not in subject
+    assert body.strip() and html.strip()
+    assert f'<html lang="{lang}">' in html
+    if context.get("unsubscribe_link"):
+        assert UNSUBSCRIBE in body and UNSUBSCRIBE in html
+    if event in PLAYER_EVENTS:
+        for entry in context.get("games", []):
+            assert entry["title"] in body and entry["link"] in body and entry["link"] in html
+            assert entry["deadline_text"] in body and entry["deadline_text"] in html
+        if "vacation" in context:
+            ends = context["when"](context["vacation"].ends_at)
+            assert ends and ends in body and ends in html
+        return
     assert "Colour Bazaar #12" in subject
     if event != "cancelled":
         assert context["link"] in body and context["link"] in html
-    assert body.strip() and html.strip()
-    assert f'<html lang="{lang}">' in html
+        assert context["settings_link"] in body and context["settings_link"] in html
+    if event in ("your_turn", "reminder", "deadline_warning"):
+        assert context["deadline_text"] in body and context["deadline_text"] in html
+        assert context["time_left"] in body and escape(context["time_left"]) in html
+    if event in ("timeout", "absent"):
+        assert context["who"] in subject
     if event == "game_over":
         for player in context["results"]["players"]:
             assert player["name"] in body and player["name"] in html
     for line in context["since"]:
         assert line in body
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_your_turn_subject_shows_the_time_left(lang: str, outcome: dict[str, Any]) -> None:
+    env = make_env({"t": t})
+    subjects = {}
+    for label, left in (("days", TWO_DAYS), ("hours", timedelta(hours=5)), ("none", None)):
+        context = build_context("your_turn", lang, {"left": left}, outcome)
+        subjects[label] = (render_mail(env, "your_turn", lang, context)[0], context["time_left"])
+    subject, time_left = subjects["days"]
+    assert time_left and time_left in subject and URGENT[lang] not in subject
+    subject, time_left = subjects["hours"]
+    assert time_left and time_left in subject and URGENT[lang] in subject
+    subject, time_left = subjects["none"]
+    assert time_left == "" and URGENT[lang] not in subject
+    assert subject.endswith(")")  # nothing after "(move 7)"
 
 
 @pytest.mark.parametrize(("event", "extra"), CASES)
@@ -189,8 +334,7 @@ def test_french_mail_is_not_the_english_one(
     env = make_env({"t": t})
     rendered = {}
     for lang in LANGS:
-        context = sample_context(event, lang, outcome)
-        context.update({k: v for k, v in extra.items() if k != "winners"})
+        context = build_context(event, lang, extra, outcome)
         rendered[lang] = render_mail(env, event, lang, context)
     for en_part, fr_part in zip(rendered["en"], rendered["fr"], strict=True):
         assert en_part != fr_part
