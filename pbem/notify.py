@@ -54,7 +54,7 @@ def _write(
     from pbem.mailer import render_mail
 
     headers = _headers(site, player, event)
-    context.setdefault("unsubscribe_link", headers and site.unsubscribe_url(player))
+    context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
     subject, text, html = render_mail(site.mail_env, event, player.lang, context)
     row = Outbox(
         game_id=game.id if game else None,

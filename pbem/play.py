@@ -369,7 +369,7 @@ def submit_move(
     for seat in seats:
         if seat.seat in newly:
             _tell_turn(session, site, game, seat, now)
-        elif source == "timeout":
+        elif source == "timeout" and not newly_absent:
             queue(session, site, game, seat, "timeout", now, extra={"who": mover.name})
     if newly_absent:
         for seat in seats:

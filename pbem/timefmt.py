@@ -37,7 +37,7 @@ def format_when(moment: datetime | None, tz: str, lang: str) -> str:
         lang,
         "time.when",
         weekday=t(lang, f"time.weekday.{local.weekday()}"),
-        day=local.day,
+        day=t(lang, "time.first_day") if local.day == 1 else local.day,
         month=t(lang, f"time.month.{local.month}"),
         year=local.year,
         time=f"{local.hour:02d}:{local.minute:02d}",

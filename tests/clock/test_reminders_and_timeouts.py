@@ -70,7 +70,7 @@ def test_a_timeout_plays_the_engines_move_and_tells_everyone(
     (move,) = moves(app)
     assert (move.source, move.seat, move.move) == ("timeout", 0, expected)
     deliver(app)
-    assert subjects(smtpd, ANA[1])[-1].endswith("time ran out for Ana")
+    assert subjects(smtpd, ANA[1])[-1].endswith("your time ran out")
     to_leo = smtpd.to(LEO[1])[-1]
     assert "your move" in str(to_leo["Subject"])
     assert "(time ran out)" in text_of(to_leo)
@@ -90,7 +90,7 @@ def test_third_timeout_in_a_row_marks_the_seat_absent(
             assert not seat_row(app, 1, 0).absent
             play_turn(client, leo)
     assert seat_row(app, 1, 0).absent
-    assert subjects(smtpd, ANA[1])[-1].endswith("Ana is marked absent")
+    assert subjects(smtpd, ANA[1])[-1].endswith("you are marked absent")
     assert subjects(smtpd, LEO[1])[-1].endswith("Ana is marked absent")
     assert f'action="{ana}/back"' in client.get(ana).get_data(as_text=True)
     # Léo moves; Ana's turn is played at once, with no time passing.
