@@ -67,6 +67,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         }
 
     from pbem.cli import register
+    from pbem.web import csrf
+
+    csrf.init_app(app)
 
     register(app)
     for code in (400, 403, 404, 405, 409, 413, 429, 500):

@@ -4,6 +4,7 @@ an injected clock, and a real SMTP server on loopback that collects what it rece
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -12,13 +13,16 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
+from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
 from pbem import create_app
 from pbem.db import migrate
+from pbem.web.csrf import csrf_token
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 
@@ -126,8 +130,27 @@ def app(database_url: str, clock: Clock, smtpd: Inbox, tmp_path: Any) -> Any:
             "CLOCK": clock,
         }
     )
+    app.test_client_class = FormClient
     yield app
     app.extensions["pbem"]["engine"].dispose()
+
+
+class FormClient(FlaskClient):
+    """A test client whose POSTs carry the form token a page would have given them.
+
+    Pass raw=True to post exactly what is given (the CSRF tests do).
+    """
+
+    def post(self, *args: Any, raw: bool = False, **kwargs: Any) -> Any:
+        if not raw:
+            path = urlsplit(str(args[0] if args else kwargs.get("path", ""))).path
+            match = re.match(r"^/[pwu]/([^/]+)", path)
+            data = dict(kwargs.get("data") or {})
+            if "csrf" not in data:
+                with self.application.test_request_context():
+                    data["csrf"] = csrf_token(match.group(1) if match else "")
+            kwargs["data"] = data
+        return super().post(*args, **kwargs)
 
 
 @pytest.fixture

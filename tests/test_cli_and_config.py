@@ -10,6 +10,7 @@ from pbem import create_app
 from pbem.config import ConfigError
 from pbem.db import write_session
 from pbem.models import Game
+from tests.conftest import FormClient
 from tests.web.helpers import deliver, link_in, play_turn, start_game
 
 
@@ -88,6 +89,7 @@ def test_local_mailbox_shows_mail_and_its_links(database_url: str, tmp_path: Any
             "BASE_URL": "http://pbem.test",
         }
     )
+    app.test_client_class = FormClient
     client = app.test_client()
     form = {
         "game": "colour-bazaar",

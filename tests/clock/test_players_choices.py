@@ -128,7 +128,7 @@ def test_one_click_unsubscribe(client: Any, app: Any, smtpd: Any, clock: Any) ->
     assert player(app, ANA[1]).notify == "every"
     # The mail client's one-click POST: no cookie, no form token, just this body.
     fresh = app.test_client()
-    response = fresh.post(url, data={"List-Unsubscribe": "One-Click"})
+    response = fresh.post(url, data={"List-Unsubscribe": "One-Click"}, raw=True)
     assert response.status_code == 200
     assert player(app, ANA[1]).notify == "none"
     smtpd.clear()

@@ -1,0 +1,66 @@
+"""Cross-site request forgery: every POST form carries a token, and cross-site posts are refused.
+
+A form's token is signed for the link the page was reached by (the seat token,
+or nothing for the lobby) and stays good for 60 days, so a player who thinks
+for two days can still send the form they opened. No cookie or session is
+needed. The one-click unsubscribe POST of RFC 8058 is exempt: mail clients
+send it without a form, and its signed link is what guards it.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, render_template, request
+from itsdangerous import BadData, URLSafeTimedSerializer
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+MAX_AGE = 60 * 24 * 3600
+EXEMPT = {"account.unsubscribe", "static"}
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="pbem.csrf")
+
+
+def _scope() -> str:
+    return str((request.view_args or {}).get("token", ""))
+
+
+def csrf_token(scope: str | None = None) -> str:
+    """A form token for this page's link (or for `scope`)."""
+    return _serializer().dumps(_scope() if scope is None else scope)
+
+
+def csrf_field() -> Markup:
+    """The hidden input every POST form includes."""
+    return Markup('<input type="hidden" name="csrf" value="{}">').format(csrf_token())
+
+
+def _refuse(status: int) -> tuple[str, int]:
+    return render_template("error.html", code=status, key="error.csrf"), status
+
+
+def check() -> Response | tuple[str, int] | None:
+    """Refuse a POST that comes from another site or lacks a good token for its link."""
+    if request.method != "POST" or request.url_rule is None or request.endpoint in EXEMPT:
+        return None  # not a POST route (Flask answers 404 or 405), or exempt
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        return _refuse(403)
+    origin = request.headers.get("Origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+        return _refuse(403)
+    try:
+        scope = _serializer().loads(request.form.get("csrf", ""), max_age=MAX_AGE)
+    except BadData:
+        return _refuse(400)
+    if scope != _scope():
+        return _refuse(400)
+    return None
+
+
+def init_app(app: Flask) -> None:
+    """Check every POST and give templates `csrf_field()`."""
+    app.before_request(check)
+    app.jinja_env.globals["csrf_field"] = csrf_field
