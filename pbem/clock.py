@@ -162,6 +162,9 @@ def next_digest(player: Player, now: datetime) -> datetime:
 
 def sweep(engine: Engine, site: Any, now: datetime, batch: int = 100) -> dict[str, int]:
     """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends."""
+    from pbem.ratelimit import forget_expired
+
+    forget_expired(engine, now)
     return {
         "timeouts": sweep_timeouts(engine, site, now, batch),
         "reminders": sweep_reminders(engine, site, now, batch),

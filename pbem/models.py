@@ -122,3 +122,14 @@ class Vacation(SQLModel, table=True):
     ends_at: datetime = Field(index=True)
     end_told: bool = False  # the "welcome back" mail is queued
     created_at: datetime
+
+
+class RateHit(SQLModel, table=True):
+    """A counter of requests of one kind from one address in one time window.
+
+    Kept in the database so that every gunicorn worker sees the same counts.
+    """
+
+    key: str = Field(primary_key=True, max_length=200)  # kind:address:window
+    count: int = 0
+    expires_at: datetime = Field(index=True)

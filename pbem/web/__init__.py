@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from flask import current_app
 from sqlalchemy import Engine
 
@@ -21,3 +23,23 @@ def site() -> Site:
 def now():  # noqa: ANN201
     """The current time, from the application's clock (tests inject one)."""
     return current_app.config["CLOCK"]()
+
+
+def guard_links() -> None:
+    """Answer 429 to an address that has tried too many wrong links lately."""
+    from flask import abort, request
+
+    from pbem.ratelimit import BAD_LINKS, exceeded
+
+    if exceeded(engine(), BAD_LINKS, request.remote_addr or "?", now()):
+        abort(429)
+
+
+def bad_link() -> NoReturn:
+    """Count a wrong link against the address, then answer 404."""
+    from flask import abort, request
+
+    from pbem.ratelimit import BAD_LINKS, record
+
+    record(engine(), BAD_LINKS, request.remote_addr or "?", now())
+    abort(404)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem import account
@@ -14,7 +14,7 @@ from pbem.links import BadLink, read_token
 from pbem.models import Player, Seat
 from pbem.play import PlayError, select
 from pbem.timefmt import format_when, zones
-from pbem.web import engine, now, site
+from pbem.web import bad_link, engine, guard_links, now, site
 from pbem.web.game import _seat_from
 
 bp = Blueprint("account", __name__)
@@ -97,21 +97,24 @@ def vacation_end(token: str) -> Response | tuple[str, int]:
 
 
 def _unsubscriber(token: str) -> int:
+    guard_links()
     try:
         payload = read_token(site().secret, "unsubscribe", token)
     except BadLink:
-        abort(404)
+        bad_link()
     if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
-        abort(404)
+        bad_link()
     with read_session(engine()) as session:
         player = session.get(Player, payload[0])
-        if (
-            player is None
-            or not player.unsubscribe_key
-            or not secrets.compare_digest(player.unsubscribe_key, payload[1])
-        ):
-            abort(404)
-        g.lang = player.lang
+        valid = (
+            player is not None
+            and bool(player.unsubscribe_key)
+            and secrets.compare_digest(player.unsubscribe_key, payload[1])
+        )
+        if valid and player is not None:
+            g.lang = player.lang
+    if not valid:
+        bad_link()
     return payload[0]
 
 

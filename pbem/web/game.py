@@ -17,30 +17,30 @@ from pbem.models import Game, Player, Seat
 from pbem.notify import game_title
 from pbem.present import presenter
 from pbem.timefmt import format_when
-from pbem.web import engine, now, site
+from pbem.web import bad_link, engine, guard_links, now, site
 
 bp = Blueprint("game", __name__)
 
 
 def _seat_from(token: str) -> tuple[int, int]:
     """(game id, seat number) of a valid seat link; 404 for anything else."""
+    guard_links()
     try:
         payload = read_token(site().secret, "seat", token)
     except BadLink:
-        abort(404)
+        bad_link()
     if len(payload) != 3 or not all(isinstance(x, int) for x in payload[:2]):
-        abort(404)
+        bad_link()
     game_id, seat_no, key = payload
     with read_session(engine()) as session:
         seat = session.exec(
             play.select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)
         ).first()
-        if (
-            seat is None
-            or not isinstance(key, str)
-            or not secrets.compare_digest(seat.link_key, key)
-        ):
-            abort(404)
+        valid = (
+            seat is not None and isinstance(key, str) and secrets.compare_digest(seat.link_key, key)
+        )
+    if not valid:
+        bad_link()
     return game_id, seat_no
 
 
@@ -124,16 +124,18 @@ def seat_page(token: str) -> tuple[str, int]:
 @bp.get("/w/<token>")
 def watch_page(token: str) -> tuple[str, int]:
     """The read-only spectator page: no hand is shown."""
+    guard_links()
     try:
         payload = read_token(site().secret, "watch", token)
     except BadLink:
-        abort(404)
+        bad_link()
     if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
-        abort(404)
+        bad_link()
     with read_session(engine()) as session:
         game = session.get(Game, payload[0])
-        if game is None or not secrets.compare_digest(game.watch_key, payload[1]):
-            abort(404)
+        valid = game is not None and secrets.compare_digest(game.watch_key, payload[1])
+    if not valid:
+        bad_link()
     return _page(token, payload[0], None)
 
 

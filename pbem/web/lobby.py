@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g, render_template, request
+from flask import Blueprint, abort, g, render_template, request
 
 from pbem.db import write_session
 from pbem.games.base import Option
 from pbem.play import Invitee, PlayError, Timing, create_game
 from pbem.present import playable
+from pbem.ratelimit import NEW_GAMES, exceeded, record
 from pbem.web import engine, now, site
 
 bp = Blueprint("lobby", __name__)
@@ -50,6 +51,9 @@ def _timing(form: Any) -> Timing:
 @bp.post("/games")
 def create() -> tuple[str, int]:
     """Create the game from the form and queue the invitations."""
+    address = request.remote_addr or "?"
+    if exceeded(engine(), NEW_GAMES, address, now()):
+        abort(429)
     form = request.form
     slug = form.get("game", "")
     error = None
@@ -72,6 +76,7 @@ def create() -> tuple[str, int]:
         }
         try:
             timing = _timing(form)
+            record(engine(), NEW_GAMES, address, now())
             with write_session(engine()) as session:
                 game = create_game(session, site(), slug, invitees, options, now(), timing=timing)
                 game_id = game.id

@@ -1,0 +1,48 @@
+"""Rate limits on links and game creation, kept in the database so they hold across workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem import create_app
+from pbem.ratelimit import BAD_LINKS, NEW_GAMES
+from tests.conftest import FormClient
+from tests.web.test_moves_once import first_mover
+
+
+def test_guessing_links_is_stopped_across_workers(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    link, _, _ = first_mover(client, app, smtpd)
+    # A second application on the same database stands for a second gunicorn worker.
+    other_worker = create_app({**app.config, "CLOCK": clock})
+    other_worker.test_client_class = FormClient
+    workers = [client, other_worker.test_client()]
+    for n in range(BAD_LINKS.count):
+        assert workers[n % 2].get(f"/p/guess{n}").status_code == 404
+    for worker in workers:
+        assert worker.get(f"/p/guess{BAD_LINKS.count}").status_code == 429
+        assert worker.get(link).status_code == 429  # even a good link, from this address
+        assert worker.get("/w/guess").status_code == 429
+        assert worker.get("/u/guess").status_code == 429
+    elsewhere = app.test_client()
+    elsewhere.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    assert elsewhere.get(link).status_code == 200
+    clock.advance(seconds=BAD_LINKS.seconds)
+    assert client.get(link).status_code == 200
+    other_worker.extensions["pbem"]["engine"].dispose()
+
+
+def test_game_creation_is_limited_per_address(client: Any, app: Any) -> None:
+    form = {
+        "game": "colour-bazaar",
+        "name_0": "Ana",
+        "email_0": "ana@example.org",
+        "name_1": "Léo",
+        "email_1": "leo@example.org",
+    }
+    for _ in range(NEW_GAMES.count):
+        assert client.post("/games", data=form).status_code == 201
+    refused = client.post("/games", data=form)
+    assert refused.status_code == 429
+    assert "Too many requests" in refused.get_data(as_text=True)
