@@ -1,0 +1,170 @@
+"""Bad input never gives a 5xx, and cannot inject mail headers."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.web.helpers import deliver, form_with, hidden, link_in
+from tests.web.test_moves_once import first_mover, snapshot
+
+FUZZ = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+junk = st.text(max_size=60)
+maybe_junk = st.one_of(st.none(), junk, st.sampled_from(["", "0", "-1", "99", "none", "12abc"]))
+
+
+def _form(values: dict[str, Any]) -> dict[str, str]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+EVIL_NAMES = [
+    "Ana\r\nBcc: evil@example.org",
+    "Ana\nX-Evil: 1",
+    "Ana\rX-Evil: 1",
+    "=?utf-8?q?Ana=0D=0ABcc=3A_evil=40example=2Eorg?=",
+    "=?utf-8?b?QW5hDQpCY2M6IGV2aWxAZXhhbXBsZS5vcmc=?=",
+    "Ana\x00Bcc: evil@example.org",
+    "Ana\u2028Bcc: evil@example.org",
+]
+EXPECTED_HEADERS = {
+    "From",
+    "To",
+    "Subject",
+    "Date",
+    "Message-ID",
+    "In-Reply-To",
+    "References",
+    "Auto-Submitted",
+    "Content-Type",
+    "MIME-Version",
+}
+
+
+def test_names_cannot_inject_mail_headers(client: Any, app: Any, smtpd: Any) -> None:
+    for n, evil in enumerate(EVIL_NAMES):
+        form = {
+            "game": "colour-bazaar",
+            "name_0": evil,
+            "email_0": f"a{n}@example.org",
+            "name_1": "Léo" + evil,
+            "email_1": f"l{n}@example.org",
+        }
+        assert client.post("/games", data=form).status_code == 201, evil
+    deliver(app)
+    assert len(smtpd.messages) == 2 * len(EVIL_NAMES)
+    for msg in smtpd.messages:
+        names = {name for name in msg.keys()}
+        assert names <= EXPECTED_HEADERS | {"List-Unsubscribe", "List-Unsubscribe-Post"}, names
+        assert msg["Bcc"] is None and msg["X-Evil"] is None
+        for value in msg.values():
+            assert "\n" not in str(value) and "\r" not in str(value) and "\x00" not in str(value)
+        (address,) = msg["To"].addresses  # one recipient, whatever the name holds
+        assert address.addr_spec.endswith("@example.org") and "evil" not in address.addr_spec
+
+
+@FUZZ
+@given(
+    game=st.one_of(st.sampled_from(["colour-bazaar", "fantasy-business"]), junk),
+    name=junk,
+    email=junk,
+    courts=maybe_junk,
+    first=maybe_junk,
+    days=maybe_junk,
+    reminders=maybe_junk,
+    absent=maybe_junk,
+)
+def test_lobby_form_fuzz(
+    client: Any,
+    game: str,
+    name: str,
+    email: str,
+    courts: Any,
+    first: Any,
+    days: Any,
+    reminders: Any,
+    absent: Any,
+) -> None:
+    form = _form(
+        {
+            "game": game,
+            "name_0": name,
+            "email_0": email,
+            "name_1": "Léo",
+            "email_1": "leo@example.org",
+            "opt_colour-bazaar_courts": courts,
+            "opt_colour-bazaar_first": first,
+            "days_per_move": days,
+            "reminders": reminders,
+            "absent_after": absent,
+        }
+    )
+    assert client.post("/games", data=form).status_code < 500
+
+
+@FUZZ
+@given(
+    path=st.one_of(junk, st.text(alphabet="ABCDEFabcdef0123456789._-", max_size=120)),
+    prefix=st.sampled_from(["/p/", "/w/", "/u/", "/mailbox/", "/p/x/", "/static/"]),
+    suffix=st.sampled_from(["", "/move", "/join", "/settings", "/html"]),
+    lang=maybe_junk,
+)
+def test_url_fuzz(client: Any, path: str, prefix: str, suffix: str, lang: Any) -> None:
+    url = prefix + quote(path, safe="") + suffix + (f"?lang={quote(lang)}" if lang else "")
+    assert client.get(url).status_code < 500
+    assert client.post(url, data={"x": "1"}).status_code < 500
+
+
+@FUZZ
+@given(data=st.data())
+def test_seat_forms_fuzz(client: Any, app: Any, smtpd: Any, data: Any) -> None:
+    if not smtpd.messages:
+        first_mover(client, app, smtpd)
+    mover = next(m for m in smtpd.messages if "your move" in str(m["Subject"]))
+    link = link_in(mover)
+    page = client.get(link).get_data(as_text=True)
+    base = hidden(form_with(page, "/move"))
+    before = snapshot(app)
+    fields = data.draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "turn": maybe_junk,
+                "play": maybe_junk,
+                "chip": maybe_junk,
+                "confirm": maybe_junk,
+                "suit": maybe_junk,
+            },
+        )
+    )
+    response = client.post(f"{link}/move", data={**base, **_form(fields), "confirm": "1"})
+    assert response.status_code < 500
+    if response.status_code != 303:
+        assert snapshot(app) == before
+    settings_form = data.draw(
+        st.fixed_dictionaries(
+            {
+                "lang": st.one_of(st.sampled_from(["en", "fr"]), junk),
+                "tz": st.one_of(st.sampled_from(["UTC", "Europe/Paris"]), junk),
+                "notify": st.one_of(st.sampled_from(["every", "digest"]), junk),
+            }
+        )
+    )
+    assert client.post(f"{link}/settings", data=settings_form).status_code < 500
+    assert (
+        client.post(f"{link}/vacation", data=_form({"days": data.draw(maybe_junk)})).status_code
+        < 500
+    )
+    assert (
+        client.post(
+            f"{link}/extend",
+            data=_form({"seat": data.draw(maybe_junk), "days": data.draw(maybe_junk)}),
+        ).status_code
+        < 500
+    )
+    for action in ("join", "decline", "cancel", "back", "vacation/end"):
+        assert client.post(f"{link}/{action}").status_code < 500
