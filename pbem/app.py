@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, g, render_template, request
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from pbem.config import check_config, load_config
 from pbem.db import make_engine
@@ -15,6 +17,7 @@ from pbem.mailer import make_env
 from pbem.play import Site
 
 ROOT = Path(__file__).resolve().parent.parent
+app_log = logging.getLogger("pbem")
 
 
 def utcnow() -> datetime:
@@ -74,7 +77,15 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     register(app)
     for code in (400, 403, 404, 405, 409, 413, 429, 500):
         app.register_error_handler(code, _error_page)
+    app.register_error_handler(OperationalError, _database_down)
+    app.register_error_handler(InterfaceError, _database_down)
     return app
+
+
+def _database_down(error: Any) -> tuple[str, int]:
+    """The database did not answer: nothing was written (the transaction never committed)."""
+    app_log.warning("database unavailable: %s", error)
+    return render_template("error.html", code=503, key="error.http.503"), 503
 
 
 def _error_page(error: Any) -> tuple[str, int]:

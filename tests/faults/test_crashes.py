@@ -1,0 +1,87 @@
+"""Processes killed at the worst moment: the sender after SMTP accepted, the clock mid-sweep."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import select
+
+from pbem.db import read_session
+from pbem.models import Outbox
+from pbem.scheduler import drain_outbox
+from tests.clock.helpers import moves, new_game, run_sweep
+from tests.web.helpers import PLAYERS, deliver
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_killed(app: Any, what: str) -> None:
+    """Run tests/faults/crash.py with the app's settings; it must die by SIGKILL."""
+    env = {
+        **os.environ,
+        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
+        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
+        "PBEM_MAIL_BACKEND": "smtp",
+        "PBEM_SMTP_HOST": "127.0.0.1",
+        "PBEM_SMTP_PORT": str(app.config["SMTP_PORT"]),
+        "PBEM_BASE_URL": app.config["BASE_URL"],
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.faults.crash", what],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+
+
+def test_sender_killed_after_smtp_accepted_resends_with_the_same_message_id(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    form = {"game": "colour-bazaar"}
+    for row, (name, email) in enumerate(PLAYERS):
+        form[f"name_{row}"], form[f"email_{row}"] = name, email
+    assert client.post("/games", data=form).status_code == 201
+    run_killed(app, "sender")
+    (accepted,) = smtpd.messages  # the server took the first mail, then the sender died
+    # The dead sender's claim lapses; the next drain sends everything not marked sent.
+    clock.now = datetime.now(UTC) + timedelta(minutes=6)
+    assert drain_outbox(app) == {"sent": 3, "failed": 0}
+    ids = Counter(str(m["Message-ID"]) for m in smtpd.messages)
+    assert ids[str(accepted["Message-ID"])] == 2  # at least once, with a stable Message-ID
+    assert sorted(ids.values()) == [1, 1, 2]
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        assert all(row.sent_at for row in session.exec(select(Outbox)))
+
+
+def test_clock_killed_mid_sweep_is_completed_once_by_the_next(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    for n in range(5):
+        new_game(
+            client,
+            app,
+            smtpd,
+            [(f"A{n}", f"a{n}@example.org"), (f"B{n}", f"b{n}@example.org")],
+            **{"opt_colour-bazaar_first": "0"},
+        )
+    # The subprocess sweeps at the real time, long after these deadlines.
+    run_killed(app, "sweep")
+    assert sorted(m.game_id for m in moves(app)) == [1, 2]  # game 3 was rolled back whole
+    clock.now = datetime.now(UTC) + timedelta(minutes=1)
+    run_sweep(app)
+    assert sorted(m.game_id for m in moves(app) if m.ply == 0) == [1, 2, 3, 4, 5]
+    assert Counter((m.game_id, m.ply) for m in moves(app)).most_common(1)[0][1] == 1
+    smtpd.clear()
+    deliver(app)
+    timeouts = [m for m in smtpd.messages if "time ran out" in str(m["Subject"])]
+    assert len(timeouts) == 5  # one mail per timed-out seat, none twice
