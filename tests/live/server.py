@@ -1,0 +1,118 @@
+"""A real pbem server for tests: gunicorn with two worker processes on a loopback port."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+_RADIO = re.compile(r'<input type="radio" name="([^"]+)" value="([^"]*)"')
+
+
+def free_port() -> int:
+    """A port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], log: Path, workers: int = 2, threads: int = 8) -> Iterator[int]:
+    """Serve pbem under gunicorn until the block ends; yield its port."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--error-logfile",
+        str(log),
+        "pbem:create_app()",
+    ]
+    with log.open("w") as _:
+        pass
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("gunicorn did not start: " + log.read_text())
+        yield port
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+class Browser:
+    """One keep-alive HTTP connection, as one player's phone."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def get(self, path: str) -> tuple[int, str]:
+        """GET a page."""
+        self.conn.request("GET", path)
+        response = self.conn.getresponse()
+        return response.status, response.read().decode()
+
+    def post(self, path: str, fields: dict[str, str]) -> int:
+        """POST a form; return the status."""
+        from urllib.parse import urlencode
+
+        self.conn.request(
+            "POST",
+            path,
+            body=urlencode(fields),
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        response = self.conn.getresponse()
+        response.read()
+        return response.status
+
+
+def turn_form(page: str) -> dict[str, str]:
+    """The confirmed move a player would send: the hidden fields, the first card and chip."""
+    start = page.index('/move">')
+    form = page[start : page.index("</form>", start)]
+    fields = dict(_HIDDEN.findall(form))
+    radios: dict[str, str] = {}
+    for name, value in _RADIO.findall(form):
+        radios.setdefault(name, value)
+    return {**fields, "play": radios["play"], "chip": radios["chip"], "confirm": "1"}
+
+
+def server_env(app: Any, tmp: Path) -> dict[str, str]:
+    """The environment that gives gunicorn the same settings as the test app."""
+    return {
+        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
+        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
+        "PBEM_MAIL_BACKEND": "file",
+        "PBEM_MAIL_DIR": str(tmp / "mail"),
+        "PBEM_BASE_URL": app.config["BASE_URL"],
+    }
