@@ -15,9 +15,12 @@ _DIR = Path(__file__).with_name("catalogue")
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """The site strings of one language."""
-    path = _DIR / f"{lang}.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    """The site strings of one language: `<lang>.json`, then each `<part>.<lang>.json`."""
+    merged: dict[str, str] = {}
+    for path in [_DIR / f"{lang}.json", *sorted(_DIR.glob(f"*.{lang}.json"))]:
+        if path.exists():
+            merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
 
 
 def t(lang: str, key: str, **params: Any) -> str:

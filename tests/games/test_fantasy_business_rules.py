@@ -698,3 +698,25 @@ def test_junk_moves_raise_illegal_move():
     for seat in (None, -1, 4, "0", True):
         with pytest.raises(IllegalMove):
             G.apply(state, seat, choose(0))
+
+
+def test_simultaneous_steps_keep_each_seats_form_valid():
+    """A sealed bid or a price set by one seat does not make another seat's form stale."""
+    game = GAMES["fantasy-business"]
+    state = game.setup(4, {"auction": "sealed", "specials": "none"}, 5)
+    while engine.step_name(state) != "sealed":
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, game.legal_moves(state, seat)[0])
+    waiting = game.to_act(state)
+    assert len(waiting) > 1
+    tokens = {seat: game.turn_token(state, seat) for seat in waiting}
+    state = game.apply(state, waiting[0], {"action": "bid", "amount": 0})
+    for seat in waiting[1:]:
+        assert game.turn_token(state, seat) == tokens[seat]
+    # In a sequential step, any move makes the old form stale.
+    before = game.turn_token(state, waiting[1])
+    while engine.step_name(state) == "sealed":
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, {"action": "bid", "amount": 0})
+    if game.to_act(state):
+        assert game.turn_token(state, game.to_act(state)[0]) != before

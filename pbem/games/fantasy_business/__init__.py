@@ -69,6 +69,16 @@ class FantasyBusiness(Game):
         """The seats the game waits on (several in sealed bids and pricing)."""
         return engine.to_act(state)
 
+    def turn_token(self, state: State, seat: int) -> str:
+        """The turn a form was made for. In the simultaneous steps (sealed bids, pricing)
+        other seats' moves do not make a seat's form stale; elsewhere every move does."""
+        step = engine.step_name(state)
+        if step == "pricing":
+            return f"r{state['round']}-pricing"
+        if step == "sealed":
+            return f"r{state['round']}-sealed-{state['auction']['slot']}"
+        return str(state["ply"])
+
     def may_act(self, state: State, seat: int) -> bool:
         """Whether `seat` may move; a seat that set prices may revise them while others set."""
         return engine.may_act(state, seat)
