@@ -71,6 +71,7 @@ class Seat(SQLModel, table=True):
     reminders_sent: int = 0  # reminders sent for the current turn
     timeouts_in_row: int = 0
     absent: bool = False
+    told_talk: int = 0  # the table-talk messages up to this id were in a mail this seat got
 
 
 class Move(SQLModel, table=True):
@@ -133,3 +134,14 @@ class RateHit(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=200)  # kind:address:window
     count: int = 0
     expires_at: datetime = Field(index=True)
+
+
+class Talk(SQLModel, table=True):
+    """A table-talk message: to everyone at the table, or privately to one seat."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: int  # the author
+    to_seat: int | None = None  # None: everyone
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime

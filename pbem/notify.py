@@ -16,6 +16,8 @@ from pbem.games.text import lookup
 from pbem.links import new_key
 from pbem.models import Game, Outbox, Player, Seat
 
+# Mails that carry the table talk a player has not yet seen.
+TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
 # Mails a player can turn off; they carry List-Unsubscribe headers.
 NOTIFICATIONS = {"your_turn", "reminder", "deadline_warning", "digest"}
 
@@ -87,12 +89,21 @@ def queue(
     """Render the mail for `event` to `seat` and put it in the outbox (this transaction)."""
     from pbem.mail_context import mail_context
     from pbem.play import seats_of
+    from pbem.talk import news_for
 
     player = session.get(Player, seat.player_id)
     assert player is not None
-    context = mail_context(session, site, game, seat, seats_of(session, game), player, event, now)
+    seats = seats_of(session, game)
+    context = mail_context(session, site, game, seat, seats, player, event, now)
     context.update(extra or {})
+    news = news_for(session, game, seat) if event in TALK_EVENTS else []
+    names = [s.name for s in seats]
+    context["talk"] = [
+        {"who": names[m.seat], "private": m.to_seat is not None, "text": m.text} for m in news
+    ]
     row = _write(session, site, player, seat.name, event, context, now, game)
+    if news:
+        seat.told_talk = max(m.id or 0 for m in news)
     seat.told_ply = game.ply
     session.add(seat)
     return row

@@ -161,6 +161,7 @@ def sample_context(
             "settings_link": LINK + "/settings",
             "watch_link": "https://pbem.example/w/12/xyz",
             "since": [],
+            "talk": [],
             "to_act": to_act,
             "results": None,
             "absent": [],
@@ -175,6 +176,8 @@ def sample_context(
         context["unsubscribe_link"] = UNSUBSCRIBE
     if event in ("your_turn", "reminder", "deadline_warning", "timeout", "game_over"):
         context["since"] = ["Zoé played The Sailor on market 2.", "Ana took a Moons chip."]
+        context["talk"] = [{"who": "Zoé", "private": False, "text": "Belle partie !"},
+                           {"who": "Ana", "private": True, "text": "Je garde les Lunes."}]
     if event == "game_over":
         context["results"] = colour_bazaar_results(outcome, NAMES, lang)
         context["winners_text"] = " & ".join(context["results"]["winners"])
@@ -308,6 +311,8 @@ def test_mail_renders(
     if event == "game_over":
         for player in context["results"]["players"]:
             assert player["name"] in body and player["name"] in html
+    for message in context.get("talk", []):
+        assert message["text"] in body and escape(message["text"]) in html
     for line in context["since"]:
         assert line in body
 

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from pbem import account, play
+from pbem import account, play, talk
 from pbem.db import read_session, write_session
 from pbem.games import GAMES, IllegalMove
 from pbem.links import BadLink, read_token
@@ -73,6 +73,16 @@ def _page(
             "watch_link": site().watch_url(game),
             **extra,
         }
+        context["talk"] = [
+            {
+                "who": names[m.seat],
+                "to": names[m.to_seat] if m.to_seat is not None else None,
+                "mine": m.seat == seat_no,
+                "text": m.text,
+                "at": format_when(m.created_at, tz, lang),
+            }
+            for m in talk.visible(session, game, seat_no)
+        ]
         if game.status in ("forming", "cancelled") or game.state is None:
             return render_template("game/join.html", **context), status
         rules = GAMES[game.slug]
@@ -189,6 +199,31 @@ def extend(token: str) -> Response | tuple[str, int]:
     except play.PlayError as exc:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
+
+
+@bp.post("/p/<token>/talk")
+def talk_post(token: str) -> Response | tuple[str, int]:
+    """Add a table-talk message; it travels in each recipient's next mail."""
+    game_id, seat_no = _seat_from(token)
+    raw_to = request.form.get("to", "all")
+    to_seat = int(raw_to) if raw_to.isdigit() and len(raw_to) < 3 else None
+    if raw_to != "all" and to_seat is None:
+        return _page(
+            token, game_id, seat_no, status=400, error=play.PlayError("talk.error.recipient")
+        )
+    try:
+        with write_session(engine()) as session:
+            talk.post(session, game_id, seat_no, request.form.get("text", ""), to_seat, now())
+    except play.PlayError as exc:
+        return _page(
+            token,
+            game_id,
+            seat_no,
+            status=exc.status,
+            error=exc,
+            draft=request.form.get("text", "")[: talk.MAX_LENGTH],
+        )
+    return redirect(url_for("game.seat_page", token=token, _anchor="talk"), code=303)
 
 
 @bp.post("/p/<token>/move")

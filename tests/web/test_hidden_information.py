@@ -30,6 +30,11 @@ def assert_hides(text: str, cards: set[str], where: str) -> None:
 def test_pages_and_mails_hide_other_hands_all_game(client: Any, app: Any, smtpd: Any) -> None:
     links, first = start_game(client, app, smtpd, courts=True)
     seat_links = list(links.values())
+    # A private word from seat 0 to seat 1 is hidden from seat 2 and onlookers like a hand.
+    whisper = "Psst, Léo: I hold the Bard."
+    assert (
+        client.post(f"{seat_links[0]}/talk", data={"text": whisper, "to": "1"}).status_code == 303
+    )
     watch = None
     seen = first
     engine = app.extensions["pbem"]["engine"]
@@ -42,16 +47,18 @@ def test_pages_and_mails_hide_other_hands_all_game(client: Any, app: Any, smtpd:
             seat = seat_links.index(link_in(mail))
             body = text_of(mail) + html_of(mail)
             assert_hides(body, hidden_from(state, seat), f"mail to seat {seat}")
+            assert seat != 2 or "I hold the Bard" not in body
         seen = len(smtpd.messages)
         for seat, link in enumerate(seat_links):
             page = client.get(link).get_data(as_text=True)
             assert_hides(page, hidden_from(state, seat), f"page of seat {seat}")
             # The check has teeth: the seat's own hand is on its page.
             assert all(card_name(c, "en") in page for c in state["hands"][seat])
+            assert ("I hold the Bard" in page) == (seat in (0, 1))
             watch = watch or page.split('href="http://pbem.test')[-1].split('"')[0]
-        assert_hides(
-            client.get(watch).get_data(as_text=True), hidden_from(state, None), "spectator page"
-        )
+        onlooker = client.get(watch).get_data(as_text=True)
+        assert_hides(onlooker, hidden_from(state, None), "spectator page")
+        assert "I hold the Bard" not in onlooker
         if status == "over":
             break
         play_turn(client, seat_links[state["turn"]])

@@ -1,0 +1,59 @@
+"""Table talk: one thread per game, to everyone or privately to one seat.
+
+A message sends no mail of its own: it travels in the next mail each recipient
+gets. A private message is hidden information like any other: only its author
+and its recipient ever see it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from sqlalchemy import or_
+from sqlmodel import Session, select
+
+from pbem.models import Game, Seat, Talk
+from pbem.play import PlayError, lock_game
+
+MAX_LENGTH = 1000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def post(
+    session: Session, game_id: int, seat_no: int, text: str, to_seat: int | None, now: datetime
+) -> Talk:
+    """Add a message from `seat_no` to everyone (None) or to one other seat."""
+    game = lock_game(session, game_id)
+    if game.status == "cancelled":
+        raise PlayError("talk.error.closed")
+    text = _CONTROL.sub("", text).strip()
+    if not text:
+        raise PlayError("talk.error.empty")
+    if len(text) > MAX_LENGTH:
+        raise PlayError("talk.error.long", limit=MAX_LENGTH)
+    seats = session.exec(select(Seat.seat).where(Seat.game_id == game_id)).all()
+    if to_seat is not None and (to_seat not in seats or to_seat == seat_no):
+        raise PlayError("talk.error.recipient")
+    message = Talk(game_id=game_id, seat=seat_no, to_seat=to_seat, text=text, created_at=now)
+    session.add(message)
+    return message
+
+
+def visible(session: Session, game: Game, viewer: int | None, after: int = 0) -> list[Talk]:
+    """The messages `viewer` may read (None: an onlooker, who sees only public ones)."""
+    query = select(Talk).where(Talk.game_id == game.id, Talk.id > after)  # type: ignore[operator]
+    if viewer is None:
+        query = query.where(Talk.to_seat.is_(None))  # type: ignore[union-attr]
+    else:
+        query = query.where(
+            or_(Talk.to_seat.is_(None), Talk.to_seat == viewer, Talk.seat == viewer)  # type: ignore[union-attr]
+        )
+    return list(session.exec(query.order_by(Talk.id)))  # type: ignore[arg-type]
+
+
+def news_for(session: Session, game: Game, seat: Seat) -> list[Talk]:
+    """Messages from others that this seat has not yet had in a mail."""
+    return [
+        m for m in visible(session, game, seat.seat, after=seat.told_talk) if m.seat != seat.seat
+    ]
