@@ -100,7 +100,9 @@ def test_rotating_a_seat_key_revokes_its_old_links(client: Any, app: Any, smtpd:
         seat.link_key = "rotated-key"
         session.add(seat)
     assert client.get(link).status_code == 404
-    assert client.post(f"{link}/move", data={k: v for k, v in data.items() if k != "csrf"}
-                       ).status_code == 404
+    assert (
+        client.post(f"{link}/move", data={k: v for k, v in data.items() if k != "csrf"}).status_code
+        == 404
+    )
     fresh = make_token(app.config["SECRET_KEY"], "seat", [game_id, seat_no, "rotated-key"])
     assert client.get(f"/p/{fresh}").status_code == 200
