@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -20,7 +21,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Engine, update
 from sqlmodel import Session, select
 
-from pbem.db import write_session
+from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Vacation
 
@@ -173,169 +174,150 @@ def sweep(engine: Engine, site: Any, now: datetime, batch: int = 100) -> dict[st
     }
 
 
-def _due_ids(engine: Engine, query: Any) -> list[Any]:
-    with write_session(engine) as session:
-        return list(session.exec(query).all())
+def _each_due(engine: Engine, query: Any, handle: Callable[[Session, Any], bool]) -> int:
+    """Find due rows with `query` (indexed, limited to a batch) and pass each key to `handle`,
+    in its own transaction; repeat while new rows fall due. Return how many were handled.
+
+    `handle` re-checks the row under its transaction and returns False when another sweep
+    got there first, so a row is never handled twice.
+    """
+    done = 0
+    previous: list[Any] | None = None
+    for _ in range(MAX_ROUNDS):
+        with read_session(engine) as session:
+            due = list(session.exec(query).all())
+        if not due or due == previous:
+            break  # nothing due, or only rows another sweep is still holding
+        previous = due
+        for key in due:
+            with write_session(engine) as session:
+                done += bool(handle(session, key))
+    return done
 
 
 def sweep_timeouts(engine: Engine, site: Any, now: datetime, batch: int) -> int:
     """Play the timeout move of every seat whose deadline has passed."""
     from pbem import play
 
-    done = 0
-    for _ in range(MAX_ROUNDS):
-        due = _due_ids(
-            engine,
-            select(Seat.game_id, Seat.seat)
-            .where(Seat.deadline <= now)  # type: ignore[operator]
-            .order_by(Seat.deadline)  # type: ignore[arg-type]
-            .limit(batch),
-        )
-        if not due:
-            break
-        progress = 0
-        for game_id, seat_no in due:
-            with write_session(engine) as session:
-                game = play.lock_game(session, game_id)
-                seat = session.exec(
-                    select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)
-                ).one()
-                if seat.deadline is None or seat.deadline > now:
-                    continue  # moved in time, or handled by another sweep
-                rules = GAMES[game.slug]
-                if game.status != "active" or not rules.may_act(game.state, seat_no):
-                    stop_clock(seat)
-                    session.add(seat)
-                    progress += 1
-                    continue
-                move = rules.timeout_move(game.state, seat_no)
-                token = rules.turn_token(game.state, seat_no)
-                play.submit_move(
-                    session, site, game_id, seat_no, move, token, now, source="timeout"
-                )
-                done += 1
-                progress += 1
-        if not progress:
-            break
-    return done
+    def handle(session: Session, key: Any) -> bool:
+        game_id, seat_no = key
+        game = play.lock_game(session, game_id)
+        seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
+        if seat.deadline is None or seat.deadline > now:
+            return False  # moved in time, or handled by another sweep
+        rules = GAMES[game.slug]
+        if game.status != "active" or not rules.may_act(game.state, seat_no):
+            stop_clock(seat)
+            session.add(seat)
+            return False
+        move = rules.timeout_move(game.state, seat_no)
+        token = rules.turn_token(game.state, seat_no)
+        play.submit_move(session, site, game_id, seat_no, move, token, now, source="timeout")
+        return True
+
+    query = (
+        select(Seat.game_id, Seat.seat)
+        .where(Seat.deadline <= now)  # type: ignore[operator]
+        .order_by(Seat.deadline)  # type: ignore[arg-type]
+        .limit(batch)
+    )
+    return _each_due(engine, query, handle)
 
 
 def sweep_reminders(engine: Engine, site: Any, now: datetime, batch: int) -> int:
     """Send each reminder that has fallen due, once; after downtime only the latest of a turn."""
     from pbem import notify
 
-    sent = 0
-    for _ in range(MAX_ROUNDS):
-        due = _due_ids(
-            engine,
-            select(Seat.id)
-            .where(Seat.next_reminder_at <= now)  # type: ignore[operator]
-            .order_by(Seat.next_reminder_at)  # type: ignore[arg-type]
-            .limit(batch),
+    def handle(session: Session, seat_id: Any) -> bool:
+        seat = session.get(Seat, seat_id)
+        if seat is None or seat.next_reminder_at is None or seat.next_reminder_at > now:
+            return False
+        game = session.get(Game, seat.game_id)
+        assert game is not None
+        reminders = plan(game, seat)
+        fallen = [r for r in reminders if r.at <= now]
+        later = [r for r in reminders if r.at > now]
+        # Claim it: only the sweep whose update matches the due time it read goes on.
+        claimed = session.execute(
+            update(Seat)
+            .where(Seat.id == seat_id, Seat.next_reminder_at == seat.next_reminder_at)  # type: ignore[arg-type]
+            .values(
+                next_reminder_at=later[0].at if later else None,
+                reminders_sent=Seat.reminders_sent + 1,
+            )
+            .execution_options(synchronize_session=False)
         )
-        if not due:
-            break
-        for seat_id in due:
-            with write_session(engine) as session:
-                seat = session.get(Seat, seat_id)
-                if seat is None or seat.next_reminder_at is None or seat.next_reminder_at > now:
-                    continue
-                game = session.get(Game, seat.game_id)
-                assert game is not None
-                reminders = plan(game, seat)
-                fallen = [r for r in reminders if r.at <= now]
-                later = [r for r in reminders if r.at > now]
-                claimed = session.execute(
-                    update(Seat)
-                    .where(Seat.id == seat_id, Seat.next_reminder_at == seat.next_reminder_at)  # type: ignore[arg-type]
-                    .values(
-                        next_reminder_at=later[0].at if later else None,
-                        reminders_sent=Seat.reminders_sent + 1,
-                    )
-                    .execution_options(synchronize_session=False)
-                )
-                if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                    continue
-                session.refresh(seat)
-                player = session.get(Player, seat.player_id)
-                assert player is not None
-                if player.notify == "none" or game.status != "active":
-                    continue
-                warning = bool(fallen) and fallen[-1].warning
-                notify.queue(
-                    session, site, game, seat, "deadline_warning" if warning else "reminder", now
-                )
-                sent += 1
-    return sent
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            return False
+        session.refresh(seat)
+        player = session.get(Player, seat.player_id)
+        assert player is not None
+        if player.notify == "none" or game.status != "active":
+            return False
+        warning = bool(fallen) and fallen[-1].warning
+        notify.queue(session, site, game, seat, "deadline_warning" if warning else "reminder", now)
+        return True
+
+    query = (
+        select(Seat.id)
+        .where(Seat.next_reminder_at <= now)  # type: ignore[operator]
+        .order_by(Seat.next_reminder_at)  # type: ignore[arg-type]
+        .limit(batch)
+    )
+    return _each_due(engine, query, handle)
 
 
 def sweep_digests(engine: Engine, site: Any, now: datetime, batch: int) -> int:
     """Send each digest player, once a day, the list of games waiting for them."""
     from pbem import notify
 
-    sent = 0
-    for _ in range(MAX_ROUNDS):
-        due = _due_ids(
-            engine,
-            select(Player.id)
-            .where(Player.next_digest_at <= now)  # type: ignore[operator]
-            .order_by(Player.next_digest_at)  # type: ignore[arg-type]
-            .limit(batch),
+    def handle(session: Session, player_id: Any) -> bool:
+        player = session.get(Player, player_id)
+        if player is None or player.next_digest_at is None or player.next_digest_at > now:
+            return False
+        claimed = session.execute(
+            update(Player)
+            .where(Player.id == player_id, Player.next_digest_at == player.next_digest_at)  # type: ignore[arg-type]
+            .values(next_digest_at=next_digest(player, now) if player.notify == "digest" else None)
+            .execution_options(synchronize_session=False)
         )
-        if not due:
-            break
-        for player_id in due:
-            with write_session(engine) as session:
-                player = session.get(Player, player_id)
-                if player is None or player.next_digest_at is None or player.next_digest_at > now:
-                    continue
-                claimed = session.execute(
-                    update(Player)
-                    .where(Player.id == player_id, Player.next_digest_at == player.next_digest_at)  # type: ignore[arg-type]
-                    .values(
-                        next_digest_at=next_digest(player, now)
-                        if player.notify == "digest"
-                        else None
-                    )
-                    .execution_options(synchronize_session=False)
-                )
-                if claimed.rowcount != 1 or player.notify != "digest":  # type: ignore[attr-defined]
-                    continue
-                if notify.queue_digest(session, site, player, now):
-                    sent += 1
-    return sent
+        if claimed.rowcount != 1 or player.notify != "digest":  # type: ignore[attr-defined]
+            return False
+        return notify.queue_digest(session, site, player, now)
+
+    query = (
+        select(Player.id)
+        .where(Player.next_digest_at <= now)  # type: ignore[operator]
+        .order_by(Player.next_digest_at)  # type: ignore[arg-type]
+        .limit(batch)
+    )
+    return _each_due(engine, query, handle)
 
 
 def sweep_vacations(engine: Engine, site: Any, now: datetime, batch: int) -> int:
     """Tell each player whose vacation has ended that their clocks run again."""
     from pbem import notify
 
-    told = 0
-    for _ in range(MAX_ROUNDS):
-        due = _due_ids(
-            engine,
-            select(Vacation.id)
-            .where(Vacation.ends_at <= now, Vacation.end_told.is_(False))  # type: ignore[union-attr,attr-defined]
-            .order_by(Vacation.ends_at)  # type: ignore[arg-type]
-            .limit(batch),
+    def handle(session: Session, vacation_id: Any) -> bool:
+        claimed = session.execute(
+            update(Vacation)
+            .where(Vacation.id == vacation_id, Vacation.end_told.is_(False))  # type: ignore[arg-type,attr-defined]
+            .values(end_told=True)
+            .execution_options(synchronize_session=False)
         )
-        if not due:
-            break
-        for vacation_id in due:
-            with write_session(engine) as session:
-                claimed = session.execute(
-                    update(Vacation)
-                    .where(Vacation.id == vacation_id, Vacation.end_told.is_(False))  # type: ignore[arg-type,attr-defined]
-                    .values(end_told=True)
-                    .execution_options(synchronize_session=False)
-                )
-                if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                    continue
-                vacation = session.get(Vacation, vacation_id)
-                player = session.get(Player, vacation.player_id) if vacation else None
-                if vacation is not None and player is not None:
-                    notify.queue_player_mail(
-                        session, site, player, "vacation_end", now, {"vacation": vacation}
-                    )
-                    told += 1
-    return told
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            return False
+        vacation = session.get(Vacation, vacation_id)
+        player = session.get(Player, vacation.player_id) if vacation else None
+        if vacation is None or player is None:
+            return False
+        notify.queue_player_mail(session, site, player, "vacation_end", now, {"vacation": vacation})
+        return True
+
+    query = (
+        select(Vacation.id)
+        .where(Vacation.ends_at <= now, Vacation.end_told.is_(False))  # type: ignore[union-attr,attr-defined]
+        .order_by(Vacation.ends_at)  # type: ignore[arg-type]
+        .limit(batch)
+    )
+    return _each_due(engine, query, handle)
