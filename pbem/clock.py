@@ -316,7 +316,7 @@ def sweep_vacations(engine: Engine, site: Any, now: datetime, batch: int) -> int
 
     query = (
         select(Vacation.id)
-        .where(Vacation.ends_at <= now, Vacation.end_told.is_(False))  # type: ignore[union-attr,attr-defined]
+        .where(Vacation.end_told == False, Vacation.ends_at <= now)  # noqa: E712
         .order_by(Vacation.ends_at)  # type: ignore[arg-type]
         .limit(batch)
     )
