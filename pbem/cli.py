@@ -113,7 +113,7 @@ def new_game_command(
     for text in opts:
         name, _, raw = text.partition("=")
         options[name] = {"true": True, "false": False}.get(
-            raw.lower(), int(raw) if raw.isdigit() else raw
+            raw.lower(), int(raw) if raw.isdecimal() else raw
         )
     app = current_app
     try:

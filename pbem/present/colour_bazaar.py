@@ -140,7 +140,7 @@ def parse_form(form: Any) -> dict[str, Any]:
         move["discard"] = play[len("discard:") :]
     else:
         card, sep, market = play.rpartition("@")
-        if not sep or not market.isdigit() or len(market) > 2:
+        if not sep or not market.isdecimal() or len(market) > 2:
             raise FormError("cb.form.garbled")
         move["card"] = card
         move["market"] = int(market)

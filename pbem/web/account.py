@@ -84,7 +84,7 @@ def save(token: str) -> Response | tuple[str, int]:
 def vacation(token: str) -> Response | tuple[str, int]:
     """Start a vacation of some days from now."""
     raw = request.form.get("days", "")
-    days = int(raw) if raw.isdigit() and len(raw) <= 3 else 0
+    days = int(raw) if raw.isdecimal() and len(raw) <= 3 else 0
     return _act(
         token, lambda session, player: account.start_vacation(session, site(), player, days, now())
     )

@@ -29,7 +29,7 @@ def _option_value(opt: Option, raw: str | None) -> Any:
     if opt.kind == "int":
         if raw in (None, "", "random"):
             return opt.default
-        return int(raw) if raw.lstrip("-").isdigit() and len(raw) < 6 else raw
+        return int(raw) if raw.lstrip("-").isdecimal() and len(raw) < 6 else raw
     return raw if raw is not None else opt.default
 
 
@@ -37,9 +37,9 @@ def _timing(form: Any) -> Timing:
     """The time control chosen in the form."""
     days = form.get("days_per_move", "3")
     absent = form.get("absent_after", "3")
-    if not (days == "none" or (days.isdigit() and len(days) <= 2)):
+    if not (days == "none" or (days.isdecimal() and len(days) <= 2)):
         raise PlayError("lobby.error.days_per_move")
-    if not (absent.isdigit() and len(absent) <= 2):
+    if not (absent.isdecimal() and len(absent) <= 2):
         raise PlayError("lobby.error.absent_after")
     return Timing(
         days_per_move=None if days == "none" else int(days),
