@@ -19,6 +19,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
+from sqlmodel import SQLModel
 
 from pbem import create_app
 from pbem.db import migrate
@@ -101,7 +102,8 @@ def database_url(tmp_path: Any, pg_migrated: bool) -> str:
     if PG_URL:
         engine = create_engine(PG_URL)
         with engine.begin() as conn:
-            conn.execute(text("TRUNCATE outbox, move, seat, game, player RESTART IDENTITY CASCADE"))
+            tables = ", ".join(t.name for t in SQLModel.metadata.sorted_tables)
+            conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
         engine.dispose()
         return PG_URL
     url = f"sqlite:///{tmp_path / 'test.sqlite3'}"

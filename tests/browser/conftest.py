@@ -1,0 +1,166 @@
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, and a real pbem
+server on a loopback port with its outbox sender running beside it, as `make run` has."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from pbem import create_app
+from pbem.scheduler import drain_outbox
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SENDER_INTERVAL = 0.2
+VIEWPORTS: dict[str, dict[str, Any]] = {
+    "phone": {
+        "viewport": {"width": 375, "height": 812},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+}
+
+
+def pytest_configure(config: Any) -> None:
+    """Register the `browser` marker, so `-m "not browser"` gives a quick run."""
+    config.addinivalue_line("markers", "browser: drives a real Chromium through the pages")
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """Mark every test of this folder `browser`."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
+    """Keep each phase's report on the test, so a fixture can tell whether the test failed."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, launched once for the whole run (never downloaded)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package to run these")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class LiveServer:
+    """A running pbem: its address, its Flask app, and what went wrong in its mail sender."""
+
+    url: str
+    app: Any
+    sender_errors: list[BaseException] = field(default_factory=list)
+
+
+@pytest.fixture
+def live_server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    """pbem served by werkzeug on 127.0.0.1 at a free port, with the file mail backend, and
+    a thread that drains the outbox every 0.2 s so mail reaches the mailbox page."""
+    holder: dict[str, Any] = {}
+    # Werkzeug logs every request at INFO; keep only its warnings and errors, so the
+    # output of a failed test shows a server traceback rather than 200 request lines.
+    werkzeug_log = logging.getLogger("werkzeug")
+    level = werkzeug_log.level
+    werkzeug_log.setLevel(logging.WARNING)
+
+    def wsgi(environ: Any, start_response: Any) -> Any:
+        return holder["app"](environ, start_response)
+
+    # Port 0: the system picks a free port; the app is built once the port is known,
+    # because the links in mail carry it.
+    server = make_server("127.0.0.1", 0, wsgi, threaded=True)
+    url = f"http://127.0.0.1:{server.server_port}"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-test-secret-key",
+            "DATABASE_URL": database_url,
+            "MAIL_BACKEND": "file",
+            "MAIL_DIR": str(tmp_path / "mail"),
+            "BASE_URL": url,
+        }
+    )
+    holder["app"] = app
+    live = LiveServer(url=url, app=app)
+    stop = threading.Event()
+
+    def send_mail() -> None:
+        while not stop.wait(SENDER_INTERVAL):
+            try:
+                drain_outbox(app)
+            except Exception as exc:  # kept for the test to report, not lost in a thread
+                live.sender_errors.append(exc)
+
+    serving = threading.Thread(target=server.serve_forever, name="pbem-web", daemon=True)
+    sending = threading.Thread(target=send_mail, name="pbem-sender", daemon=True)
+    serving.start()
+    sending.start()
+    try:
+        yield live
+    finally:
+        stop.set()
+        sending.join(timeout=10)
+        server.shutdown()
+        serving.join(timeout=10)
+        server.server_close()
+        app.extensions["pbem"]["engine"].dispose()
+        werkzeug_log.setLevel(level)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """The git-ignored test-artifacts/ folder at the repository root, for screenshots."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def page(chromium: Any, viewport: str, artifacts: Path, request: Any) -> Iterator[Any]:
+    """A fresh browser tab sized for `viewport` (a name in VIEWPORTS, which the test
+    parametrizes); if the test fails, the tab's last state is saved as failure-<viewport>.png."""
+    failure = artifacts / f"failure-{viewport}.png"
+    failure.unlink(missing_ok=True)
+    context = chromium.new_context(**VIEWPORTS[viewport])
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    try:
+        yield tab
+    finally:
+        report = getattr(request.node, "report_call", None)
+        if report is not None and report.failed:
+            tab.screenshot(path=str(failure), full_page=True)
+        context.close()

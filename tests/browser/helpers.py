@@ -1,0 +1,77 @@
+"""Helpers for the browser tests: read the local mailbox and follow links as a person would."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+
+def open_mail(
+    page: Any, server_url: str, subject: str | re.Pattern[str], to: str = "", wait: float = 10.0
+) -> str:
+    """Open the local mailbox and click the newest mail whose subject matches `subject`
+    (and, if given, sent to `to`), reloading while the sender has not delivered it yet;
+    return the subject clicked."""
+    page.goto(f"{server_url}/mailbox/")
+    deadline = time.monotonic() + wait
+    while True:
+        mails = page.get_by_role("listitem")
+        if to:
+            mails = mails.filter(has_text=to)
+        links = mails.get_by_role("link", name=subject)
+        if links.count():
+            title = links.first.inner_text()
+            links.first.click()
+            page.wait_for_load_state()
+            return title
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no mail {subject!r} for {to or 'anyone'} after {wait} s")
+        time.sleep(0.1)
+        page.reload()
+
+
+def follow_seat_link(page: Any, server_url: str) -> None:
+    """In an open mail, click the player's own game link (not the settings or
+    unsubscribe links that follow it)."""
+    # Slashes escaped: Playwright hands the pattern to JavaScript as /source/.
+    own = re.compile("^" + re.escape(server_url).replace("/", r"\/") + r"\/p\/[^\/\s]+$")
+    page.get_by_role("link", name=own).first.click()
+    page.wait_for_load_state()
+
+
+# The page's width against the screen's. Under phone emulation window.innerWidth grows to
+# the page's width when the page is too wide (the browser zooms out), so the screen's
+# width is the root element's clientWidth. The culprits are the innermost elements that
+# stick out, outside containers that scroll on their own (like the score tables),
+# longest unbreakable word first.
+_TOO_WIDE = """() => {
+  const root = document.documentElement, screen = root.clientWidth;
+  if (root.scrollWidth <= screen) return [];
+  const sticksOut = (el) => el.getBoundingClientRect().right > screen + 0.5;
+  const scrolls = (el) => ["auto", "scroll", "hidden"].includes(getComputedStyle(el).overflowX);
+  const culprits = [...document.body.querySelectorAll("*")].filter((el) =>
+    sticksOut(el) && ![...el.children].some(sticksOut) && !el.parentElement.closest(".scroll"));
+  const describe = (el) => `<${el.tagName.toLowerCase()}${el.className ? "." + el.className : ""}>`
+    + ` ${Math.round(el.getBoundingClientRect().right)} px: `
+    + JSON.stringify((el.textContent || "").replace(/\\s+/g, " ").trim().slice(0, 50));
+  const longestWord = (el) =>
+    Math.max(...(el.textContent || "").split(/\\s+/).map((word) => word.length));
+  culprits.sort((a, b) => longestWord(b) - longestWord(a));
+  return [`${root.scrollWidth} px wide on a ${screen} px screen`,
+          ...culprits.filter((el) => !scrolls(el)).slice(0, 3).map(describe)];
+}"""
+
+
+def too_wide(page: Any) -> str:
+    """Why the page scrolls sideways ("" when it does not): its width and what sticks out."""
+    page.wait_for_load_state()
+    return "; ".join(page.evaluate(_TOO_WIDE))
+
+
+def final_scores(mail_text: str) -> list[tuple[str, int]]:
+    """(name, points) of each player in a game-over mail's "Final scores" list."""
+    return [
+        (name, int(points))
+        for name, points in re.findall(r"^\d+\. (.+): (\d+) points$", mail_text, re.MULTILINE)
+    ]
