@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
+import pbem.i18n
 from pbem.games import GAMES
 from pbem.games import text as game_text
 from pbem.i18n import t
@@ -176,8 +177,10 @@ def sample_context(
         context["unsubscribe_link"] = UNSUBSCRIBE
     if event in ("your_turn", "reminder", "deadline_warning", "timeout", "game_over"):
         context["since"] = ["Zoé played The Sailor on market 2.", "Ana took a Moons chip."]
-        context["talk"] = [{"who": "Zoé", "private": False, "text": "Belle partie !"},
-                           {"who": "Ana", "private": True, "text": "Je garde les Lunes."}]
+        context["talk"] = [
+            {"who": "Zoé", "private": False, "text": "Belle partie !"},
+            {"who": "Ana", "private": True, "text": "Je garde les Lunes."},
+        ]
     if event == "game_over":
         context["results"] = colour_bazaar_results(outcome, NAMES, lang)
         context["winners_text"] = " & ".join(context["results"]["winners"])
@@ -361,6 +364,6 @@ def template_keys() -> dict[str, set[str]]:
 def test_template_keys_exist() -> None:
     keys = template_keys()
     assert len(keys) > 20, "the t('...') pattern no longer finds the template keys"
-    known = load("en").keys() | game_text.catalogue("en").keys()
+    known = pbem.i18n.catalogue("en").keys() | game_text.catalogue("en").keys()
     missing = {key: sorted(files) for key, files in keys.items() if key not in known}
     assert missing == {}

@@ -6,7 +6,10 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-_MODULES = {"colour-bazaar": "pbem.present.colour_bazaar"}
+_MODULES = {
+    "colour-bazaar": "pbem.present.colour_bazaar",
+    "fantasy-business": "pbem.present.fantasy_business",
+}
 
 
 def playable() -> dict[str, Any]:

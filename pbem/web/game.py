@@ -97,6 +97,7 @@ def _page(
             my_last=my_last,
             turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
             to_act=[names[s] for s in rules.to_act(game.state)],
+            again=seat_no is not None and rules.may_act(game.state, seat_no),
             results=shown.results(game.outcome, names, lang) if game.outcome else None,
             clocks=_clocks(session, game, seats, tz, lang),
             time_control=game.days_per_move,
@@ -191,7 +192,7 @@ def extend(token: str) -> Response | tuple[str, int]:
     """The creator adds days to a seat's deadline."""
     game_id, seat_no = _seat_from(token)
     raw_seat, raw_days = request.form.get("seat", ""), request.form.get("days", "")
-    if not (raw_seat.isdigit() and raw_days.isdigit() and len(raw_seat + raw_days) <= 4):
+    if not (raw_seat.isdecimal() and raw_days.isdecimal() and len(raw_seat + raw_days) <= 4):
         return _page(token, game_id, seat_no, status=400, error=play.PlayError("extend.error.days"))
     try:
         with write_session(engine()) as session:
@@ -206,7 +207,7 @@ def talk_post(token: str) -> Response | tuple[str, int]:
     """Add a table-talk message; it travels in each recipient's next mail."""
     game_id, seat_no = _seat_from(token)
     raw_to = request.form.get("to", "all")
-    to_seat = int(raw_to) if raw_to.isdigit() and len(raw_to) < 3 else None
+    to_seat = int(raw_to) if raw_to.isdecimal() and len(raw_to) < 3 else None
     if raw_to != "all" and to_seat is None:
         return _page(
             token, game_id, seat_no, status=400, error=play.PlayError("talk.error.recipient")

@@ -1,0 +1,500 @@
+"""Fantasy Business on the page and in mail: the row, the auction, prices, the turn form, results.
+
+Everything shown comes from the seat's view (pbem.games.fantasy_business.view), so a face-down
+special, another seat's special cards, a sealed bid or an unrevealed price never reaches a page.
+The state is only used to list the special card plays open to the seat itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pbem.games.fantasy_business import FantasyBusiness
+from pbem.games.fantasy_business.cards import ALL_CARD_IDS, ARTICLE_IDS, card_type, is_special
+from pbem.games.fantasy_business.log import describe_events
+from pbem.games.text import card_name, lookup, render
+from pbem.i18n import t
+
+RULES = FantasyBusiness()
+# Special kinds that cannot be played without naming another player.
+_NEEDS_TARGET = {"theft", "defaulting", "defective"}
+_NUMBER = re.compile(r"^\d{1,4}$")
+_MAX_PRICES = len(ARTICLE_IDS)
+
+
+class FormError(ValueError):
+    """The turn form is incomplete or garbled; carries a catalogue key."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def ecus(amount: int, lang: str) -> str:
+    """An amount of money in words: "1 écu", "5 écus"."""
+    return t(lang, "fb.results.ecus_1") if amount == 1 else t(lang, "fb.results.ecus", count=amount)
+
+
+def _name(seat: int | None, names: list[str]) -> str | None:
+    return None if seat is None else names[seat]
+
+
+def _articles(held: dict[str, int], lang: str) -> list[dict[str, Any]]:
+    """Article counts in the rules' order: kind, name, count."""
+    return [
+        {"kind": a, "name": card_name(a, lang), "count": held[a]}
+        for a in ARTICLE_IDS
+        if held.get(a)
+    ]
+
+
+def _row(row: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[str, Any]]:
+    """The revealed cards; a special is named only when the view shows it (to its winner)."""
+    return [
+        {
+            "slot": entry["slot"],
+            "number": entry["slot"] + 1,
+            "special": entry["special"],
+            "name": card_name(entry["card"], lang) if entry["card"] else None,
+            "base": entry["base"],
+            "status": entry["status"],
+            "winner": _name(entry["winner"], names),
+            "price": entry["price"],
+        }
+        for entry in row
+    ]
+
+
+def _played(records: list[dict[str, Any]], names: list[str], lang: str) -> list[str]:
+    """Played specials in words (they are discarded face up, so all of it is public)."""
+    lines = describe_events([{"e": "played", **record} for record in records], None)
+    return [render(line, lang, names) for line in lines]
+
+
+def _lots(lots: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "special": lot["special"],
+            "name": card_name(lot["card"], lang) if lot["card"] else None,
+            "winner": _name(lot["winner"], names),
+            "price": lot["price"],
+        }
+        for lot in lots
+    ]
+
+
+def _reason(entry: dict[str, Any]) -> str:
+    # Spec, A round, 5: a lone owner counts as lowest; the log calls it the sole seller.
+    if entry["reason"] == "all_equal" and entry["owners"] == 1:
+        return "sole"
+    return str(entry["reason"])
+
+
+def _formula(entry: dict[str, Any]) -> str:
+    """How an income was worked out, in numbers only: cards × price + 2 × cards = 16."""
+    reason, price, cards = _reason(entry), entry["price"], entry["cards"]
+    if reason in ("lowest", "all_equal", "sole"):
+        return f"{cards} × {price} + 2 × {cards} = {entry['amount']}"
+    if reason == "middle":
+        return f"{cards} × {price} = {entry['amount']}"
+    return "0"
+
+
+def _income_line(
+    seat: int, article: str, entry: dict[str, Any], names: list[str], lang: str
+) -> dict[str, Any]:
+    reason = _reason(entry)
+    (sentence,) = describe_events(
+        [{"e": "income", "seat": seat, "article": article, **entry}], None
+    )
+    return {
+        "seat": seat,
+        "name": names[seat],
+        "article": card_name(article, lang),
+        "kind": article,
+        "cards": entry["cards"],
+        "price": entry["price"],
+        "reason": reason,
+        "reason_text": t(lang, f"fb.results.reason.{reason}"),
+        "formula": _formula(entry),
+        "amount": entry["amount"],
+        "text": render(sentence, lang, names),
+    }
+
+
+def _by_article(
+    income: list[dict[str, dict[str, Any]]], names: list[str], lang: str
+) -> list[dict[str, Any]]:
+    """A round's income, article by article, each seller with price, reason and amount."""
+    groups = []
+    for article in ARTICLE_IDS:
+        sellers = [
+            _income_line(seat, article, per[article], names, lang)
+            for seat, per in enumerate(income)
+            if article in per
+        ]
+        if sellers:
+            groups.append({"kind": article, "name": card_name(article, lang), "sellers": sellers})
+    return groups
+
+
+def _finished_round(record: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
+    """A round whose prices are revealed: the reveal, the lots, the specials and the income."""
+    income = record["income"] or [{} for _ in names]
+    return {
+        "round": record["round"],
+        "first": names[record["first"]],
+        "row": _row(record["row"], names, lang),
+        "lots": _lots(record["lots"], names, lang),
+        "played": _played(record["played"], names, lang),
+        "articles": _by_article(income, names, lang),
+        "totals": [
+            {"name": names[s], "amount": sum(e["amount"] for e in per.values())}
+            for s, per in enumerate(income)
+            if per
+        ],
+    }
+
+
+def _auction(view: dict[str, Any], names: list[str], lang: str) -> dict[str, Any] | None:
+    auction = view["auction"]
+    if auction is None:
+        return None
+    info: dict[str, Any] = {
+        "kind": auction["kind"],
+        "mode": auction["mode"],
+        "number": auction["slot"] + 1 if auction["slot"] is not None else None,
+        "special": auction["special"],
+        "name": card_name(auction["card"], lang) if auction["card"] else None,
+        "base": auction["base"],
+        "eligible": [names[s] for s in auction["eligible"]],
+        "waiting": [names[s] for s in auction["waiting"]],
+    }
+    if auction["mode"] == "sealed":
+        info["bid_in"] = [names[s] for s in auction["bid_in"]]
+        info["my_bid"] = auction.get("my_bid")
+    else:
+        info.update(
+            bid=auction["bid"],
+            bidder=_name(auction["bidder"], names),
+            still_in=[names[s] for s in auction["still_in"]],
+            turn=_name(auction["turn"], names),
+            min_bid=auction.get("min_bid"),
+            bids=[{"name": names[s], "amount": amount} for s, amount in auction["bids"]],
+        )
+    if auction["kind"] == "antitrust":
+        info.update(
+            owner=names[auction["owner"]],
+            article=card_name(auction["article"], lang),
+            sale=auction["number"],
+            total=auction["total"],
+        )
+    return info
+
+
+def _effects(view: dict[str, Any], names: list[str], lang: str) -> list[dict[str, Any]]:
+    effects = [{"kind": "defaulting", "name": names[s]} for s in view["effects"]["defaulting"]]
+    effects.extend(
+        {"kind": "defective", "name": names[s], "article": card_name(a, lang)}
+        for s, a in view["effects"]["defective"]
+    )
+    return effects
+
+
+def _my_specials(view: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The seat's own special cards, face up, one entry per kind."""
+    kinds: dict[str, list[str]] = {}
+    for card in view["me"]["specials"]:
+        kinds.setdefault(card_type(card), []).append(card)
+    amount = view["specials_table"]["subsidy"].get("amount", 0)
+    return [
+        {
+            "kind": kind,
+            "name": card_name(kind, lang),
+            "count": len(cards),
+            "ids": cards,
+            "effect": t(lang, f"fb.page.effect.{kind}", amount=ecus(amount, lang)),
+        }
+        for kind, cards in kinds.items()
+    ]
+
+
+def _specials_form(
+    state: dict[str, Any], seat: int, mine: list[dict[str, Any]], names: list[str], lang: str
+) -> dict[str, Any]:
+    """Per kind held: the card played (the first copy) and its legal choices of player/article."""
+    plays = [m for m in RULES.legal_moves(state, seat) if m["action"] == "play"]
+    cards = []
+    for entry in mine:
+        card = entry["ids"][0]
+        choices = []
+        playable = False
+        for move in plays:
+            if move["card"] != card:
+                continue
+            playable = True
+            if "target" not in move:
+                continue
+            value = str(move["target"])
+            label = names[move["target"]]
+            if "article" in move:
+                value += ":" + move["article"]
+                label += " — " + card_name(move["article"], lang)
+            choices.append({"value": value, "label": label})
+        cards.append({**entry, "card": card, "playable": playable, "choices": choices})
+    return {"kind": "specials", "cards": cards}
+
+
+def _form(
+    state: dict[str, Any],
+    view: dict[str, Any],
+    seat: int,
+    context: dict[str, Any],
+    names: list[str],
+    lang: str,
+) -> dict[str, Any] | None:
+    """What this seat may do now, or None."""
+    me = view["me"]
+    if view["over"] or not me["may_act"]:
+        return None
+    step = view["step"]
+    money = view["players"][seat]["ecus"]
+    if step == "choose":
+        rows = context["row"]
+        return {"kind": "choose", "slots": [rows[slot] for slot in view["pending"]]}
+    if step == "open":
+        low_high = me.get("bid_range")
+        return {
+            "kind": "open",
+            "can_bid": low_high is not None,
+            "min": low_high[0] if low_high else None,
+            "max": low_high[1] if low_high else None,
+        }
+    if step == "sealed":
+        return {"kind": "sealed", "min": 0, "max": money, "base": view["auction"]["base"]}
+    if step == "single":
+        base = view["auction"]["base"]
+        return {"kind": "single", "can_take": money >= base, "base": base}
+    if step == "specials":
+        return _specials_form(state, seat, context["my_specials"], names, lang)
+    if step != "pricing":
+        return None
+    mine = me["prices"]
+    held = view["players"][seat]["articles"]
+    articles = [
+        {
+            "kind": article,
+            "name": card_name(article, lang),
+            "count": held.get(article, 0),
+            "low": low,
+            "high": high,
+            "value": (mine or me["default_prices"]).get(article, low),
+        }
+        for article, (low, high) in me["price_ranges"].items()
+    ]
+    return {
+        "kind": "pricing",
+        "articles": articles,
+        "set": mine is not None,
+        "waiting": [names[s] for s in view["to_act"]],
+    }
+
+
+def play_context(
+    state: dict[str, Any], view: dict[str, Any], seat: int | None, lang: str, names: list[str]
+) -> dict[str, Any]:
+    """Everything the play page shows, from the seat's view."""
+    step = view["step"]
+    current = view["history"][-1] if view["history"] else None
+    finished = [r for r in view["history"] if r["income"] is not None]
+    players = []
+    for p in view["players"]:
+        s = p["seat"]
+        score = view["scores"][s]
+        players.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "ecus": p["ecus"],
+                "goods": p["goods_value"],
+                "score": score["score"],
+                "articles": _articles(p["articles"], lang),
+                "specials": p["specials"],
+                "won_this_round": p["won_this_round"],
+                "priced": p["priced"],
+                "to_act": s in view["to_act"],
+                "me": s == seat,
+            }
+        )
+    pricing = view["pricing"]
+    context: dict[str, Any] = {
+        "round": view["round"],
+        "rounds": view["rounds"],
+        "step": step,
+        "step_name": lookup(f"fb.step.{step}", lang),
+        "first": names[view["first"]],
+        "mode": view["options"]["auction"],
+        "draw_count": view["draw_count"],
+        "row": _row(view["row"], names, lang),
+        "auction": _auction(view, names, lang),
+        "specials_turn": _name(view["specials_turn"], names),
+        "played": _played(current["played"], names, lang)
+        if current is not None and current["income"] is None
+        else [],
+        "effects": _effects(view, names, lang),
+        "pricing": {
+            "sellers": [names[s] for s in pricing["sellers"]],
+            "set": [names[s] for s in pricing["set"]],
+            "waiting": [names[s] for s in view["to_act"]],
+        }
+        if pricing
+        else None,
+        "players": players,
+        "history": [_finished_round(r, names, lang) for r in reversed(finished)],
+        "my_specials": [],
+        "my_bid": None,
+        "form": None,
+    }
+    if seat is None:
+        return context
+    context["my_specials"] = _my_specials(view, lang)
+    auction = view["auction"]
+    if auction is not None and auction["mode"] == "sealed":
+        context["my_bid"] = auction.get("my_bid")
+    context["form"] = _form(state, view, seat, context, names, lang)
+    return context
+
+
+def _number(raw: Any, key: str) -> int:
+    text = str(raw).strip()
+    if not _NUMBER.match(text):
+        raise FormError(key)
+    return int(text)
+
+
+def _play(form: Any, card: str) -> dict[str, Any]:
+    if card not in ALL_CARD_IDS or not is_special(card):
+        raise FormError("fb.form.garbled")
+    move: dict[str, Any] = {"action": "play", "card": card}
+    pick = str(form.get(f"pick_{card}", "")).strip()
+    if not pick:
+        if card_type(card) in _NEEDS_TARGET:
+            raise FormError("fb.form.no_target")
+        return move
+    target, sep, article = pick.partition(":")
+    move["target"] = _number(target, "fb.form.garbled")
+    if sep:
+        if not article or len(article) > 40:
+            raise FormError("fb.form.garbled")
+        move["article"] = article
+    return move
+
+
+def _prices(form: Any) -> dict[str, Any]:
+    prices = {}
+    for key in form:
+        if str(key).startswith("price_"):
+            prices[str(key)[len("price_") :]] = _number(form.get(key, ""), "fb.form.bad_price")
+    if not prices:
+        raise FormError("fb.form.no_prices")
+    if len(prices) > _MAX_PRICES:
+        raise FormError("fb.form.garbled")
+    return {"action": "prices", "prices": prices}
+
+
+def parse_form(form: Any) -> dict[str, Any]:
+    """The move a turn form describes; FormError when a part is missing or garbled."""
+    action = str(form.get("action", "")).strip()
+    if action == "choose":
+        if not str(form.get("slot", "")).strip():
+            raise FormError("fb.form.no_slot")
+        return {"action": "choose", "slot": _number(form.get("slot"), "fb.form.garbled")}
+    if action == "bid":
+        if not str(form.get("amount", "")).strip():
+            raise FormError("fb.form.no_amount")
+        return {"action": "bid", "amount": _number(form.get("amount"), "fb.form.bad_amount")}
+    if action in ("pass", "take", "done"):
+        return {"action": action}
+    if action.startswith("play:"):
+        return _play(form, action[len("play:") :])
+    if action == "prices":
+        return _prices(form)
+    raise FormError("fb.form.no_action")
+
+
+def describe_move(
+    state: dict[str, Any], seat: int, move: dict[str, Any], lang: str, names: list[str]
+) -> list[str]:
+    """The move in words, as its own player sees it (for the confirmation step)."""
+    return [render(m, lang, names) for m in RULES.describe(state, seat, move, seat)]
+
+
+def results(outcome: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
+    """Final standings (écus + goods) and, round by round, who earned or paid what and why."""
+    breakdown = outcome["breakdown"]
+    players = []
+    for seat, name in enumerate(names):
+        final = breakdown["players"][seat]
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "rank": outcome["ranks"][seat],
+                "score": outcome["scores"][seat],
+                "total": outcome["scores"][seat],
+                "ecus": final["ecus"],
+                "goods": final["goods"],
+                "articles": [
+                    {
+                        "name": card_name(a, lang),
+                        "count": final["articles"][a]["cards"],
+                        "base": final["articles"][a]["base"],
+                        "value": final["articles"][a]["value"],
+                    }
+                    for a in ARTICLE_IDS
+                    if a in final["articles"]
+                ],
+                "specials_unplayed": final["specials_unplayed"],
+            }
+        )
+    rounds = []
+    for record in breakdown["rounds"]:
+        income = [p["income"] for p in record["players"]]
+        rows = []
+        for seat, entry in enumerate(record["players"]):
+            lines = [
+                _income_line(seat, a, entry["income"][a], names, lang)
+                for a in ARTICLE_IDS
+                if a in entry["income"]
+            ]
+            if not (lines or entry["ledger"]):
+                continue
+            rows.append(
+                {
+                    "name": names[seat],
+                    "paid": entry["paid_at_auction"],
+                    "subsidies": entry["subsidies"],
+                    "antitrust": entry["antitrust_proceeds"],
+                    "income": lines,
+                    "earned": sum(line["amount"] for line in lines),
+                    "net": entry["net"],
+                }
+            )
+        rounds.append(
+            {
+                "round": record["round"],
+                "first": names[record["first"]],
+                "lots": _lots(record["lots"], names, lang),
+                "played": _played(record["played"], names, lang),
+                "articles": _by_article(income, names, lang),
+                "players": rows,
+            }
+        )
+    order = sorted(range(len(names)), key=lambda n: (outcome["ranks"][n], n))
+    return {
+        "players": players,
+        "standings": [players[n] for n in order],
+        "winners": [names[n] for n in order if outcome["ranks"][n] == 1],
+        "rounds": rounds,
+    }

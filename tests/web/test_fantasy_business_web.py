@@ -1,0 +1,537 @@
+"""Fantasy Business over HTTP: whole four-player games played only through the links in
+delivered mail, prices revised while others still set theirs, and pages that never show a
+seat another seat's special cards or unrevealed prices."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections import deque
+from email.message import EmailMessage
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.db import read_session
+from pbem.games import GAMES
+from pbem.games.fantasy_business.cards import card_type, is_special
+from pbem.games.text import card_name
+from pbem.i18n import catalogue
+from pbem.models import Game
+from pbem.present.fantasy_business import FormError, parse_form
+from tests.web.helpers import deliver, hidden, html_of, link_in, radio_values, text_of
+
+ROOT = Path(__file__).resolve().parents[2]
+SLUG = "fantasy-business"
+PLAYERS = [
+    ("Ana", "ana@example.org"),
+    ("Léo", "leo@example.org"),
+    ("Zoé", "zoe@example.org"),
+    ("Max", "max@example.org"),
+]
+EMAILS = [email for _, email in PLAYERS]
+SUBJECTS = {"en": ("your move", "game over"), "fr": ("à vous de jouer", "partie terminée")}
+
+
+class PageForms(HTMLParser):
+    """The forms of a page: inputs and buttons with their attributes, selects with options."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict[str, Any]] = []
+        self._select: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": a.get("action") or "", "inputs": [], "selects": {}})
+        elif not self.forms:
+            return
+        elif tag in ("input", "button"):
+            self.forms[-1]["inputs"].append({"tag": tag, **a})
+        elif tag == "select":
+            self._select = self.forms[-1]["selects"].setdefault(a.get("name") or "", [])
+        elif tag == "option" and self._select is not None:
+            self._select.append(a.get("value") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+
+
+def move_form(html: str) -> dict[str, Any] | None:
+    """The turn (or confirmation) form of a page: the one form that posts a move, or None."""
+    start = html.find('<section class="yourturn"')
+    if start < 0:
+        assert "/move" not in html
+        return None
+    parser = PageForms()
+    parser.feed(html[start : html.index("</section>", start)])
+    forms = [f for f in parser.forms if f["action"].endswith("/move")]
+    assert len(forms) <= 1
+    return forms[0] if forms else None
+
+
+def actions(form: dict[str, Any]) -> list[str]:
+    """The values of the form's submit buttons named "action"."""
+    return [
+        str(i.get("value"))
+        for i in form["inputs"]
+        if i["tag"] == "button" and i.get("name") == "action"
+    ]
+
+
+def numbers(form: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {i["name"]: i for i in form["inputs"] if i.get("type") == "number"}
+
+
+def sensible_move(form: dict[str, Any], play_specials: bool) -> dict[str, str]:
+    """What a careful, frugal player submits from the page's form."""
+    data = hidden(form)
+    buttons = actions(form)
+    if "choose" in buttons:
+        data.update(action="choose", slot=radio_values(form, "slot")[0])
+    elif "prices" in buttons:
+        # The defaults: last round's price, or the base price for a new article.
+        data["action"] = "prices"
+        data.update({name: i["value"] for name, i in numbers(form).items()})
+    elif "done" in buttons:
+        plays = [b for b in buttons if b.startswith("play:")]
+        data["action"] = "done"
+        if play_specials and plays:
+            card = plays[0][len("play:") :]
+            data["action"] = plays[0]
+            options = form["selects"].get(f"pick_{card}")
+            if options:
+                data[f"pick_{card}"] = options[0]
+    elif "take" in buttons:
+        data["action"] = "take"
+    elif "bid" in buttons:
+        amount = numbers(form)["amount"]
+        low, high, base = int(amount["min"]), int(amount["max"]), int(amount["data-base"])
+        if low == 0:  # a sealed bid: the base price when affordable, else no bid
+            data.update(action="bid", amount=str(base if base <= high else 0))
+        elif low <= base + 1 and low <= high:  # open: outbid once at most, then let go
+            data.update(action="bid", amount=str(low))
+        else:
+            data["action"] = "pass"
+    else:
+        assert buttons == ["pass"], buttons
+        data["action"] = "pass"
+    return data
+
+
+def submit(client: Any, link: str, data: dict[str, str]) -> str:
+    """Review the move, then send it from the confirmation form; the page it leads to."""
+    review = client.post(f"{link}/move", data=data)
+    assert review.status_code == 200, review.get_data(as_text=True)
+    confirm = move_form(review.get_data(as_text=True))
+    assert confirm is not None
+    sent = hidden(confirm)
+    assert sent["confirm"] == "1" and sent["action"] == data["action"]
+    answer = client.post(f"{link}/move", data=sent)
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    location = answer.headers["Location"]
+    assert location.split("?")[0].endswith(link)
+    return location
+
+
+def recipient(mail: EmailMessage) -> str:
+    return str(mail["To"]).split("<")[1].rstrip(">")
+
+
+def stored(app: Any) -> Game:
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, 1)
+        assert game is not None
+        session.expunge(game)
+        return game
+
+
+def secret_specials(state: dict[str, Any], viewer: int | None) -> tuple[set[str], set[str]]:
+    """Special card ids `viewer` may not see, and the kinds whose name would give one away."""
+    secret = {c for s, held in enumerate(state["specials"]) if s != viewer for c in held}
+    secret |= set(state["unseen"])
+    secret |= {
+        c for slot, c in enumerate(state["row"]) if is_special(c) and slot in state["pending"]
+    }
+    if (
+        state["auction"]
+        and state["auction"]["kind"] == "lot"
+        and is_special(state["auction"]["card"])
+    ):
+        secret.add(state["auction"]["card"])
+    public = {card_type(c) for c in state["discard"] if is_special(c)}  # played: face up
+    if viewer is not None:
+        public |= {card_type(c) for c in state["specials"][viewer]}
+        public |= {
+            card_type(lot["card"])
+            for record in state["history"]
+            for lot in record["lots"]
+            if lot["winner"] == viewer and is_special(lot["card"])
+        }
+    return secret, {card_type(c) for c in secret} - public
+
+
+def assert_hides(html: str, state: dict[str, Any], viewer: int | None, where: str) -> None:
+    """No other seat's special card, and no face-down one, by id or by name."""
+    secret, kinds = secret_specials(state, viewer)
+    for card in secret:
+        assert not re.search(re.escape(card) + r"(?!\d)", html), f"{card} on {where}"
+    for kind in kinds:
+        for lang in ("en", "fr"):
+            name = card_name(kind, lang)
+            assert not re.search(rf"\b{re.escape(name)}\b", html), f"{name} on {where}"
+
+
+def assert_shows_own(html: str, state: dict[str, Any], viewer: int) -> None:
+    """The check has teeth: the seat's own specials are named on its page."""
+    for card in state["specials"][viewer]:
+        assert any(card_name(card, lang) in html for lang in ("en", "fr")), card
+
+
+class Table:
+    """Four players following their mail: each "your move" mail is opened and played in turn."""
+
+    def __init__(self, client: Any, app: Any, smtpd: Any, lang: str = "en") -> None:
+        self.client, self.app, self.smtpd, self.lang = client, app, smtpd, lang
+        self.queue: deque[EmailMessage] = deque()
+        self.over: list[EmailMessage] = []
+        self.links: dict[str, str] = {}
+        self.seen = 0
+        self.moves = 0
+        self.watch = ""
+        self.current: int | None = None
+
+    def start(self, **options: str) -> None:
+        """Create the game from the lobby form; everyone joins by their mailed link."""
+        form = {"game": SLUG, **{f"opt_{SLUG}_{k}": v for k, v in options.items()}}
+        for row, (name, email) in enumerate(PLAYERS):
+            form[f"name_{row}"] = name
+            form[f"email_{row}"] = email
+        assert self.client.post(f"/games?lang={self.lang}", data=form).status_code == 201
+        deliver(self.app)
+        for email in EMAILS:
+            (mail,) = self.smtpd.to(email)
+            self.links[email] = link_in(mail)
+            if email != EMAILS[0]:
+                assert self.client.post(f"{self.links[email]}/join").status_code == 303
+        self.seen = len(self.smtpd.messages)
+        deliver(self.app)
+        self.collect()
+        assert self.queue, "nobody was told to move"
+        page = self.client.get(self.links[EMAILS[0]]).get_data(as_text=True)
+        self.watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
+
+    def collect(self) -> None:
+        """File the mails delivered since the last look."""
+        your_move, game_over = SUBJECTS[self.lang]
+        state = stored(self.app).state if self.links else None
+        for mail in self.smtpd.messages[self.seen :]:
+            if state is not None:
+                seat = EMAILS.index(recipient(mail))
+                assert_hides(text_of(mail) + html_of(mail), state, seat, f"mail to seat {seat}")
+            subject = str(mail["Subject"])
+            if game_over in subject:
+                self.over.append(mail)
+            elif your_move in subject:
+                self.queue.append(mail)
+        self.seen = len(self.smtpd.messages)
+
+    def check_all_pages(self) -> None:
+        state = stored(self.app).state
+        for seat, email in enumerate(EMAILS):
+            html = self.client.get(self.links[email]).get_data(as_text=True)
+            assert_hides(html, state, seat, f"page of seat {seat}")
+            assert_shows_own(html, state, seat)
+        html = self.client.get(f"/w/{self.watch}").get_data(as_text=True)
+        assert_hides(html, state, None, "spectator page")
+
+    def next_seat(self, state: dict[str, Any]) -> int | None:
+        """Who plays next: the seat still on its page after its own move if it is due again
+        (no mail comes then: the page it lands on shows the next form), else the next mail."""
+        due = GAMES[SLUG].to_act(state)
+        if self.current is not None and self.current in due:
+            return self.current
+        self.current = None
+        if not self.queue:
+            return None
+        mail = self.queue.popleft()
+        email = recipient(mail)
+        assert link_in(mail) == self.links[email]
+        seat = EMAILS.index(email)
+        assert seat in due, f"a your-move mail to seat {seat}, who is not due"
+        return seat
+
+    def played_by_hand(self, seat: int) -> None:
+        """Forget the mail of a seat whose move a test made itself."""
+        self.queue = deque(m for m in self.queue if recipient(m) != EMAILS[seat])
+        if self.current == seat:
+            self.current = None
+
+    def play(self, play_specials: bool = False, until: Any = None, limit: int = 600) -> None:
+        """Answer "your move" mails until none is left (or `until(state)` holds)."""
+        while True:
+            state = stored(self.app).state
+            if until is not None and until(state):
+                return
+            seat = self.next_seat(state)
+            if seat is None:
+                return
+            link = self.links[EMAILS[seat]]
+            page = self.client.get(link)
+            assert page.status_code == 200
+            html = page.get_data(as_text=True)
+            assert_hides(html, state, seat, f"page of seat {seat}")
+            assert_shows_own(html, state, seat)
+            form = move_form(html)
+            assert form is not None, f"no turn form for seat {seat} at {state['step']}"
+            submit(self.client, link, sensible_move(form, play_specials))
+            self.current = seat
+            self.moves += 1
+            assert self.moves <= limit
+            deliver(self.app)
+            self.collect()
+            if self.moves % 40 == 0:
+                self.check_all_pages()
+
+
+def check_final_mails(table: Table) -> None:
+    """One game-over mail per player; its scores are the engine's for the stored state."""
+    game = stored(table.app)
+    assert game.status == "over"
+    outcome = GAMES[SLUG].outcome(game.state)
+    assert outcome is not None
+    assert sorted(recipient(m) for m in table.over) == sorted(EMAILS)
+    colon = ":" if table.lang == "en" else " :"
+    for mail in table.over:
+        body, html = text_of(mail), html_of(mail)
+        for seat, (name, _) in enumerate(PLAYERS):
+            score = outcome.scores[seat]
+            assert f"{outcome.ranks[seat]}. {name}{colon} {score} point" in body
+            assert name in html
+        for record in outcome.breakdown["rounds"]:
+            word = "Round" if table.lang == "en" else "Tour"
+            assert f"{word} {record['round']} (" in body
+    page = table.client.get(table.links[EMAILS[0]]).get_data(as_text=True)
+    assert 'id="results"' in page and move_form(page) is None
+    table.check_all_pages()
+
+
+def test_whole_game_open_auctions_no_specials(client: Any, app: Any, smtpd: Any) -> None:
+    table = Table(client, app, smtpd, "en")
+    table.start(auction="open", specials="none")
+    table.play()
+    assert len(table.over) == 4, [str(m["Subject"]) for m in smtpd.messages[-6:]]
+    check_final_mails(table)
+    # Every mail of the game is in one thread and carries only its recipient's link.
+    assert len({str(m["References"]) for m in smtpd.messages}) == 1
+    for mail in smtpd.messages:
+        email = recipient(mail)
+        others = [link for address, link in table.links.items() if address != email]
+        assert link_in(mail) == table.links[email]
+        assert not any(other in text_of(mail) for other in others)
+
+
+def test_whole_game_sealed_bids_with_specials_in_french(client: Any, app: Any, smtpd: Any) -> None:
+    table = Table(client, app, smtpd, "fr")
+    table.start(auction="sealed", specials="standard")
+    table.play(play_specials=True)
+    assert len(table.over) == 4
+    check_final_mails(table)
+    state = stored(app).state
+    played = [p for record in state["history"] for p in record["played"]]
+    won = [
+        lot for record in state["history"] for lot in record["lots"] if lot["winner"] is not None
+    ]
+    assert won and any(lot["mode"] == "sealed" for lot in won)
+    assert all(not held for held in state["specials"]) or played
+
+
+def test_prices_are_secret_and_can_be_revised(client: Any, app: Any, smtpd: Any) -> None:
+    table = Table(client, app, smtpd, "en")
+    table.start(auction="open", specials="none")
+    table.play(until=lambda s: s["step"] == "pricing")
+    state = stored(app).state
+    due = GAMES[SLUG].to_act(state)
+    # Round 1 without specials: four articles, four buyers, four sellers at base prices.
+    assert state["step"] == "pricing" and state["round"] == 1 and len(due) == 4
+    first, second = due[0], due[1]
+    link = table.links[EMAILS[first]]
+    form = move_form(client.get(link).get_data(as_text=True))
+    assert form is not None and "prices" in actions(form)
+    fields = numbers(form)
+    # Ask the most for everything: prices nobody else shows by default.
+    data = {**hidden(form), "action": "prices"}
+    data.update({name: i["max"] for name, i in fields.items()})
+    submit(client, link, data)
+    deliver(app)
+    table.played_by_hand(first)
+
+    page = client.get(link).get_data(as_text=True)
+    waiting = [PLAYERS[s][0] for s in GAMES[SLUG].to_act(stored(app).state)]
+    assert "Your prices are in. Still waiting for " + ", ".join(waiting) in page
+    form = move_form(page)
+    assert form is not None and actions(form) == ["prices"]
+    assert {n: i["value"] for n, i in numbers(form).items()} == {
+        n: i["max"] for n, i in fields.items()
+    }
+    mine = stored(app).state["prices"][first]
+    other_page = client.get(table.links[EMAILS[second]]).get_data(as_text=True)
+    spectator = client.get(f"/w/{table.watch}").get_data(as_text=True)
+    for html in (other_page, spectator):
+        assert f"{PLAYERS[first][0]} has set their prices." in html
+        for article, price in mine.items():
+            assert f"{card_name(article, 'en')}: {price} écus" not in html
+            assert not re.search(rf'name="price_{article}"[^>]*value="{price}"', html)
+
+    # Revise to one écu under the most; the page shows the new prices, still secret.
+    data = {**hidden(form), "action": "prices"}
+    data.update({name: str(int(i["max"]) - 1) for name, i in fields.items()})
+    submit(client, link, data)
+    deliver(app)
+    state = stored(app).state
+    assert state["step"] == "pricing"
+    assert state["prices"][first] == {
+        name[len("price_") :]: int(i["max"]) - 1 for name, i in fields.items()
+    }
+    page = client.get(link).get_data(as_text=True)
+    assert "changed their prices to:" in page
+    form = move_form(page)
+    assert form is not None
+    assert {n: int(i["value"]) for n, i in numbers(form).items()} == {
+        n: int(i["max"]) - 1 for n, i in fields.items()
+    }
+    # The revision mails nobody; when the others have set theirs, all prices are revealed.
+    table.played_by_hand(first)
+    table.collect()
+    table.play(until=lambda s: s["round"] == 2)
+    state = stored(app).state
+    (record,) = [r for r in state["history"] if r["round"] == 1]
+    assert record["prices"][first] == state["last_prices"][first]
+    other_page = client.get(table.links[EMAILS[second]]).get_data(as_text=True)
+    held = GAMES[SLUG].view(state, None)["players"][first]["articles"]
+    for article, price in record["prices"][first].items():
+        assert f"{PLAYERS[first][0]}: ×{held[article]} at {price} écus" in other_page
+
+
+def test_a_garbled_form_is_refused_without_harm(client: Any, app: Any, smtpd: Any) -> None:
+    table = Table(client, app, smtpd, "en")
+    table.start(auction="open", specials="none")
+    mail = table.queue[0]
+    link = link_in(mail)
+    form = move_form(client.get(link).get_data(as_text=True))
+    assert form is not None
+    base = hidden(form)
+    for junk in (
+        {},
+        {"action": "choose"},
+        {"action": "choose", "slot": "x"},
+        {"action": "choose", "slot": "9"},
+        {"action": "bid", "amount": "-3"},
+        {"action": "prices", "price_herbs": "1e9"},
+        {"action": "play:theft-1"},
+        {"action": "play:herbs-1"},
+    ):
+        answer = client.post(f"{link}/move", data={**base, **junk})
+        assert answer.status_code == 400, junk
+    assert stored(app).ply == 0
+
+
+@pytest.mark.parametrize(
+    ("form", "key"),
+    [
+        ({}, "fb.form.no_action"),
+        ({"action": "choose"}, "fb.form.no_slot"),
+        ({"action": "choose", "slot": "two"}, "fb.form.garbled"),
+        ({"action": "bid"}, "fb.form.no_amount"),
+        ({"action": "bid", "amount": "5.5"}, "fb.form.bad_amount"),
+        ({"action": "bid", "amount": "99999"}, "fb.form.bad_amount"),
+        ({"action": "prices"}, "fb.form.no_prices"),
+        ({"action": "prices", "price_herbs": ""}, "fb.form.bad_price"),
+        ({"action": "play:theft-1"}, "fb.form.no_target"),
+        ({"action": "play:theft-1", "pick_theft-1": "x:herbs"}, "fb.form.garbled"),
+        ({"action": "play:swords-1"}, "fb.form.garbled"),
+        ({"action": "play:nothing"}, "fb.form.garbled"),
+    ],
+)
+def test_parse_form_refuses_incomplete_forms(form: dict[str, str], key: str) -> None:
+    with pytest.raises(FormError) as caught:
+        parse_form(form)
+    assert caught.value.args[0] == key
+
+
+def test_parse_form_moves() -> None:
+    assert parse_form({"action": "choose", "slot": "2"}) == {"action": "choose", "slot": 2}
+    assert parse_form({"action": "bid", "amount": " 7 "}) == {"action": "bid", "amount": 7}
+    assert parse_form({"action": "pass", "amount": "zz"}) == {"action": "pass"}
+    assert parse_form({"action": "take"}) == {"action": "take"}
+    assert parse_form({"action": "done"}) == {"action": "done"}
+    assert parse_form({"action": "play:subsidy-3"}) == {"action": "play", "card": "subsidy-3"}
+    assert parse_form({"action": "play:theft-2", "pick_theft-2": "1:swords"}) == {
+        "action": "play",
+        "card": "theft-2",
+        "target": 1,
+        "article": "swords",
+    }
+    assert parse_form({"action": "play:defaulting-1", "pick_defaulting-1": "3"}) == {
+        "action": "play",
+        "card": "defaulting-1",
+        "target": 3,
+    }
+    prices = {"action": "prices", "price_herbs": "3", "price_swords": "8", "turn": "r1-pricing"}
+    assert parse_form(prices) == {"action": "prices", "prices": {"herbs": 3, "swords": 8}}
+
+
+def test_lobby_offers_fantasy_business_with_readable_options(client: Any) -> None:
+    for lang in ("en", "fr"):
+        page = client.get(f"/?lang={lang}").get_data(as_text=True)
+        assert 'value="fantasy-business"' in page
+        assert "option.fantasy-business" not in page
+        strings = catalogue(lang)
+        for key in (
+            "option.fantasy-business.auction",
+            "option.fantasy-business.auction.open",
+            "option.fantasy-business.auction.sealed",
+            "option.fantasy-business.specials",
+            "option.fantasy-business.specials.standard",
+            "option.fantasy-business.specials.none",
+        ):
+            assert strings[key] in page.replace("&#39;", "'")
+
+
+def _placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+
+
+def test_page_catalogues_match_and_cover_the_templates() -> None:
+    parts = {
+        lang: json.loads(
+            (ROOT / "pbem" / "catalogue" / f"fantasy-business.{lang}.json").read_text("utf-8")
+        )
+        for lang in ("en", "fr")
+    }
+    en, fr = parts["en"], parts["fr"]
+    assert set(en) == set(fr)
+    assert all(k.startswith(("fb.page.", "fb.results.", "fb.form.", "option.")) for k in en)
+    assert {k for k in en if _placeholders(en[k]) != _placeholders(fr[k])} == set()
+    assert all(v.strip() for part in parts.values() for v in part.values())
+    used = set()
+    for path in (ROOT / "templates" / "games" / "fantasy-business").glob("*.html"):
+        used |= set(re.findall(r"(?<![\w.])t\('([a-z0-9_.\-]+)'\s*[,)]", path.read_text("utf-8")))
+    for lang in ("en", "fr"):
+        assert sorted(used - set(catalogue(lang))) == []
+    # Keys built in the templates and the presenter.
+    for prefix, names in (
+        ("fb.page.pick.", ("theft", "defaulting", "defective", "antitrust")),
+        ("fb.page.effect.", ("subsidy", "theft", "defaulting", "defective", "antitrust")),
+        ("fb.page.mode.", ("open", "sealed")),
+        (
+            "fb.results.reason.",
+            ("lowest", "middle", "highest", "all_equal", "sole", "defaulting", "defective"),
+        ),
+    ):
+        assert all(prefix + name in en for name in names)
