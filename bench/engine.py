@@ -10,7 +10,7 @@ turns the figures into ratios that hold from one machine to another.
 
     python bench/engine.py            # about 25 s
     python bench/engine.py --quick    # about 2 s
-    python bench/engine.py --seconds 60 --case "3 players"
+    python bench/engine.py --seconds 60 --case "CB 3 players"
 
 To measure another game, add a row to CASES.
 """
@@ -43,9 +43,12 @@ class Case:
 
 
 CASES: tuple[Case, ...] = (
-    Case("2 players", "colour-bazaar", 2),
-    Case("3 players", "colour-bazaar", 3),
-    Case("3 players + Courts", "colour-bazaar", 3, {"courts": True}),
+    Case("CB 2 players", "colour-bazaar", 2),
+    Case("CB 3 players", "colour-bazaar", 3),
+    Case("CB 3 players + Courts", "colour-bazaar", 3, {"courts": True}),
+    Case("FB 4 players, open", "fantasy-business", 4),
+    Case("FB 6 players, sealed", "fantasy-business", 6, {"auction": "sealed"}),
+    Case("FB 8 players, open", "fantasy-business", 8),
 )
 
 
