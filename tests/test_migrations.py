@@ -19,18 +19,21 @@ def empty_database(database_url: str, tmp_path: Any) -> str:
         return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
     engine = create_engine(database_url)
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "DROP TABLE IF EXISTS vacation, outbox, move, seat, game, player, "
-                "alembic_version CASCADE"
-            )
-        )
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()
     return database_url
 
 
 def test_upgrade_keeps_existing_games(database_url: str, tmp_path: Any) -> None:
-    database_url = empty_database(database_url, tmp_path)
+    try:
+        upgrade_with_a_game_in(empty_database(database_url, tmp_path))
+    finally:
+        migrate(database_url)  # leave the shared test database as the other tests expect
+
+
+def upgrade_with_a_game_in(database_url: str) -> None:
+    """Migrate to the first revision, store a player and a game, then migrate to the head."""
     engine = create_engine(database_url)
     migrate(database_url, "0001")
     with engine.begin() as conn:
