@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 
 from pbem.clock import next_digest, shift_player_clocks, start_clock, vacation_covering
 from pbem.i18n import LANGUAGES
-from pbem.models import Game, Player, Seat, Vacation
+from pbem.models import Player, Seat, Vacation
 from pbem.notify import queue_player_mail
 from pbem.play import PlayError, Site, lock_game
 from pbem.timefmt import valid_zone
@@ -124,11 +124,14 @@ def add_time(session: Session, game_id: int, by_seat: int, seat_no: int, days: i
     session.add(seat)
 
 
-def away_until(session: Session, game: Game, now: datetime) -> dict[int, datetime]:
-    """For each seat of the game whose player is on vacation now: when they are back."""
-    away = {}
-    for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
-        vacation = vacation_covering(session, seat.player_id, now)
-        if vacation is not None:
-            away[seat.seat] = vacation.ends_at
-    return away
+def away_until(session: Session, seats: list[Seat], now: datetime) -> dict[int, datetime]:
+    """For each of these seats whose player is on vacation now: when they are back."""
+    by_player = {seat.player_id: seat.seat for seat in seats}
+    away = session.exec(
+        select(Vacation).where(
+            Vacation.player_id.in_(by_player),  # type: ignore[attr-defined]
+            Vacation.starts_at <= now,
+            Vacation.ends_at > now,
+        )
+    )
+    return {by_player[v.player_id]: v.ends_at for v in away}

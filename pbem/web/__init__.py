@@ -25,21 +25,15 @@ def now():  # noqa: ANN201
     return current_app.config["CLOCK"]()
 
 
-def guard_links() -> None:
-    """Answer 429 to an address that has tried too many wrong links lately."""
-    from flask import abort, request
-
-    from pbem.ratelimit import BAD_LINKS, exceeded
-
-    if exceeded(engine(), BAD_LINKS, request.remote_addr or "?", now()):
-        abort(429)
-
-
 def bad_link() -> NoReturn:
-    """Count a wrong link against the address, then answer 404."""
+    """Count a wrong link against the address; answer 404, or 429 once it has tried too many.
+
+    Only wrong links are counted or looked up: a correctly signed link cannot be guessed,
+    so a good link costs no rate-limit query.
+    """
     from flask import abort, request
 
     from pbem.ratelimit import BAD_LINKS, record
 
-    record(engine(), BAD_LINKS, request.remote_addr or "?", now())
-    abort(404)
+    tries = record(engine(), BAD_LINKS, request.remote_addr or "?", now())
+    abort(429 if tries > BAD_LINKS.count else 404)
