@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.colour_bazaar import ColourBazaar, allowed_plays, market_values, suit_values
+from pbem.games.colour_bazaar import allowed_plays, market_values, suit_values
 from pbem.games.decktet import CARDS, SUIT_COLOURS, SUITS
-from pbem.games.text import card_name, render, suit_name
-
-RULES = ColourBazaar()
+from pbem.games.text import card_name, suit_name
 
 
 class FormError(ValueError):
@@ -149,13 +147,6 @@ def parse_form(form: Any) -> dict[str, Any]:
                 raise FormError("cb.form.no_suit")
             move["suit"] = named
     return move
-
-
-def describe_move(
-    state: dict[str, Any], seat: int, move: dict[str, Any], lang: str, names: list[str]
-) -> list[str]:
-    """The move in words, as its own player sees it (for the confirmation step)."""
-    return [render(m, lang, names) for m in RULES.describe(state, seat, move, seat)]
 
 
 def results(outcome: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:

@@ -423,13 +423,6 @@ def parse_form(form: Any) -> dict[str, Any]:
     raise FormError("fb.form.no_action")
 
 
-def describe_move(
-    state: dict[str, Any], seat: int, move: dict[str, Any], lang: str, names: list[str]
-) -> list[str]:
-    """The move in words, as its own player sees it (for the confirmation step)."""
-    return [render(m, lang, names) for m in RULES.describe(state, seat, move, seat)]
-
-
 def results(outcome: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
     """Final standings (écus + goods) and, round by round, who earned or paid what and why."""
     breakdown = outcome["breakdown"]

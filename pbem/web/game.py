@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from pbem import account, play, talk
 from pbem.db import read_session, write_session
 from pbem.games import GAMES, IllegalMove
+from pbem.games.text import render
 from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
 from pbem.notify import game_title
@@ -250,7 +251,9 @@ def move(token: str) -> Response | tuple[str, int]:
         return _page(token, game_id, seat_no, status=400, error=play.PlayError(exc.args[0]))
     if form.get("confirm") != "1":
         try:
-            described = shown.describe_move(state, seat_no, the_move, g.lang, names)
+            described = [
+                render(m, g.lang, names) for m in rules.describe(state, seat_no, the_move, seat_no)
+            ]
         except IllegalMove as exc:
             return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
         return _page(token, game_id, seat_no, confirm={"lines": described, "form": dict(form)})
