@@ -168,3 +168,70 @@ def test_seat_forms_fuzz(client: Any, app: Any, smtpd: Any, data: Any) -> None:
     )
     for action in ("join", "decline", "cancel", "back", "vacation/end"):
         assert client.post(f"{link}/{action}").status_code < 500
+
+
+def fantasy_business_mover(client: Any, app: Any) -> str:
+    """A started 3-player Fantasy Business game; the link of a seat due to act."""
+    from pbem.db import read_session, write_session
+    from pbem.games import GAMES
+    from pbem.models import Game
+    from pbem.play import Invitee, create_game, join, seats_of
+
+    ext = app.extensions["pbem"]
+    now = app.config["CLOCK"]()
+    with write_session(ext["engine"]) as session:
+        people = [Invitee(n, f"{n}@example.org") for n in ("ana", "leo", "zoe")]
+        game = create_game(session, ext["site"], "fantasy-business", people, {}, now, seed=9)
+        for seat in (1, 2):
+            join(session, ext["site"], game.id, seat, now)
+        links = [ext["site"].seat_url(s).split("pbem.test")[1] for s in seats_of(session, game)]
+    with read_session(ext["engine"]) as session:
+        state = session.get(Game, 1).state
+    return links[GAMES["fantasy-business"].to_act(state)[0]]
+
+
+@FUZZ
+@given(data=st.data())
+def test_fantasy_business_forms_fuzz(client: Any, app: Any, data: Any) -> None:
+    if not hasattr(app, "_fb_link"):
+        app._fb_link = fantasy_business_mover(client, app)
+    link = app._fb_link
+    base = hidden(form_with(client.get(link).get_data(as_text=True), "/move"))
+    action = data.draw(
+        st.one_of(
+            st.sampled_from(
+                [
+                    "choose",
+                    "bid",
+                    "pass",
+                    "take",
+                    "done",
+                    "prices",
+                    "play:theft-1",
+                    "play:",
+                    "play:x",
+                ]
+            ),
+            junk,
+        )
+    )
+    fields = data.draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "slot": maybe_junk,
+                "amount": maybe_junk,
+                "price_herbs": maybe_junk,
+                "price_swords": maybe_junk,
+                "pick_theft-1": maybe_junk,
+                "turn": maybe_junk,
+            },
+        )
+    )
+    before = snapshot(app)
+    for confirm in ("", "1"):
+        sent = {**base, **_form(fields), "action": action, "confirm": confirm}
+        response = client.post(f"{link}/move", data=sent)
+        assert response.status_code < 500
+        if response.status_code != 303:
+            assert snapshot(app) == before
