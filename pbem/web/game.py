@@ -97,7 +97,7 @@ def _page(
             my_last=my_last,
             turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
             to_act=[names[s] for s in rules.to_act(game.state)],
-            again=seat_no is not None and rules.may_act(game.state, seat_no),
+            again=seat_no is not None and seat_no in rules.to_act(game.state),
             results=shown.results(game.outcome, names, lang) if game.outcome else None,
             clocks=_clocks(session, game, seats, tz, lang),
             time_control=game.days_per_move,
