@@ -104,15 +104,6 @@ class Timing:
         return Timing(self.days_per_move, reminders, self.absent_after)
 
 
-@dataclass
-class Result:
-    """What a move did: the new ply and whether the game ended."""
-
-    ply: int
-    over: bool
-    lines: list[Message] = field(default_factory=list)
-
-
 # --- creating and joining -------------------------------------------------
 
 
@@ -312,7 +303,7 @@ def submit_move(
     token: str,
     now: datetime,
     source: str = "web",
-) -> Result:
+) -> None:
     """Apply one move made for the turn `token`; a stale token changes nothing.
 
     Raises Stale, Gone, PlayError, or the game's IllegalMove; on any of them the
@@ -361,9 +352,7 @@ def submit_move(
     if outcome is not None:
         for seat in seats:
             queue(session, site, game, seat, "game_over", now)
-        return Result(
-            ply=game.ply, over=True, lines=[Message.from_json(m) for m in lines[str(seat_no)]]
-        )
+        return
     # Mail only those who newly have to act; after a timeout, tell everyone else too.
     newly = {s for s in rules.to_act(new_state) if s not in before_acting}
     for seat in seats:
@@ -374,11 +363,6 @@ def submit_move(
     if newly_absent:
         for seat in seats:
             queue(session, site, game, seat, "absent", now, extra={"who": mover.name})
-    return Result(
-        ply=game.ply,
-        over=outcome is not None,
-        lines=[Message.from_json(m) for m in lines[str(seat_no)]],
-    )
 
 
 def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -55,8 +55,3 @@ def format_left(delta: timedelta, lang: str) -> str:
     if hours == 1:
         return t(lang, "time.one_hour")
     return t(lang, "time.under_an_hour")
-
-
-def utc(moment: datetime) -> datetime:
-    """The moment in UTC (naive values are taken as UTC)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

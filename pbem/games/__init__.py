@@ -9,11 +9,6 @@ from pbem.games.fantasy_business import FantasyBusiness
 GAMES: dict[str, Game] = {game.slug: game for game in (ColourBazaar(), FantasyBusiness())}
 
 
-def get_game(slug: str) -> Game:
-    """The registered game with this slug; KeyError if there is none."""
-    return GAMES[slug]
-
-
 __all__ = [
     "GAMES",
     "BadOptions",
@@ -22,5 +17,4 @@ __all__ = [
     "IllegalMove",
     "Message",
     "Outcome",
-    "get_game",
 ]

@@ -92,9 +92,3 @@ BASIC: tuple[str, ...] = tuple(
 )
 PAWNS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.kind == "pawn")
 COURTS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.kind == "court")
-EXCUSE: str = "excuse"
-
-
-def card(card_id: str) -> Card:
-    """The card with this id; KeyError if there is none."""
-    return CARDS[card_id]
