@@ -6,9 +6,11 @@ import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, g, render_template, request
 from sqlalchemy.exc import InterfaceError, OperationalError
+from werkzeug.wrappers import Response
 
 from pbem.config import check_config, load_config
 from pbem.db import make_engine
@@ -18,6 +20,22 @@ from pbem.play import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
+# Seat pages carry their secret in the URL: no referrer, no caching, no framing, and
+# only our own scripts and styles.
+SECURITY_HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+        " form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
+    ),
+}
+FILE_MAIL_WARNING = (
+    "PBEM_MAIL_BACKEND is 'file' and PBEM_DEBUG is off: mail goes nowhere. Invitations and"
+    " turn mails are only written to %s and nobody receives them; set PBEM_MAIL_BACKEND=smtp."
+)
 
 
 def utcnow() -> datetime:
@@ -52,7 +70,27 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(game.bp)
     app.register_blueprint(account.bp)
     if config["MAIL_BACKEND"] == "file":
-        app.register_blueprint(devmail.bp)
+        if config["DEBUG"]:
+            # The mailbox shows every player's links: only for local use.
+            app.register_blueprint(devmail.bp)
+        else:
+            app_log.warning(FILE_MAIL_WARNING, config["MAIL_DIR"])
+
+    base = urlsplit(config["BASE_URL"])
+
+    @app.after_request
+    def _harden(response: Response) -> Response:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        location = response.headers.get("Location")
+        if location:
+            # Redirects point at PBEM_BASE_URL only, whatever Host the request named.
+            parts = urlsplit(location)
+            if parts.scheme or parts.netloc:
+                response.headers["Location"] = urlunsplit(
+                    (base.scheme, base.netloc, parts.path, parts.query, parts.fragment)
+                )
+        return response
 
     @app.before_request
     def _pick_language() -> None:

@@ -43,7 +43,10 @@ def serve_command(host: str, port: int) -> None:
     run_migrations(app.config["DATABASE_URL"])
     scheduler = make_scheduler(app, blocking=False)
     scheduler.start()
-    click.echo(f"pbem on http://{host}:{port}/  (local mailbox: http://{host}:{port}/mailbox/)")
+    if "devmail" in app.blueprints:
+        click.echo(f"pbem on http://{host}:{port}/  (local mailbox: http://{host}:{port}/mailbox/)")
+    else:
+        click.echo(f"pbem on http://{host}:{port}/")
     try:
         # app.run() refuses to run inside a flask command; serve through werkzeug directly.
         from werkzeug.serving import run_simple
@@ -166,7 +169,8 @@ def check_command() -> None:
     """Replay every game from its seed and log; report any that differs from its stored state."""
     bad = 0
     with read_session(_engine()) as session:
-        for game in session.exec(select(Game).where(Game.state.is_not(None))):  # type: ignore[union-attr]
+        # Every game: one still forming has no state (stored as JSON null, not SQL NULL).
+        for game in session.exec(select(Game).order_by(Game.id)):  # type: ignore[arg-type]
             problem = play.replay_problem(session, game)
             if problem:
                 bad += 1

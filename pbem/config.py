@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_SECRET_KEY = "dev-only-not-secret"
+MIN_SECRET_BYTES = 32
 INSTANCE = Path(os.environ.get("PBEM_INSTANCE", Path.cwd() / "instance"))
 
 DEFAULTS: dict[str, Any] = {
@@ -60,12 +61,16 @@ class ConfigError(RuntimeError):
 
 
 def check_config(config: dict[str, Any]) -> None:
-    """Refuse settings that are unsafe outside debug."""
-    debug = config.get("DEBUG") or config.get("TESTING")
-    if not debug and config["SECRET_KEY"] == DEFAULT_SECRET_KEY:
-        raise ConfigError(
-            "Set PBEM_SECRET_KEY to a long random value: the default key is for local use only."
-        )
+    """Refuse settings that are unsafe outside debug: a default, empty or short key."""
+    # Only PBEM_DEBUG relaxes this; tests pass their own key to create_app.
+    if not config.get("DEBUG"):
+        key = str(config.get("SECRET_KEY") or "")
+        if key == DEFAULT_SECRET_KEY or len(key.encode()) < MIN_SECRET_BYTES:
+            raise ConfigError(
+                f"Set PBEM_SECRET_KEY to a random value of at least {MIN_SECRET_BYTES} bytes"
+                " (for example: python -c 'import secrets; print(secrets.token_urlsafe(32))');"
+                " the default key is for local use with PBEM_DEBUG=1 only."
+            )
     if config["MAIL_BACKEND"] not in ("file", "smtp"):
         raise ConfigError("PBEM_MAIL_BACKEND must be 'file' or 'smtp'.")
     if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):

@@ -11,7 +11,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-PURPOSES = ("seat", "watch", "unsubscribe")
+PURPOSES = ("seat", "watch", "unsubscribe", "created")
 
 
 class BadLink(Exception):

@@ -45,6 +45,8 @@ class Game(SQLModel, table=True):
     )
     absent_after: int = 3  # consecutive timeouts before a seat is marked absent
     watch_key: str = Field(max_length=32)
+    # A digest of the lobby form's token: the same form sent again creates nothing new.
+    form_key: str | None = Field(default=None, max_length=64, unique=True, index=True)
     outcome: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     created_at: datetime
     updated_at: datetime

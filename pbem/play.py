@@ -419,6 +419,9 @@ def moves_of(session: Session, game: Game, since: int = 0) -> list[Move]:
 def replay_problem(session: Session, game: Game) -> str | None:
     """Why replaying the game from its seed and log does not give its stored state, or None."""
     rules = GAMES[game.slug]
+    if game.state is None:
+        # Not dealt yet (forming, or called off before the start): nothing to replay.
+        return "moves logged for a game never dealt" if moves_of(session, game) else None
     try:
         state = rules.setup(len(seats_of(session, game)), game.options, game.seed)
         for ply, move in enumerate(moves_of(session, game)):

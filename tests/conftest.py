@@ -121,7 +121,7 @@ def app(database_url: str, clock: Clock, smtpd: Inbox, tmp_path: Any) -> Any:
     app = create_app(
         {
             "TESTING": True,
-            "SECRET_KEY": "test-secret-key",
+            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
             "DATABASE_URL": database_url,
             "BASE_URL": "http://pbem.test",
             "MAIL_BACKEND": "smtp",

@@ -14,19 +14,42 @@ from tests.conftest import FormClient
 from tests.web.helpers import deliver, link_in, play_turn, start_game
 
 
+GOOD_KEY = "k" * 32
+
+
 def test_refuses_default_secret_outside_debug(database_url: str) -> None:
     with pytest.raises(ConfigError, match="PBEM_SECRET_KEY"):
         create_app({"DATABASE_URL": database_url})
     assert create_app({"DATABASE_URL": database_url, "DEBUG": True})
-    assert create_app({"DATABASE_URL": database_url, "SECRET_KEY": "a-real-secret"})
+    assert create_app({"DATABASE_URL": database_url, "SECRET_KEY": GOOD_KEY})
+
+
+@pytest.mark.parametrize("key", ["", "x", "a-real-secret", "k" * 31, "é" * 15])
+def test_refuses_an_empty_or_short_key_outside_debug(database_url: str, key: str) -> None:
+    with pytest.raises(ConfigError, match="at least 32 bytes"):
+        create_app({"DATABASE_URL": database_url, "SECRET_KEY": key})
+    assert create_app({"DATABASE_URL": database_url, "SECRET_KEY": key, "DEBUG": True})
+
+
+@pytest.mark.parametrize("testing", ["0", "1", "yes"])
+def test_pbem_testing_does_not_bypass_the_key_check(
+    monkeypatch: Any, database_url: str, testing: str
+) -> None:
+    monkeypatch.setenv("PBEM_TESTING", testing)
+    monkeypatch.delenv("PBEM_SECRET_KEY", raising=False)
+    monkeypatch.delenv("PBEM_DEBUG", raising=False)
+    with pytest.raises(ConfigError, match="PBEM_SECRET_KEY"):
+        create_app({"DATABASE_URL": database_url})
+    with pytest.raises(ConfigError, match="PBEM_SECRET_KEY"):
+        create_app({"DATABASE_URL": database_url, "TESTING": True, "SECRET_KEY": "short"})
 
 
 def test_environment_overrides_defaults(monkeypatch: Any, database_url: str) -> None:
-    monkeypatch.setenv("PBEM_SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("PBEM_SECRET_KEY", "from-the-environment-" + "x" * 16)
     monkeypatch.setenv("PBEM_SMTP_PORT", "2525")
     monkeypatch.setenv("PBEM_BASE_URL", "https://pbem.example.org")
     app = create_app({"DATABASE_URL": database_url})
-    assert app.config["SECRET_KEY"] == "from-the-environment"
+    assert app.config["SECRET_KEY"] == "from-the-environment-" + "x" * 16
     assert app.config["SMTP_PORT"] == 2525
     assert app.config["BASE_URL"] == "https://pbem.example.org"
 
@@ -79,10 +102,23 @@ def test_check_replays_games_and_reports_a_tampered_one(
     assert "#1: replayed state differs from the stored state" in bad.output
 
 
+def test_check_passes_a_healthy_database_with_games_still_forming(
+    app: Any, runner: Any, smtpd: Any, client: Any
+) -> None:
+    links, first = start_game(client, app, smtpd)
+    form = {"game": "colour-bazaar", "name_0": "Ana", "email_0": "ana@example.org"}
+    form |= {"name_1": "Bob", "email_1": "bob@example.org"}
+    assert client.post("/games", data=form).status_code == 303  # waits for Bob
+    result = runner.invoke(args=["check"])
+    assert result.exit_code == 0, result.output
+    assert "All games replay exactly." in result.output
+
+
 def test_local_mailbox_shows_mail_and_its_links(database_url: str, tmp_path: Any) -> None:
     app = create_app(
         {
             "TESTING": True,
+            "DEBUG": True,
             "DATABASE_URL": database_url,
             "MAIL_BACKEND": "file",
             "MAIL_DIR": str(tmp_path / "mail"),
@@ -98,7 +134,7 @@ def test_local_mailbox_shows_mail_and_its_links(database_url: str, tmp_path: Any
         "name_1": "Léo",
         "email_1": "leo@example.org",
     }
-    assert client.post("/games", data=form).status_code == 201
+    assert client.post("/games", data=form).status_code == 303
     assert "No mail yet" in client.get("/mailbox/").get_data(as_text=True)
     deliver(app)
     box = client.get("/mailbox/?to=leo").get_data(as_text=True)
@@ -114,3 +150,23 @@ def test_local_mailbox_shows_mail_and_its_links(database_url: str, tmp_path: Any
 
 def test_mailbox_is_absent_with_smtp(client: Any) -> None:
     assert client.get("/mailbox/").status_code == 404
+
+
+def test_mailbox_is_served_only_under_debug_and_a_file_backend_warns(
+    database_url: str, tmp_path: Any, caplog: Any
+) -> None:
+    config = {
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": GOOD_KEY,
+        "MAIL_BACKEND": "file",
+        "MAIL_DIR": str(tmp_path / "mail"),
+    }
+    with caplog.at_level("WARNING", logger="pbem"):
+        production = create_app(config)
+    assert production.test_client().get("/mailbox/").status_code == 404
+    assert "mail goes nowhere" in caplog.text and str(tmp_path / "mail") in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="pbem"):
+        local = create_app({**config, "DEBUG": True})
+    assert local.test_client().get("/mailbox/").status_code == 200
+    assert "mail goes nowhere" not in caplog.text

@@ -9,6 +9,8 @@ send it without a form, and its signed link is what guards it.
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, render_template, request
@@ -29,8 +31,16 @@ def _scope() -> str:
 
 
 def csrf_token(scope: str | None = None) -> str:
-    """A form token for this page's link (or for `scope`)."""
-    return _serializer().dumps(_scope() if scope is None else scope)
+    """A form token for this page's link (or for `scope`), unique to the page it is on.
+
+    The random part tells two forms apart, so that the lobby knows a form sent again.
+    """
+    return _serializer().dumps([_scope() if scope is None else scope, secrets.token_urlsafe(9)])
+
+
+def _scope_of(payload: Any) -> Any:
+    """The link a token was made for (tokens made before the random part was added: bare)."""
+    return payload[0] if isinstance(payload, list) and len(payload) == 2 else payload
 
 
 def csrf_field() -> Markup:
@@ -52,7 +62,7 @@ def check() -> Response | tuple[str, int] | None:
     if origin and origin != "null" and urlsplit(origin).netloc != request.host:
         return _refuse(403)
     try:
-        scope = _serializer().loads(request.form.get("csrf", ""), max_age=MAX_AGE)
+        scope = _scope_of(_serializer().loads(request.form.get("csrf", ""), max_age=MAX_AGE))
     except BadData:
         return _refuse(400)
     if scope != _scope():

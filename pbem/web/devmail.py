@@ -1,6 +1,6 @@
 """The local mailbox: read the mail the file backend stored, and click its links.
 
-Registered only with the file backend, which is the local default.
+Registered only with the file backend and PBEM_DEBUG=1 (what `make run` sets).
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from markupsafe import Markup, escape
 
 bp = Blueprint("devmail", __name__, url_prefix="/mailbox")
 _NAME = re.compile(r"^[0-9a-f]{16}\.eml$")
-_SANDBOX = "sandbox allow-top-navigation-by-user-activation allow-popups; script-src 'none'"
+_SANDBOX = (
+    "sandbox allow-top-navigation-by-user-activation allow-popups; script-src 'none';"
+    " frame-ancestors 'none'"
+)
 _URL = re.compile(r"https?://[^\s<>\"]+")
 
 

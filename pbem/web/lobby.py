@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from flask import Blueprint, abort, g, render_template, request
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+from werkzeug.wrappers import Response
 
-from pbem.db import write_session
+from pbem.db import read_session, write_session
 from pbem.games.base import Option
-from pbem.play import Invitee, PlayError, Timing, create_game
+from pbem.links import BadLink, make_token, read_token
+from pbem.models import Game, Player
+from pbem.play import Invitee, PlayError, Timing, create_game, seats_of
 from pbem.present import playable
 from pbem.ratelimit import NEW_GAMES, exceeded, record
 from pbem.web import engine, now, site
@@ -48,15 +54,37 @@ def _timing(form: Any) -> Timing:
     )
 
 
+def _form_key() -> str:
+    """A digest of this form's token: each lobby page gives a new one."""
+    return hashlib.sha256(request.form.get("csrf", "").encode()).hexdigest()
+
+
+def _game_made_by(form_key: str) -> int | None:
+    with read_session(engine()) as session:
+        game = session.exec(select(Game).where(Game.form_key == form_key)).first()
+        return game.id if game is not None else None
+
+
+def _to_created(game_id: int) -> Response:
+    """POST/redirect/GET: a reload shows the page again and creates nothing."""
+    token = make_token(site().secret, "created", [game_id])
+    return redirect(url_for("lobby.created", token=token), code=303)
+
+
 @bp.post("/games")
-def create() -> tuple[str, int]:
-    """Create the game from the form and queue the invitations."""
+def create() -> Response | tuple[str, int]:
+    """Create the game from the form, queue the invitations, and redirect to what was done."""
+    form_key = _form_key()
+    made = _game_made_by(form_key)
+    if made is not None:
+        return _to_created(made)  # the same form sent again: nothing new
     address = request.remote_addr or "?"
     if exceeded(engine(), NEW_GAMES, address, now()):
         abort(429)
     form = request.form
     slug = form.get("game", "")
     error = None
+    game_id: int | None = None
     games = playable()
     if slug not in games:
         error = PlayError("lobby.error.no_such_game")
@@ -79,10 +107,40 @@ def create() -> tuple[str, int]:
             record(engine(), NEW_GAMES, address, now())
             with write_session(engine()) as session:
                 game = create_game(session, site(), slug, invitees, options, now(), timing=timing)
+                game.form_key = form_key
+                session.add(game)
+                session.flush()
                 game_id = game.id
         except PlayError as exc:
             error = exc
+        except IntegrityError:
+            # The same form sent twice at once: the other request created the game.
+            made = _game_made_by(form_key)
+            if made is None:
+                raise
+            return _to_created(made)
     if error is not None:
         page = render_template("lobby/new.html", games=games, rows=MAX_ROWS, form=form, error=error)
         return page, 400
-    return render_template("lobby/created.html", game_id=game_id, invitees=invitees), 201
+    assert game_id is not None
+    return _to_created(game_id)
+
+
+@bp.get("/games/created/<token>")
+def created(token: str) -> str:
+    """What the lobby form did: the game's number and who was invited."""
+    try:
+        payload = read_token(site().secret, "created", token)
+    except BadLink:
+        abort(404)
+    if len(payload) != 1 or isinstance(payload[0], bool) or not isinstance(payload[0], int):
+        abort(404)
+    with read_session(engine()) as session:
+        game = session.get(Game, payload[0])
+        if game is None:
+            abort(404)
+        invitees = []
+        for seat in seats_of(session, game):
+            player = session.get(Player, seat.player_id)
+            invitees.append(Invitee(name=seat.name, email=player.email if player else ""))
+    return render_template("lobby/created.html", game_id=game.id, invitees=invitees)

@@ -26,7 +26,7 @@ def new_game(
     for row, (name, email) in enumerate(players):
         data[f"name_{row}"], data[f"email_{row}"] = name, email
     response = client.post("/games", data=data)
-    assert response.status_code == 201, response.data
+    assert response.status_code == 303, response.data
     game_id = int(response.get_data(as_text=True).split("Game #")[1].split(" ")[0])
     deliver(app)
     links = {}

@@ -50,7 +50,7 @@ def test_sender_killed_after_smtp_accepted_resends_with_the_same_message_id(
     form = {"game": "colour-bazaar"}
     for row, (name, email) in enumerate(PLAYERS):
         form[f"name_{row}"], form[f"email_{row}"] = name, email
-    assert client.post("/games", data=form).status_code == 201
+    assert client.post("/games", data=form).status_code == 303
     run_killed(app, "sender")
     (accepted,) = smtpd.messages  # the server took the first mail, then the sender died
     # The dead sender's claim lapses; the next drain sends everything not marked sent.

@@ -98,7 +98,7 @@ def start_game(
         form[f"name_{row}"] = name
         form[f"email_{row}"] = email
     response = client.post("/games", data=form)
-    assert response.status_code == 201
+    assert response.status_code == 303
     deliver(app)
     links = {}
     for name, email in PLAYERS:

@@ -23,7 +23,7 @@ def test_lobby_post_without_a_token_is_refused(client: Any, app: Any) -> None:
     assert "This form is too old, or did not come from this site" in response.get_data(as_text=True)
     page = client.get("/").get_data(as_text=True)
     token = page.split('name="csrf" value="')[1].split('"')[0]
-    assert client.post("/games", data={**lobby_form(), "csrf": token}, raw=True).status_code == 201
+    assert client.post("/games", data={**lobby_form(), "csrf": token}, raw=True).status_code == 303
 
 
 def test_move_tokens_belong_to_their_link_and_last_for_days(

@@ -212,7 +212,7 @@ class Table:
         for row, (name, email) in enumerate(PLAYERS):
             form[f"name_{row}"] = name
             form[f"email_{row}"] = email
-        assert self.client.post(f"/games?lang={self.lang}", data=form).status_code == 201
+        assert self.client.post(f"/games?lang={self.lang}", data=form).status_code == 303
         deliver(self.app)
         for email in EMAILS:
             (mail,) = self.smtpd.to(email)

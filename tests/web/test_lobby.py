@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlmodel import func, select
+
+from pbem.db import read_session
+from pbem.models import Game
 from tests.web.helpers import PLAYERS, deliver, link_in
 from tests.web.test_moves_once import snapshot
 
@@ -44,7 +48,7 @@ def test_form_errors_are_readable_and_create_nothing(client: Any) -> None:
 
 
 def test_decline_calls_the_game_off_and_tells_the_others(client: Any, app: Any, smtpd: Any) -> None:
-    assert client.post("/games", data=form_for(PLAYERS)).status_code == 201
+    assert client.post("/games", data=form_for(PLAYERS)).status_code == 303
     deliver(app)
     leo = link_in(smtpd.to("leo@example.org")[0])
     zoe = link_in(smtpd.to("zoe@example.org")[0])
@@ -85,3 +89,38 @@ def test_game_starts_when_the_last_player_joins(client: Any, app: Any, smtpd: An
     assert len(subjects) == 3
     assert sum("your move" in s for s in subjects) == 1
     assert sum("the game has started" in s for s in subjects) == 2
+
+
+def test_creating_redirects_and_a_resent_form_creates_nothing(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    page = client.get("/").get_data(as_text=True)
+    token = page.split('name="csrf" value="')[1].split('"')[0]
+    form = {**form_for(PLAYERS), "csrf": token}
+    first = client.post("/games", data=form, raw=True)
+    # POST/redirect/GET: the answer is a redirect to a page a reload only reads.
+    assert first.status_code == 303
+    location = first.headers["Location"]
+    shown = client.get(location).get_data(as_text=True)
+    assert "Invitations sent" in shown and "Léo" in shown and "zoe@example.org" in shown
+    assert "Invitations envoyées" in client.get(f"{location}?lang=fr").get_data(as_text=True)
+    before = snapshot(app)
+    # The browser sends the same form again (reload, back button, double tap).
+    again = client.post("/games", data=form, raw=True)
+    assert again.status_code == 303 and again.headers["Location"] == location
+    assert snapshot(app) == before and games_in(app) == 1
+    deliver(app)
+    assert len(smtpd.to("leo@example.org")) == 1  # invited once
+    # A new page gives a new form, which makes a new game.
+    fresh = client.get("/").get_data(as_text=True).split('name="csrf" value="')[1].split('"')[0]
+    assert fresh != token
+    other = client.post("/games", data={**form_for(PLAYERS), "csrf": fresh}, raw=True)
+    assert other.status_code == 303 and other.headers["Location"] != location
+    assert games_in(app) == 2
+    assert client.get(location[:-3] + "xyz").status_code == 404
+
+
+def games_in(app: Any) -> int:
+    """How many games the database holds."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return session.exec(select(func.count()).select_from(Game)).one()

@@ -42,7 +42,7 @@ def test_game_creation_is_limited_per_address(client: Any, app: Any) -> None:
         "email_1": "leo@example.org",
     }
     for _ in range(NEW_GAMES.count):
-        assert client.post("/games", data=form).status_code == 201
+        assert client.post("/games", data=form).status_code == 303
     refused = client.post("/games", data=form)
     assert refused.status_code == 429
     assert "Too many requests" in refused.get_data(as_text=True)
