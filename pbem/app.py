@@ -82,6 +82,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     def _harden(response: Response) -> Response:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.endpoint != "static":
+            # Static files hold no secret and may be revalidated; every page is never stored.
+            response.headers["Cache-Control"] = "no-store"
         location = response.headers.get("Location")
         if location:
             # Redirects point at PBEM_BASE_URL only, whatever Host the request named.

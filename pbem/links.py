@@ -6,6 +6,7 @@ A token carries only ids and the seat's current link key; rotating that key
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from typing import Any
 
@@ -35,11 +36,18 @@ def make_token(secret: str, purpose: str, payload: list[Any]) -> str:
 
 
 def read_token(secret: str, purpose: str, token: str) -> list[Any]:
-    """The payload of a token signed for `purpose`; BadLink otherwise."""
+    """The payload of a token signed for `purpose`; BadLink otherwise.
+
+    Only the spelling we issue is accepted: base64 ignores the unused low bits of a last
+    character, so other spellings would verify too and one link would have several names.
+    """
+    serializer = _serializer(secret, purpose)
     try:
-        payload = _serializer(secret, purpose).loads(token)
+        payload = serializer.loads(token)
     except (BadSignature, UnicodeError, ValueError) as exc:
         raise BadLink(str(exc)) from None
     if not isinstance(payload, list) or not payload:
         raise BadLink("payload is not a list")
+    if not hmac.compare_digest(serializer.dumps(payload).encode(), token.encode()):
+        raise BadLink("not the canonical spelling of the token")
     return payload

@@ -8,7 +8,7 @@ from sqlmodel import select
 
 from pbem.db import write_session
 from pbem.links import make_token
-from pbem.models import Seat
+from pbem.models import Player, Seat
 from tests.web.helpers import PLAYERS, deliver, link_in
 from tests.web.test_moves_once import first_mover, snapshot
 
@@ -106,3 +106,35 @@ def test_rotating_a_seat_key_revokes_its_old_links(client: Any, app: Any, smtpd:
     )
     fresh = make_token(app.config["SECRET_KEY"], "seat", [game_id, seat_no, "rotated-key"])
     assert client.get(f"/p/{fresh}").status_code == 200
+
+
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def same_bits_spellings(token: str) -> list[str]:
+    """The token with its last character swapped for the others that decode to the same bytes:
+    a 20-byte signature is 27 base64 characters, whose last two bits are unused."""
+    last = B64.index(token[-1])
+    return [token[:-1] + B64[(last & ~3) | low] for low in range(4) if (last & ~3) | low != last]
+
+
+def test_only_the_canonical_spelling_of_a_signature_opens_a_link(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    link, _, links = first_mover(client, app, smtpd)
+    page = client.get(link).get_data(as_text=True)
+    watch = page.split('href="http://pbem.test')[-1].split('"')[0]
+    with write_session(app.extensions["pbem"]["engine"]) as session:
+        player = session.get(Player, 1)
+        unsubscribe = make_token(
+            app.config["SECRET_KEY"], "unsubscribe", [player.id, player.unsubscribe_key]
+        )
+    assert client.get(f"/u/{unsubscribe}").status_code == 200
+    before = snapshot(app)
+    for path in [*links.values(), watch, f"/u/{unsubscribe}"]:
+        variants = same_bits_spellings(path)
+        assert len(variants) == 3
+        for variant in variants:
+            assert client.get(variant).status_code == 404, variant
+    assert client.get(link).status_code == 200
+    assert snapshot(app) == before
