@@ -153,6 +153,15 @@ class Game:
         """The log line(s) for `move` made by `seat` from `state`, as `viewer` may read them."""
         raise NotImplementedError
 
+    def review(self, state: State, seat: int, move: Move) -> list[Message]:
+        """What `seat` is shown of its own `move` before sending it (IllegalMove if refused).
+
+        Only what the mover may see now: the move itself, never what it would reveal
+        (another player's hand, a card drawn, others' bids or prices). Those appear in
+        the log once the move is sent, or a player could probe for free by reviewing.
+        """
+        raise NotImplementedError
+
     def turn_token(self, state: State, seat: int) -> str:
         """A token that changes whenever what `seat` may do changes; a move sent with an
         older token is stale. By default the ply: any move by anyone makes a form stale."""

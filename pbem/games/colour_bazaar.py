@@ -246,6 +246,12 @@ class ColourBazaar(Game):
         """The legal turn that best raises the value of the chips this seat holds."""
         return best_turn(state, seat)
 
+    def review(self, state: State, seat: int, move: Move) -> list[Message]:
+        """The turn as its player may see it before sending: no hand its edict would show."""
+        # Courts: whether the next player holds the named suit is learnt only once the
+        # turn is played; a review that said so would let a player probe every suit.
+        return [m for m in self.describe(state, seat, move, seat) if m.key != "cb.log.revealed"]
+
     def describe(self, state: State, seat: int, move: Move, viewer: int | None) -> list[Message]:
         """Log lines for a turn; a face-down discard shows its card only to its owner."""
         after = self.apply(state, seat, move)

@@ -251,9 +251,8 @@ def move(token: str) -> Response | tuple[str, int]:
         return _page(token, game_id, seat_no, status=400, error=play.PlayError(exc.args[0]))
     if form.get("confirm") != "1":
         try:
-            described = [
-                render(m, g.lang, names) for m in rules.describe(state, seat_no, the_move, seat_no)
-            ]
+            # Promise 4: the review shows only what the mover may see before sending.
+            described = [render(m, g.lang, names) for m in rules.review(state, seat_no, the_move)]
         except IllegalMove as exc:
             return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
         return _page(token, game_id, seat_no, confirm={"lines": described, "form": dict(form)})

@@ -170,6 +170,13 @@ class FantasyBusiness(Game):
         after = apply_move(state, seat, move)
         return describe_events(after["events"], viewer)
 
+    def review(self, state: State, seat: int, move: Move) -> list[Message]:
+        """The move as its player may see it before sending: their own action only."""
+        after = apply_move(state, seat, move)
+        # The first event of a move is the mover's own action; what follows is what it
+        # causes (sealed bids opened, prices revealed, cards drawn), shown once it is sent.
+        return describe_events(after["events"][:1], seat)
+
     def describe_setup(self, state: State, viewer: int | None) -> list[Message]:
         """Log lines for the opening of a new game (round 1's first buyer and cards)."""
         return describe_events(state["events"], viewer) if state["ply"] == 0 else []
