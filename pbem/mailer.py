@@ -7,8 +7,10 @@ import os
 import re
 import smtplib
 import ssl
+from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
+from email.parser import BytesParser
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,11 +21,46 @@ from pbem.models import Outbox
 
 MAIL_TEMPLATES = Path(__file__).resolve().parent.parent / "mail"
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+_ENCODED_WORD = re.compile(r"=\?")
+
+
+def neutralise_encoded_words(value: str) -> str:
+    """Text in which no RFC 2047 encoded word (=?charset?q?...?=) can start.
+
+    Python's email package decodes an encoded word found in a header value and may write
+    what it holds, CR LF included, raw (CVE-2024-6923): "=?" becomes "= ?".
+    """
+    return _ENCODED_WORD.sub("= ?", value)
 
 
 def clean_header(value: str) -> str:
-    """A header value with no CR, LF, NUL or other control characters."""
-    return _UNSAFE.sub(" ", value).strip()
+    """A header value with no CR, LF, NUL or other control characters, nor encoded words."""
+    return neutralise_encoded_words(_UNSAFE.sub(" ", value)).strip()
+
+
+class UnsafeMessage(ValueError):
+    """The message, once serialised, does not parse back to the headers it was built with."""
+
+
+def check_headers(msg: EmailMessage) -> None:
+    """Refuse a message whose serialised bytes parse back to other headers than intended."""
+    raw = msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
+    back = BytesParser(policy=policy.default).parsebytes(raw)
+    # Folding may move white space about; names, order and words must stay as built.
+    intended = [(k.lower(), " ".join(str(v).split())) for k, v in msg.items()]
+    parsed = [(k.lower(), " ".join(str(v).split())) for k, v in back.items()]
+    if parsed != intended:
+        changed = [k for k, _ in (set(parsed) ^ set(intended))]
+        raise UnsafeMessage(f"headers change when serialised: {sorted(set(changed))}")
+    for field in ("From", "To"):
+        if [a.addr_spec for a in back[field].addresses] != [
+            a.addr_spec
+            for a in msg[field].addresses  # type: ignore[union-attr]
+        ]:
+            raise UnsafeMessage(f"{field} names other addresses once serialised")
+    for _, value in back.items():
+        if _UNSAFE.search(str(value)):
+            raise UnsafeMessage("a header holds a control character once serialised")
 
 
 def make_env(extra_globals: dict[str, Any] | None = None) -> Environment:

@@ -19,6 +19,7 @@ from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
 from pbem.games.text import render
 from pbem.links import make_token, new_key
+from pbem.mailer import neutralise_encoded_words
 from pbem.models import Game, Move, Player, Seat
 from pbem.notify import queue
 
@@ -108,8 +109,10 @@ class Timing:
 
 
 def clean_name(name: str) -> str:
-    """A display name with no control characters, trimmed to a sane length."""
-    return re.sub(r"[\x00-\x1f\x7f\u2028\u2029]", "", name).strip()[:NAME_MAX]
+    """A display name with no control characters nor encoded words, trimmed to a sane length."""
+    plain = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]", "", name)
+    # Mail headers: "=?...?=" would be decoded by mail software (CVE-2024-6923).
+    return neutralise_encoded_words(plain).strip()[:NAME_MAX]
 
 
 def check_invitees(

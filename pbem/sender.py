@@ -15,12 +15,13 @@ from sqlalchemy import Engine, or_, update
 from sqlmodel import select
 
 from pbem.db import write_session
-from pbem.mailer import Backend, build_message
+from pbem.mailer import Backend, UnsafeMessage, build_message, check_headers
 from pbem.models import Outbox
 
 log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=5)
 MAX_BACKOFF = timedelta(hours=2)
+PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
 
 
 def backoff(attempts: int) -> timedelta:
@@ -67,7 +68,16 @@ def drain(
             break
         for index, row in enumerate(rows):
             try:
-                backend.send(build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"]))
+                msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
+                check_headers(msg)
+            except (UnsafeMessage, ValueError, TypeError) as exc:
+                # Never send a mail whose headers would not arrive as built (header injection).
+                failed += 1
+                log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
+                _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
+                continue
+            try:
+                backend.send(msg)
             except Exception as exc:  # any failure to deliver means: try again later
                 failed += 1
                 log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
@@ -91,7 +101,12 @@ def _release(engine: Engine, ids: list[int | None]) -> None:
 
 
 def _mark(
-    engine: Engine, row_id: int | None, sent_at: datetime | None, now: datetime, error: str | None
+    engine: Engine,
+    row_id: int | None,
+    sent_at: datetime | None,
+    now: datetime,
+    error: str | None,
+    wait: timedelta | None = None,
 ) -> None:
     with write_session(engine) as session:
         row = session.get(Outbox, row_id)
@@ -103,6 +118,6 @@ def _mark(
             row.last_error = None
         else:
             row.attempts += 1
-            row.next_attempt_at = now + backoff(row.attempts)
+            row.next_attempt_at = now + (wait or backoff(row.attempts))
             row.last_error = error
         session.add(row)

@@ -54,12 +54,14 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.raw: list[bytes] = []  # the bytes delivered, as the server received them
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
         msg = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
         with self.lock:
             self.messages.append(msg)  # type: ignore[arg-type]
+            self.raw.append(envelope.original_content)
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:
@@ -70,6 +72,7 @@ class Inbox:
     def clear(self) -> None:
         with self.lock:
             self.messages.clear()
+            self.raw.clear()
 
 
 @pytest.fixture

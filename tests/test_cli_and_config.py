@@ -13,7 +13,6 @@ from pbem.models import Game
 from tests.conftest import FormClient
 from tests.web.helpers import deliver, link_in, play_turn, start_game
 
-
 GOOD_KEY = "k" * 32
 
 

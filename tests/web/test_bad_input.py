@@ -7,7 +7,10 @@ from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlmodel import select
 
+from pbem.db import read_session, write_session
+from pbem.models import Outbox
 from tests.web.helpers import deliver, form_with, hidden, link_in
 from tests.web.test_moves_once import first_mover, snapshot
 
@@ -65,6 +68,85 @@ def test_names_cannot_inject_mail_headers(client: Any, app: Any, smtpd: Any) -> 
             assert "\n" not in str(value) and "\r" not in str(value) and "\x00" not in str(value)
         (address,) = msg["To"].addresses  # one recipient, whatever the name holds
         assert address.addr_spec.endswith("@example.org") and "evil" not in address.addr_spec
+
+
+ENCODED_WORD_NAMES = [
+    "=?utf-8?q?R=0D=0AReply-To:_x@evil.test?=",
+    "=?utf-8?b?UkNcclxuUmVwbHktVG86IHhAZXZpbC50ZXN0?=",
+    "=?utf-8?b?Ug0KUmVwbHktVG86IHhAZXZpbC50ZXN0?=",
+    "=?UTF-8?Q?R=0AReply-To:_x@evil.test?=",
+]
+
+
+def header_block(raw: bytes) -> list[str]:
+    """The header lines of a delivered message, exactly as the server received them."""
+    head = raw.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].decode("ascii", "replace")
+    return head.split("\n")
+
+
+def test_encoded_words_in_names_reach_no_header(client: Any, app: Any, smtpd: Any) -> None:
+    """CVE-2024-6923: the email package decodes an encoded word and writes its CR LF raw."""
+    for n, evil in enumerate(ENCODED_WORD_NAMES):
+        form = {
+            "game": "colour-bazaar",
+            "name_0": evil,
+            "email_0": f"a{n}@example.org",
+            "name_1": evil[:20],
+            "email_1": f"l{n}@example.org",
+        }
+        assert client.post("/games", data=form).status_code == 303, evil
+    deliver(app)
+    assert len(smtpd.raw) == 2 * len(ENCODED_WORD_NAMES)
+    for raw in smtpd.raw:
+        lines = header_block(raw)
+        starts = [line.split(":", 1)[0].lower() for line in lines if not line[:1].isspace()]
+        assert "reply-to" not in starts, lines
+        assert not any(
+            "evil.test" in line
+            and line.lower().startswith(("to:", "reply-to:", "cc:", "bcc:"))
+            and "<" not in line
+            for line in lines
+        )
+        assert sorted(set(starts)) == sorted(
+            set(starts)
+            & {
+                h.lower()
+                for h in EXPECTED_HEADERS
+                | {"List-Unsubscribe", "List-Unsubscribe-Post", "Content-Transfer-Encoding"}
+            }
+        ), starts
+    for msg in smtpd.messages:
+        assert msg["Reply-To"] is None
+        (address,) = msg["To"].addresses
+        assert address.addr_spec.endswith("@example.org")
+
+
+def test_a_mail_whose_headers_would_change_is_never_sent(
+    client: Any, app: Any, smtpd: Any, caplog: Any
+) -> None:
+    """Whatever slips past the input checks, a mail is sent only if its bytes parse back
+    to the headers it was built with."""
+    form = {"game": "colour-bazaar", "name_0": "Ana", "email_0": "ana@example.org"}
+    form |= {"name_1": "Léo", "email_1": "leo@example.org"}
+    assert client.post("/games", data=form).status_code == 303
+    engine = app.extensions["pbem"]["engine"]
+    with write_session(engine) as session:
+        row = session.exec(select(Outbox).where(Outbox.to_addr == "leo@example.org")).one()
+        # A header that does not survive serialisation as built (say, from an old row).
+        row.headers = {**row.headers, "X-Game: 1\r\nReply-To": "x@evil.test"}
+        session.add(row)
+    with caplog.at_level("ERROR", logger="pbem"):
+        result = deliver(app)
+    assert result == {"sent": 1, "failed": 1}
+    assert [str(m["To"]) for m in smtpd.messages] == ["Ana <ana@example.org>"]
+    assert "refused, not sent" in caplog.text and "leo@example.org" in caplog.text
+    clock_later = app.config["CLOCK"]
+    clock_later.advance(days=30)
+    deliver(app)
+    assert len(smtpd.messages) == 1  # never retried
+    with read_session(engine) as session:
+        row = session.exec(select(Outbox).where(Outbox.to_addr == "leo@example.org")).one()
+        assert row.sent_at is None and row.last_error.startswith("refused")
 
 
 @FUZZ
