@@ -7,6 +7,7 @@ scheduler; gunicorn workers never do. Jobs are safe to run twice.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -56,7 +57,9 @@ def make_scheduler(app: Flask, blocking: bool) -> Any:
         max_instances=1,
         coalesce=True,
         misfire_grace_time=60,
-        next_run_time=None if blocking else app.config["CLOCK"](),
+        # A first run at once, then every interval. (None here would mean "paused" to
+        # APScheduler 3: the clock would then send mail only after each sweep.)
+        next_run_time=datetime.now(UTC),
     )
     # The sweep finds due rows by indexed queries; a late or doubled run is harmless, and
     # after downtime the first run handles everything that fell due.

@@ -1,25 +1,26 @@
 """The outbox sender: claim due mail in batches, deliver, mark sent or retry later.
 
-Safe to run twice at once: a row is claimed by a conditional UPDATE, and a
-claim lapses after a lease, so a sender killed mid-batch delays mail, never
-loses it. A resend carries the row's stable Message-ID.
+Safe to run twice at once: a row is claimed by a conditional UPDATE just before
+it is sent, and the claim lapses after a lease of a few SMTP timeouts, so a sender
+killed mid-send delays that one mail briefly, never loses it, and holds up no other.
+A resend carries the row's stable Message-ID.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, or_, update
 from sqlmodel import select
 
-from pbem.db import write_session
+from pbem.db import read_session, write_session
 from pbem.mailer import Backend, UnsafeMessage, build_message, check_headers
 from pbem.models import Outbox
 
 log = logging.getLogger(__name__)
-LEASE = timedelta(minutes=5)
 MAX_BACKOFF = timedelta(hours=2)
 PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
 
@@ -29,25 +30,44 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=30 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF)
 
 
-def claim(engine: Engine, now: datetime, batch: int) -> list[Outbox]:
-    """Claim up to `batch` due rows for this sender; rows claimed by another are skipped."""
+def lease_for(config: dict[str, Any]) -> timedelta:
+    """How long a claimed mail is left to its sender: a few SMTP timeouts, not minutes.
+
+    Only the mail being sent is claimed, so after a crash the others wait for nothing,
+    and the one in flight waits this long (it may then go twice, with one Message-ID).
+    """
+    return timedelta(seconds=3 * float(config.get("SMTP_TIMEOUT", 10.0)))
+
+
+LEASE = lease_for({})
+
+
+def _due(engine: Engine, now: datetime, at: datetime, batch: int) -> list[int]:
+    """Ids of up to `batch` rows due at `now` that no sender holds at `at`."""
+    with read_session(engine) as session:
+        return list(
+            session.exec(
+                select(Outbox.id)
+                .where(Outbox.sent_at.is_(None))  # type: ignore[union-attr]
+                .where(Outbox.next_attempt_at <= now)
+                .where(or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < at))  # type: ignore[union-attr]
+                .order_by(Outbox.id)  # type: ignore[arg-type]
+                .limit(batch)
+            ).all()
+        )
+
+
+def _claim_ids(engine: Engine, ids: list[int], at: datetime, lease: timedelta) -> list[Outbox]:
+    """Claim these rows until `at + lease`; rows another sender holds are skipped."""
     with write_session(engine) as session:
-        due = session.exec(
-            select(Outbox.id)
-            .where(Outbox.sent_at.is_(None))  # type: ignore[union-attr]
-            .where(Outbox.next_attempt_at <= now)
-            .where(or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < now))  # type: ignore[union-attr]
-            .order_by(Outbox.id)  # type: ignore[arg-type]
-            .limit(batch)
-        ).all()
         claimed: list[int] = []
-        for row_id in due:
+        for row_id in ids:
             result = session.execute(
                 update(Outbox)
                 .where(Outbox.id == row_id)  # type: ignore[arg-type]
                 .where(Outbox.sent_at.is_(None))  # type: ignore[union-attr]
-                .where(or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < now))  # type: ignore[union-attr]
-                .values(claimed_until=now + LEASE)
+                .where(or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < at))  # type: ignore[union-attr]
+                .values(claimed_until=at + lease)
             )
             if result.rowcount == 1:  # type: ignore[attr-defined]
                 claimed.append(row_id)
@@ -57,16 +77,35 @@ def claim(engine: Engine, now: datetime, batch: int) -> list[Outbox]:
         return sorted(rows, key=lambda r: r.id or 0)
 
 
+def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
+    """Claim up to `batch` due rows for this sender; rows claimed by another are skipped."""
+    return _claim_ids(engine, _due(engine, now, now, batch), now, lease)
+
+
 def drain(
     engine: Engine, backend: Backend, config: dict[str, Any], now: datetime
 ) -> dict[str, int]:
-    """Send every due mail once; return how many were sent and how many failed."""
+    """Send every due mail once; return how many were sent and how many failed.
+
+    Each mail is claimed just before it is sent, for a few SMTP timeouts; the time of a
+    claim is `now` moved on by the time this drain has run.
+    """
+    lease = lease_for(config)
+    started = time.monotonic()
+
+    def at() -> datetime:
+        return now + timedelta(seconds=time.monotonic() - started)
+
     sent = failed = 0
     while True:
-        rows = claim(engine, now, int(config.get("SENDER_BATCH", 50)))
-        if not rows:
-            break
-        for index, row in enumerate(rows):
+        ids = _due(engine, now, at(), int(config.get("SENDER_BATCH", 50)))
+        progress = False
+        for row_id in ids:
+            claimed = _claim_ids(engine, [row_id], at(), lease)
+            if not claimed:
+                continue  # another sender has it
+            progress = True
+            row = claimed[0]
             try:
                 msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
                 check_headers(msg)
@@ -82,22 +121,14 @@ def drain(
                 failed += 1
                 log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
                 _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
-                # The server is likely down or hanging: give the rest back for the next drain
+                # The server is likely down or hanging: leave the rest for the next drain
                 # rather than wait out a timeout for each.
-                _release(engine, [r.id for r in rows[index + 1 :]])
                 return {"sent": sent, "failed": failed}
             sent += 1
             _mark(engine, row.id, now, now, error=None)
+        if not progress:
+            break
     return {"sent": sent, "failed": failed}
-
-
-def _release(engine: Engine, ids: list[int | None]) -> None:
-    if not ids:
-        return
-    with write_session(engine) as session:
-        session.execute(
-            update(Outbox).where(Outbox.id.in_(ids)).values(claimed_until=None)  # type: ignore[union-attr]
-        )
 
 
 def _mark(

@@ -27,7 +27,8 @@ def new_game(
         data[f"name_{row}"], data[f"email_{row}"] = name, email
     response = client.post("/games", data=data)
     assert response.status_code == 303, response.data
-    game_id = int(response.get_data(as_text=True).split("Game #")[1].split(" ")[0])
+    created = client.get(response.headers["Location"])
+    game_id = int(created.get_data(as_text=True).split("Game #")[1].split(" ")[0])
     deliver(app)
     links = {}
     for _, email in players:

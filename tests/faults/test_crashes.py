@@ -85,3 +85,24 @@ def test_clock_killed_mid_sweep_is_completed_once_by_the_next(
     deliver(app)
     timeouts = [m for m in smtpd.messages if "time ran out" in str(m["Subject"])]
     assert len(timeouts) == 5  # one mail per timed-out seat, none twice
+
+
+def test_after_a_sender_crash_the_other_mails_do_not_wait_for_a_lease(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    form = {"game": "colour-bazaar"}
+    for row, (name, email) in enumerate(PLAYERS):
+        form[f"name_{row}"], form[f"email_{row}"] = name, email
+    assert client.post("/games", data=form).status_code == 303
+    run_killed(app, "sender")
+    (accepted,) = smtpd.messages
+    # Right after the crash: the mails the dead sender had not begun go out at once...
+    clock.now = datetime.now(UTC)
+    assert drain_outbox(app) == {"sent": 2, "failed": 0}
+    ids = Counter(str(m["Message-ID"]) for m in smtpd.messages)
+    assert sorted(ids.values()) == [1, 1, 1]  # none twice
+    # ...and the one it was sending waits out a few SMTP timeouts (10 s each), not minutes.
+    clock.now = datetime.now(UTC) + timedelta(seconds=31)
+    assert drain_outbox(app) == {"sent": 1, "failed": 0}
+    ids = Counter(str(m["Message-ID"]) for m in smtpd.messages)
+    assert ids[str(accepted["Message-ID"])] == 2 and sorted(ids.values()) == [1, 1, 2]
