@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pbem.games import GAMES
 from pbem.games.base import Message
+from pbem.games.fantasy_business.cards import card_type, is_special
 from pbem.games.text import card_name, render
 from tests.games.test_colour_bazaar_rules import CONSUL_WAVES, _edict_table
 
@@ -86,7 +87,22 @@ def test_fantasy_business_reviews_show_only_the_movers_own_action(
         # Every line is about the mover: no other seat's sealed bid, price or income.
         for line in review:
             assert line.params.get("seat", seat) == seat, (move, line)
-        assert review == FB.describe(state, seat, move, seat)[: len(review)]
+        assert len(review) <= len(FB.describe(state, seat, move, seat))
+
+
+def test_reviewing_take_does_not_name_a_face_down_special() -> None:
+    for seed in range(40):
+        for state, seat, move in _fb_game(seed, 3, "open", "standard"):
+            auction = state["auction"]
+            if move["action"] == "take" and is_special(auction["card"]):
+                review = FB.review(state, seat, move)
+                said = " ".join(render(m, lang) for m in review for lang in ("en", "fr"))
+                assert card_name(card_type(auction["card"]), "en") not in said, said
+                assert card_name(card_type(auction["card"]), "fr") not in said, said
+                sent = FB.describe(state, seat, move, seat)
+                assert auction["card"] in str([m.params for m in sent])  # once sent: named
+                return
+    raise AssertionError("no face-down special was taken")
 
 
 def test_last_sealed_bid_review_does_not_open_the_others_bids() -> None:

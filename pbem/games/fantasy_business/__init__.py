@@ -175,7 +175,11 @@ class FantasyBusiness(Game):
         after = apply_move(state, seat, move)
         # The first event of a move is the mover's own action; what follows is what it
         # causes (sealed bids opened, prices revealed, cards drawn), shown once it is sent.
-        return describe_events(after["events"][:1], seat)
+        own = after["events"][:1]
+        # Spec, What each player sees: a face-down special is seen by whoever wins it, once
+        # won; a review of "take" that named it would let the player look and then pass.
+        viewer = None if own and own[0]["e"] == "won" else seat
+        return describe_events(own, viewer)
 
     def describe_setup(self, state: State, viewer: int | None) -> list[Message]:
         """Log lines for the opening of a new game (round 1's first buyer and cards)."""
