@@ -163,6 +163,11 @@ def test_mailbox_is_served_only_under_debug_and_a_file_backend_warns(
     with caplog.at_level("WARNING", logger="pbem"):
         production = create_app(config)
     assert production.test_client().get("/mailbox/").status_code == 404
+    production.test_client_class = FormClient
+    form = {"game": "colour-bazaar", "name_0": "Ana", "email_0": "ana@example.org"}
+    form |= {"name_1": "Léo", "email_1": "leo@example.org"}
+    created = production.test_client().post("/games", data=form, follow_redirects=True)
+    assert created.status_code == 200 and "/mailbox/" not in created.get_data(as_text=True)
     assert "mail goes nowhere" in caplog.text and str(tmp_path / "mail") in caplog.text
     caplog.clear()
     with caplog.at_level("WARNING", logger="pbem"):
