@@ -107,6 +107,7 @@ def live_server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
     app = create_app(
         {
             "TESTING": True,
+            "DEBUG": True,  # as `make run`: the local mailbox is served only under debug
             "SECRET_KEY": "browser-test-secret-key-of-32-bytes-at-least",
             "DATABASE_URL": database_url,
             "MAIL_BACKEND": "file",
