@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.games.base import BadOptions, Game, GameError, IllegalMove, Message, Outcome
+from pbem.games.base import BadOptions, Game, GameError, IllegalMove, Outcome
 from pbem.games.colour_bazaar import ColourBazaar
 from pbem.games.fantasy_business import FantasyBusiness
+from pbem.games.message import Message
 
 GAMES: dict[str, Game] = {game.slug: game for game in (ColourBazaar(), FantasyBusiness())}
 

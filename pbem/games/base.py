@@ -8,34 +8,14 @@ state exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+
+from pbem.games.message import Message
+from pbem.games.text import render
 
 State = dict[str, Any]
 Move = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Message:
-    """A translatable sentence: a catalogue key and its parameters.
-
-    Parameters follow a naming convention read by `pbem.games.text`: a key
-    ending in `card` holds a card id, `cards` a list of card ids, `suit` a suit
-    id, `seat` a seat number, `market` a market index (shown from 1); others
-    are shown as they are.
-    """
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The message as plain data, for storage."""
-        return {"key": self.key, "params": dict(self.params)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Message:
-        """Rebuild a message stored with `to_json`."""
-        return cls(data["key"], dict(data.get("params", {})))
 
 
 class GameError(ValueError):
@@ -46,14 +26,10 @@ class GameError(ValueError):
         super().__init__(key)
 
     def __str__(self) -> str:
-        from pbem.games.text import render
-
         return render(self.msg, "en")
 
     def text(self, lang: str = "en", names: list[str] | None = None) -> str:
         """The error as a sentence in `lang`."""
-        from pbem.games.text import render
-
         return render(self.msg, lang, names)
 
 

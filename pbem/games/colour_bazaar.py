@@ -13,7 +13,6 @@ from pbem.games.base import (
     BadOptions,
     Game,
     IllegalMove,
-    Message,
     Move,
     Option,
     Outcome,
@@ -21,6 +20,7 @@ from pbem.games.base import (
     shared_ranks,
 )
 from pbem.games.decktet import BASIC, CARDS, COURTS, PAWNS, SUITS
+from pbem.games.message import Message
 
 HAND_SIZE = 4
 CHIPS_PER_SUIT = 5

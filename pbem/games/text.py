@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pbem.games.base import Message
+from pbem.games.message import Message
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 _DIR = Path(__file__).with_name("messages")

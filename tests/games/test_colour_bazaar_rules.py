@@ -15,8 +15,8 @@ import random
 import pytest
 
 from pbem.games import BadOptions
-from pbem.games.base import Message
 from pbem.games.decktet import BASIC, COURTS, PAWNS, SUITS
+from pbem.games.message import Message
 from pbem.games.text import render
 from tests.games.helpers import (
     BORDERLAND,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pbem.games import IllegalMove
-from pbem.games.base import Message
 from pbem.games.decktet import CARDS, SUITS
+from pbem.games.message import Message
 from pbem.games.text import LANGUAGES, card_name, catalogue, lookup, render, seat_name, suit_name
 from tests.games.helpers import GAME, table
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import Message
 from pbem.games.fantasy_business.cards import is_special
+from pbem.games.message import Message
 
 
 def one(key: str, number: int) -> str:
