@@ -83,7 +83,8 @@ from pbem.games import GAMES
 from pbem.i18n import t
 from pbem.mailer import make_env
 from pbem.models import Game
-from pbem.play import Invitee, Site, create_game, join, replay_problem, seats_of
+from pbem.play import Invitee, Site, create_game, join, replay_problem
+from pbem.store import seats_of
 
 SLUG = "colour-bazaar"
 RULES = GAMES[SLUG]

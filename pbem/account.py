@@ -10,7 +10,8 @@ from pbem.clock import next_digest, shift_player_clocks, start_clock, vacation_c
 from pbem.i18n import LANGUAGES
 from pbem.models import Player, Seat, Vacation
 from pbem.notify import queue_player_mail
-from pbem.play import PlayError, Site, lock_game
+from pbem.play import Site
+from pbem.store import PlayError, find_seat, lock_game, seat_of
 from pbem.timefmt import valid_zone
 
 NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
@@ -102,7 +103,7 @@ def end_vacation(session: Session, player: Player, now: datetime) -> None:
 def come_back(session: Session, game_id: int, seat_no: int, now: datetime) -> None:
     """An absent player takes their seat back; their turns wait for them again."""
     game = lock_game(session, game_id)
-    seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
+    seat = seat_of(session, game_id, seat_no)
     seat.absent = False
     seat.timeouts_in_row = 0
     if seat.turn_started_at is not None:
@@ -117,7 +118,7 @@ def add_time(session: Session, game_id: int, by_seat: int, seat_no: int, days: i
         raise PlayError("extend.error.not_creator")
     if not 1 <= days <= 14:
         raise PlayError("extend.error.days")
-    seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).first()
+    seat = find_seat(session, game_id, seat_no)
     if seat is None or seat.deadline is None or game.status != "active" or seat.absent:
         raise PlayError("extend.error.no_deadline")
     seat.deadline += timedelta(days=days)

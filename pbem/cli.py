@@ -17,6 +17,7 @@ from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.games.text import render
 from pbem.models import Game
+from pbem.store import PlayError, moves_of, seats_of
 
 
 def _engine() -> Any:
@@ -131,7 +132,7 @@ def new_game_command(
                 seed=seed,
             )
             click.echo(f"Game #{game.id} created; invitations queued.")
-    except (play.PlayError, ValueError) as exc:
+    except (PlayError, ValueError) as exc:
         raise click.ClickException(str(getattr(exc, "params", "") or exc)) from None
 
 
@@ -141,7 +142,7 @@ def games_command() -> None:
     """List the games."""
     with read_session(_engine()) as session:
         for game in session.exec(select(Game).order_by(Game.id)):
-            names = ", ".join(s.name for s in play.seats_of(session, game))
+            names = ", ".join(s.name for s in seats_of(session, game))
             click.echo(f"#{game.id}\t{game.slug}\t{game.status}\tply {game.ply}\t{names}")
 
 
@@ -154,8 +155,8 @@ def log_command(game_id: int) -> None:
         game = session.get(Game, game_id)
         if game is None:
             raise click.ClickException(f"No game #{game_id}.")
-        names = [s.name for s in play.seats_of(session, game)]
-        for move in play.moves_of(session, game):
+        names = [s.name for s in seats_of(session, game)]
+        for move in moves_of(session, game):
             for line in move.lines.get("watch", []):
                 text = render(play.Message.from_json(line), "en", names)
                 click.echo(

@@ -24,6 +24,7 @@ from sqlmodel import Session, select
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Vacation
+from pbem.store import lock_game, seat_of
 
 log = logging.getLogger(__name__)
 _ITEM = re.compile(r"^\s*(\d{1,3})\s*(h|%)\s*$")
@@ -201,8 +202,8 @@ def sweep_timeouts(engine: Engine, site: Any, now: datetime, batch: int) -> int:
 
     def handle(session: Session, key: Any) -> bool:
         game_id, seat_no = key
-        game = play.lock_game(session, game_id)
-        seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
+        game = lock_game(session, game_id)
+        seat = seat_of(session, game_id, seat_no)
         if seat.deadline is None or seat.deadline > now:
             return False  # moved in time, or handled by another sweep
         rules = GAMES[game.slug]

@@ -11,6 +11,7 @@ from pbem.games import GAMES
 from pbem.i18n import t
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
+from pbem.store import moves_of, seats_of
 from pbem.timefmt import format_left, format_when
 
 URGENT = timedelta(hours=24)
@@ -59,7 +60,7 @@ def mail_context(
 ) -> dict[str, Any]:
     """The template variables for one mail to one seat."""
     from pbem.notify import game_title
-    from pbem.play import log_lines, moves_of
+    from pbem.play import log_lines
 
     lang = player.lang
     names = [s.name for s in seats]
@@ -117,7 +118,6 @@ def digest_entry(
 ) -> dict[str, Any]:
     """One line of a digest: the game, its players, the link and the deadline."""
     from pbem.notify import game_title
-    from pbem.play import seats_of
 
     others = [s.name for s in seats_of(session, game) if s.seat != seat.seat]
     return {

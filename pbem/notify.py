@@ -15,6 +15,7 @@ from pbem.games import GAMES
 from pbem.games.text import lookup
 from pbem.links import new_key
 from pbem.models import Game, Outbox, Player, Seat
+from pbem.store import seats_of
 
 # Mails that carry the table talk a player has not yet seen.
 TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
@@ -88,7 +89,6 @@ def queue(
 ) -> Outbox:
     """Render the mail for `event` to `seat` and put it in the outbox (this transaction)."""
     from pbem.mail_context import mail_context
-    from pbem.play import seats_of
     from pbem.talk import news_for
 
     player = session.get(Player, seat.player_id)

@@ -22,32 +22,10 @@ from pbem.links import make_token, new_key
 from pbem.mailer import neutralise_encoded_words
 from pbem.models import Game, Move, Player, Seat
 from pbem.notify import queue
+from pbem.store import Gone, PlayError, Stale, lock_game, moves_of, player_of, seat_of, seats_of
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40
-
-
-class PlayError(Exception):
-    """A request the game cannot take; carries a catalogue key for the page."""
-
-    status = 400
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
-
-class Stale(PlayError):
-    """The move was made for a turn that has already been played."""
-
-    status = 409
-
-
-class Gone(PlayError):
-    """The game is not in a state that allows this."""
-
-    status = 409
 
 
 @dataclass
@@ -196,23 +174,10 @@ def create_game(
     return game
 
 
-def seats_of(session: Session, game: Game) -> list[Seat]:
-    """The game's seats in seat order."""
-    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat)))
-
-
-def lock_game(session: Session, game_id: int) -> Game:
-    """The game row, locked for this transaction (SQLite is locked already by BEGIN IMMEDIATE)."""
-    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
-    if game is None:
-        raise PlayError("error.no_game")
-    return game
-
-
 def join(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> Game:
     """Take the invited seat; the game starts when everyone has joined."""
     game = lock_game(session, game_id)
-    seat = _seat(session, game, seat_no)
+    seat = seat_of(session, game_id, seat_no)
     if seat.status == "joined":
         return game  # a second click, or a click after the start: nothing to do
     if game.status != "forming":
@@ -229,7 +194,7 @@ def join(session: Session, site: Site, game_id: int, seat_no: int, now: datetime
 def decline(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> Game:
     """Refuse the invitation; the game cannot start, so it is called off and everyone told."""
     game = lock_game(session, game_id)
-    seat = _seat(session, game, seat_no)
+    seat = seat_of(session, game_id, seat_no)
     if game.status != "forming":
         raise Gone("join.error.not_forming")
     seat.status = "declined"
@@ -245,7 +210,8 @@ def cancel(session: Session, site: Site, game_id: int, seat_no: int, now: dateti
         raise PlayError("join.error.not_creator")
     if game.status != "forming":
         raise Gone("join.error.not_forming")
-    _call_off(session, site, game, now, reason="cancelled", by=_seat(session, game, seat_no).name)
+    by = seat_of(session, game_id, seat_no).name
+    _call_off(session, site, game, now, reason="cancelled", by=by)
     return game
 
 
@@ -282,16 +248,8 @@ def start(session: Session, site: Site, game: Game, now: datetime) -> None:
 
 def _tell_turn(session: Session, site: Site, game: Game, seat: Seat, now: datetime) -> None:
     """A "your move" mail, unless the player chose digests, reminders only, or no mail."""
-    player = session.get(Player, seat.player_id)
-    if player is not None and player.notify == "every" and not seat.absent:
+    if player_of(session, seat).notify == "every" and not seat.absent:
         queue(session, site, game, seat, "your_turn", now)
-
-
-def _seat(session: Session, game: Game, seat_no: int) -> Seat:
-    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_no)).first()
-    if seat is None:
-        raise PlayError("error.no_seat")
-    return seat
 
 
 # --- moves ------------------------------------------------------------------
@@ -408,15 +366,6 @@ def log_lines(
         }
         for m in moves
     ]
-
-
-def moves_of(session: Session, game: Game, since: int = 0) -> list[Move]:
-    """The game's moves from ply `since` on, in order."""
-    return list(
-        session.exec(
-            select(Move).where(Move.game_id == game.id, Move.ply >= since).order_by(Move.ply)
-        )
-    )
 
 
 def replay_problem(session: Session, game: Game) -> str | None:

@@ -14,7 +14,7 @@ from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from pbem.models import Game, Seat, Talk
-from pbem.play import PlayError, lock_game
+from pbem.store import PlayError, lock_game
 
 MAX_LENGTH = 1000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

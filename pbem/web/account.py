@@ -11,8 +11,8 @@ from werkzeug.wrappers import Response
 from pbem import account
 from pbem.db import read_session, write_session
 from pbem.links import BadLink, read_token
-from pbem.models import Player, Seat
-from pbem.play import PlayError, select
+from pbem.models import Player
+from pbem.store import PlayError, player_of, seat_of
 from pbem.timefmt import format_when, zones
 from pbem.web import bad_link, engine, now, site
 from pbem.web.game import _seat_from
@@ -20,18 +20,11 @@ from pbem.web.game import _seat_from
 bp = Blueprint("account", __name__)
 
 
-def _player_of(session: Any, game_id: int, seat_no: int) -> Player:
-    seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
-    player = session.get(Player, seat.player_id)
-    assert player is not None
-    return player
-
-
 def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, int]:
     game_id, seat_no = _seat_from(token)
     moment = now()
     with read_session(engine()) as session:
-        player = _player_of(session, game_id, seat_no)
+        player = player_of(session, seat_of(session, game_id, seat_no))
         g.lang = player.lang
         vacation = account.current_vacation(session, player, moment)
         used = account.days_used(session, player, moment.year)
@@ -62,7 +55,7 @@ def _act(token: str, action: Any) -> Response | tuple[str, int]:
     game_id, seat_no = _seat_from(token)
     try:
         with write_session(engine()) as session:
-            action(session, _player_of(session, game_id, seat_no))
+            action(session, player_of(session, seat_of(session, game_id, seat_no)))
     except PlayError as exc:
         return _settings_page(token, status=exc.status, error=exc)
     return redirect(url_for("account.settings", token=token, saved=1), code=303)

@@ -17,6 +17,7 @@ from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
 from pbem.notify import game_title
 from pbem.present import presenter
+from pbem.store import Gone, PlayError, Stale, find_seat, moves_of, seats_of
 from pbem.timefmt import format_when
 from pbem.web import bad_link, engine, now, site
 
@@ -33,9 +34,7 @@ def _seat_from(token: str) -> tuple[int, int]:
         bad_link()
     game_id, seat_no, key = payload
     with read_session(engine()) as session:
-        seat = session.exec(
-            play.select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)
-        ).first()
+        seat = find_seat(session, game_id, seat_no)
         valid = (
             seat is not None and isinstance(key, str) and secrets.compare_digest(seat.link_key, key)
         )
@@ -52,7 +51,7 @@ def _page(
         game = session.get(Game, game_id)
         if game is None:
             abort(404)
-        seats = play.seats_of(session, game)
+        seats = seats_of(session, game)
         names = [s.name for s in seats]
         seat = seats[seat_no] if seat_no is not None else None
         tz = "UTC"
@@ -87,7 +86,7 @@ def _page(
             return render_template("game/join.html", **context), status
         rules = GAMES[game.slug]
         view = rules.view(game.state, seat_no)
-        moves = play.moves_of(session, game)
+        moves = moves_of(session, game)
         shown = presenter(game.slug)
         my_last = max((m.ply for m in moves if m.seat == seat_no), default=-1)
         context.update(
@@ -154,7 +153,7 @@ def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
     try:
         with write_session(engine()) as session:
             action(session, site(), game_id, seat_no, now())
-    except play.PlayError as exc:
+    except PlayError as exc:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
 
@@ -192,11 +191,11 @@ def extend(token: str) -> Response | tuple[str, int]:
     game_id, seat_no = _seat_from(token)
     raw_seat, raw_days = request.form.get("seat", ""), request.form.get("days", "")
     if not (raw_seat.isdecimal() and raw_days.isdecimal() and len(raw_seat + raw_days) <= 4):
-        return _page(token, game_id, seat_no, status=400, error=play.PlayError("extend.error.days"))
+        return _page(token, game_id, seat_no, status=400, error=PlayError("extend.error.days"))
     try:
         with write_session(engine()) as session:
             account.add_time(session, game_id, seat_no, int(raw_seat), int(raw_days))
-    except play.PlayError as exc:
+    except PlayError as exc:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
 
@@ -208,13 +207,11 @@ def talk_post(token: str) -> Response | tuple[str, int]:
     raw_to = request.form.get("to", "all")
     to_seat = int(raw_to) if raw_to.isdecimal() and len(raw_to) < 3 else None
     if raw_to != "all" and to_seat is None:
-        return _page(
-            token, game_id, seat_no, status=400, error=play.PlayError("talk.error.recipient")
-        )
+        return _page(token, game_id, seat_no, status=400, error=PlayError("talk.error.recipient"))
     try:
         with write_session(engine()) as session:
             talk.post(session, game_id, seat_no, request.form.get("text", ""), to_seat, now())
-    except play.PlayError as exc:
+    except PlayError as exc:
         return _page(
             token,
             game_id,
@@ -236,19 +233,19 @@ def move(token: str) -> Response | tuple[str, int]:
         game = session.get(Game, game_id)
         assert game is not None
         slug, state, status = game.slug, game.state, game.status
-        names = [s.name for s in play.seats_of(session, game)]
+        names = [s.name for s in seats_of(session, game)]
     shown = presenter(slug)
     rules = GAMES[slug]
     if status != "active" or state is None:
-        return _page(token, game_id, seat_no, status=409, error=play.Gone("play.error.not_active"))
+        return _page(token, game_id, seat_no, status=409, error=Gone("play.error.not_active"))
     try:
         play.check_turn(rules, state, seat_no, turn)
-    except play.Stale as exc:
+    except Stale as exc:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
     try:
         the_move = shown.parse_form(form)
     except ValueError as exc:
-        return _page(token, game_id, seat_no, status=400, error=play.PlayError(exc.args[0]))
+        return _page(token, game_id, seat_no, status=400, error=PlayError(exc.args[0]))
     if form.get("confirm") != "1":
         try:
             # Promise 4: the review shows only what the mover may see before sending.
@@ -261,7 +258,7 @@ def move(token: str) -> Response | tuple[str, int]:
             play.submit_move(session, site(), game_id, seat_no, the_move, turn, now())
     except IllegalMove as exc:
         return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
-    except (play.PlayError, IntegrityError) as exc:
-        error = exc if isinstance(exc, play.PlayError) else play.Stale("play.error.stale")
+    except (PlayError, IntegrityError) as exc:
+        error = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
         return _page(token, game_id, seat_no, status=error.status, error=error)
     return redirect(url_for("game.seat_page", token=token, done=1), code=303)

@@ -14,9 +14,10 @@ from pbem.db import read_session, write_session
 from pbem.games.base import Option
 from pbem.links import BadLink, make_token, read_token
 from pbem.models import Game, Player
-from pbem.play import Invitee, PlayError, Timing, create_game, seats_of
+from pbem.play import Invitee, Timing, create_game
 from pbem.present import playable
 from pbem.ratelimit import NEW_GAMES, exceeded, record
+from pbem.store import PlayError, seats_of
 from pbem.web import engine, now, site
 
 bp = Blueprint("lobby", __name__)

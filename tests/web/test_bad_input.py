@@ -257,7 +257,8 @@ def fantasy_business_mover(client: Any, app: Any) -> str:
     from pbem.db import read_session, write_session
     from pbem.games import GAMES
     from pbem.models import Game
-    from pbem.play import Invitee, create_game, join, seats_of
+    from pbem.play import Invitee, create_game, join
+    from pbem.store import seats_of
 
     ext = app.extensions["pbem"]
     now = app.config["CLOCK"]()
