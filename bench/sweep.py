@@ -2,7 +2,7 @@
 
 For each size N this builds a fresh database (pbem.db.migrate), bulk-inserts N active
 Colour Bazaar games of two seats each (one player per three seats), of which `--due`
-(default 100) are due, runs ANALYZE, and times one call of pbem.clock.sweep(). A
+(default 100) are due, runs ANALYZE, and times one call of pbem.sweeps.sweep(). A
 baseline in the same run does the same on a database holding only the due games
 (N = due), so the figures can be read as ratios that hold from one machine to another.
 
@@ -49,7 +49,7 @@ from sqlalchemy.exc import DBAPIError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem import clock  # noqa: E402
+from pbem import deadlines, sweeps  # noqa: E402
 from pbem.db import make_engine, migrate  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
 from pbem.i18n import t  # noqa: E402
@@ -89,7 +89,7 @@ class Mix:
         return cls(due - reminders - digests - vacations, reminders, digests, vacations)
 
     def expected(self) -> dict[str, int]:
-        """What clock.sweep() should return."""
+        """What sweeps.sweep() should return."""
         return {
             "timeouts": self.timeouts,
             "reminders": self.reminders,
@@ -210,7 +210,7 @@ def fill(url: str, games: int, mix: Mix, history: bool) -> int:
             if game == first:
                 raise SystemExit(f"too few games for {mix.digests} due digests")
         digest_due[player_of(game, MOVER)] = len(digest_due)
-    next_8am = {zone: clock.next_digest(Player(tz=zone), NOW) for zone in ZONES}  # type: ignore[call-arg]
+    next_8am = {zone: deadlines.next_digest(Player(tz=zone), NOW) for zone in ZONES}  # type: ignore[call-arg]
 
     def player_rows() -> Iterator[dict[str, Any]]:
         """Every player; one in ten wants digests."""
@@ -418,7 +418,7 @@ def verify(engine: Engine, got: dict[str, int], mix: Mix) -> None:
         raise SystemExit(f"sweep did {got} ({moved} timeout moves); expected {mix.expected()}")
 
 
-DUE_QUERIES = {  # the column each due query of pbem/clock.py ranges over
+DUE_QUERIES = {  # the column each due query of pbem/sweeps.py ranges over
     "timeouts": "seat.deadline <=",
     "reminders": "seat.next_reminder_at <=",
     "digests": "player.next_digest_at <=",
@@ -427,7 +427,7 @@ DUE_QUERIES = {  # the column each due query of pbem/clock.py ranges over
 
 
 def time_due_queries(engine: Engine, statements: dict[str, Any]) -> dict[str, float]:
-    """Milliseconds (best of 5) of each due query of pbem/clock.py, run bare."""
+    """Milliseconds (best of 5) of each due query of pbem/sweeps.py, run bare."""
     found = {
         kind: next((s for s in statements if marker in s and " LIMIT " in s), None)
         for kind, marker in DUE_QUERIES.items()
@@ -463,11 +463,11 @@ def measure(
     engine = make_engine(url)
     try:
         started, cpu = time.perf_counter(), time.process_time()
-        got = clock.sweep(engine, site, NOW)
+        got = sweeps.sweep(engine, site, NOW)
         sweep_s, cpu_s = time.perf_counter() - started, time.process_time() - cpu
         verify(engine, got, mix)
         started = time.perf_counter()
-        again = clock.sweep(engine, site, NOW)
+        again = sweeps.sweep(engine, site, NOW)
         empty_s = time.perf_counter() - started
         if any(again.values()):
             raise SystemExit(f"a second sweep found more to do: {again}")
@@ -488,7 +488,7 @@ def warm_up(url: str, site: Site) -> dict[str, Any]:
     engine = make_engine(url)
     try:
         with capture(engine) as statements:
-            got = clock.sweep(engine, site, NOW)
+            got = sweeps.sweep(engine, site, NOW)
         verify(engine, got, Mix(8, 8, 4, 4))
     finally:
         engine.dispose()
@@ -556,7 +556,7 @@ def report(figures: list[Figures], mix: Mix, sqlite: bool) -> None:
             f"sweep {f.games:,} games / baseline ({base.games:,}): {f.sweep_s / base.sweep_s:.2f}"
         )
     print()
-    print("Each due query of pbem/clock.py run bare after the sweep (nothing due), ms, best of 5:")
+    print("Each due query of pbem/sweeps.py run bare after the sweep (nothing due), ms, best of 5:")
     print(f"{'games':>11}" + "".join(f" {kind:>10}" for kind in DUE_QUERIES))
     for f in figures:
         print(f"{f.games:>11,}" + "".join(f" {f.due_ms[kind]:>10.3f}" for kind in DUE_QUERIES))

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, select
 
-from pbem.clock import next_digest, shift_player_clocks, start_clock, vacation_covering
+from pbem.deadlines import next_digest, shift_player_clocks, start_clock, vacation_covering
 from pbem.i18n import LANGUAGES
 from pbem.models import Player, Seat, Vacation
 from pbem.notify import queue_player_mail

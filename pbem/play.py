@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from pbem.clock import ScheduleError, parse_schedule, update_clocks
+from pbem.deadlines import ScheduleError, parse_schedule, update_clocks
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
 from pbem.games.text import render

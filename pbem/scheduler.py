@@ -16,6 +16,7 @@ from flask import Flask
 
 from pbem.mailer import make_backend
 from pbem.sender import drain
+from pbem.sweeps import sweep
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +32,6 @@ def drain_outbox(app: Flask) -> dict[str, int]:
 
 def sweep_due(app: Flask) -> dict[str, int]:
     """Timeouts, reminders, digests and vacation ends that are due, then the mail they made."""
-    from pbem.clock import sweep
-
     engine = app.extensions["pbem"]["engine"]
     result = sweep(engine, app.extensions["pbem"]["site"], app.config["CLOCK"]())
     if any(result.values()):

@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.clock import sweep
 from pbem.db import read_session
 from pbem.models import Game, Move, Seat
+from pbem.sweeps import sweep
 from tests.web.helpers import deliver, link_in
 
 
