@@ -81,9 +81,10 @@ from bench.bare_app import create_table
 from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
 from pbem.i18n import t
+from pbem.links import Site
 from pbem.mailer import make_env
 from pbem.models import Game
-from pbem.play import Invitee, Site, create_game, join, replay_problem
+from pbem.play import Invitee, create_game, join, replay_problem
 from pbem.store import seats_of
 
 SLUG = "colour-bazaar"

@@ -53,9 +53,9 @@ from pbem import deadlines, sweeps  # noqa: E402
 from pbem.db import make_engine, migrate  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
 from pbem.i18n import t  # noqa: E402
+from pbem.links import Site  # noqa: E402
 from pbem.mailer import make_env  # noqa: E402
 from pbem.models import Game, Move, Player, Seat, Vacation  # noqa: E402
-from pbem.play import Site  # noqa: E402
 
 SLUG = "colour-bazaar"
 SEED = 20261129

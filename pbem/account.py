@@ -8,9 +8,9 @@ from sqlmodel import Session, select
 
 from pbem.deadlines import next_digest, shift_player_clocks, start_clock, vacation_covering
 from pbem.i18n import LANGUAGES
+from pbem.links import Site
 from pbem.models import Player, Seat, Vacation
 from pbem.notify import queue_player_mail
-from pbem.play import Site
 from pbem.store import PlayError, find_seat, lock_game, seat_of
 from pbem.timefmt import valid_zone
 

@@ -1,4 +1,4 @@
-"""Signed links: one salt per purpose, nothing secret inside, revocable per seat.
+"""Signed links: one salt per purpose, nothing secret inside, revocable per seat; the Site.
 
 A token carries only ids and the seat's current link key; rotating that key
 (a new random value in the Seat row) makes every older link of the seat fail.
@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
+from jinja2 import Environment
+
+from pbem.models import Game, Player, Seat
 
 PURPOSES = ("seat", "watch", "unsubscribe", "created")
 
@@ -51,3 +55,28 @@ def read_token(secret: str, purpose: str, token: str) -> list[Any]:
     if not hmac.compare_digest(serializer.dumps(payload).encode(), token.encode()):
         raise BadLink("not the canonical spelling of the token")
     return payload
+
+
+@dataclass
+class Site:
+    """What play needs to know of the site: the key that signs links and the public URL."""
+
+    secret: str
+    base_url: str
+    mail_env: Environment  # over mail/
+    domain: str = "pbem.local"
+
+    def seat_url(self, seat: Seat) -> str:
+        """The seat's own link."""
+        token = make_token(self.secret, "seat", [seat.game_id, seat.seat, seat.link_key])
+        return f"{self.base_url.rstrip('/')}/p/{token}"
+
+    def watch_url(self, game: Game) -> str:
+        """The game's spectator link."""
+        token = make_token(self.secret, "watch", [game.id, game.watch_key])
+        return f"{self.base_url.rstrip('/')}/w/{token}"
+
+    def unsubscribe_url(self, player: Player) -> str:
+        """The player's one-click unsubscribe link (RFC 8058)."""
+        token = make_token(self.secret, "unsubscribe", [player.id, player.unsubscribe_key])
+        return f"{self.base_url.rstrip('/')}/u/{token}"

@@ -9,8 +9,10 @@ from sqlmodel import Session
 
 from pbem.games import GAMES
 from pbem.i18n import t
+from pbem.links import Site
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
+from pbem.present.common import game_title, log_lines
 from pbem.store import moves_of, seats_of
 from pbem.timefmt import format_left, format_when
 
@@ -37,7 +39,7 @@ def deadline_context(deadline: datetime | None, player: Player, now: datetime) -
     }
 
 
-def player_context(site: Any, player: Player, now: datetime) -> dict[str, Any]:
+def player_context(site: Site, player: Player, now: datetime) -> dict[str, Any]:
     """What every mail to a player is given."""
     return {
         "lang": player.lang,
@@ -50,7 +52,7 @@ def player_context(site: Any, player: Player, now: datetime) -> dict[str, Any]:
 
 def mail_context(
     session: Session,
-    site: Any,
+    site: Site,
     game: Game,
     seat: Seat,
     seats: list[Seat],
@@ -59,9 +61,6 @@ def mail_context(
     now: datetime,
 ) -> dict[str, Any]:
     """The template variables for one mail to one seat."""
-    from pbem.notify import game_title
-    from pbem.play import log_lines
-
     lang = player.lang
     names = [s.name for s in seats]
     rules = GAMES[game.slug]
@@ -114,11 +113,9 @@ def mail_context(
 
 
 def digest_entry(
-    session: Session, site: Any, game: Game, seat: Seat, player: Player, now: datetime
+    session: Session, site: Site, game: Game, seat: Seat, player: Player, now: datetime
 ) -> dict[str, Any]:
     """One line of a digest: the game, its players, the link and the deadline."""
-    from pbem.notify import game_title
-
     others = [s.name for s in seats_of(session, game) if s.seat != seat.seat]
     return {
         "title": game_title(game, player.lang),

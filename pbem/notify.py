@@ -12,10 +12,12 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.games import GAMES
-from pbem.games.text import lookup
-from pbem.links import new_key
+from pbem.links import Site, new_key
+from pbem.mail_context import digest_entry, mail_context, player_context
+from pbem.mailer import render_mail
 from pbem.models import Game, Outbox, Player, Seat
-from pbem.store import seats_of
+from pbem.store import player_of, seats_of
+from pbem.talk import news_for
 
 # Mails that carry the table talk a player has not yet seen.
 TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
@@ -23,17 +25,12 @@ TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_ove
 NOTIFICATIONS = {"your_turn", "reminder", "deadline_warning", "digest"}
 
 
-def game_title(game: Game, lang: str) -> str:
-    """The game's name and number, e.g. "Colour Bazaar #12"."""
-    return f"{lookup('game.' + game.slug, lang)} #{game.id}"
-
-
-def thread_id(site: Any, game: Game) -> str:
+def thread_id(site: Site, game: Game) -> str:
     """The Message-ID every mail of the game refers to, so they form one thread."""
     return f"<game-{game.id}@{site.domain}>"
 
 
-def _headers(site: Any, player: Player, event: str) -> dict[str, str]:
+def _headers(site: Site, player: Player, event: str) -> dict[str, str]:
     if event not in NOTIFICATIONS:
         return {}
     if not player.unsubscribe_key:
@@ -46,7 +43,7 @@ def _headers(site: Any, player: Player, event: str) -> dict[str, str]:
 
 def _write(
     session: Session,
-    site: Any,
+    site: Site,
     player: Player,
     to_name: str,
     event: str,
@@ -54,8 +51,6 @@ def _write(
     now: datetime,
     game: Game | None,
 ) -> Outbox:
-    from pbem.mailer import render_mail
-
     headers = _headers(site, player, event)
     context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
     subject, text, html = render_mail(site.mail_env, event, player.lang, context)
@@ -80,7 +75,7 @@ def _write(
 
 def queue(
     session: Session,
-    site: Any,
+    site: Site,
     game: Game,
     seat: Seat,
     event: str,
@@ -88,11 +83,7 @@ def queue(
     extra: dict[str, Any] | None = None,
 ) -> Outbox:
     """Render the mail for `event` to `seat` and put it in the outbox (this transaction)."""
-    from pbem.mail_context import mail_context
-    from pbem.talk import news_for
-
-    player = session.get(Player, seat.player_id)
-    assert player is not None
+    player = player_of(session, seat)
     seats = seats_of(session, game)
     context = mail_context(session, site, game, seat, seats, player, event, now)
     context.update(extra or {})
@@ -111,24 +102,20 @@ def queue(
 
 def queue_player_mail(
     session: Session,
-    site: Any,
+    site: Site,
     player: Player,
     event: str,
     now: datetime,
     extra: dict[str, Any] | None = None,
 ) -> Outbox:
     """A mail about the player rather than one game (vacations)."""
-    from pbem.mail_context import player_context
-
     context = player_context(site, player, now)
     context.update(extra or {})
     return _write(session, site, player, player.name, event, context, now, None)
 
 
-def queue_digest(session: Session, site: Any, player: Player, now: datetime) -> bool:
+def queue_digest(session: Session, site: Site, player: Player, now: datetime) -> bool:
     """The daily list of games waiting for the player; nothing when none is."""
-    from pbem.mail_context import digest_entry, player_context
-
     entries = []
     seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
     for seat in seats:

@@ -17,8 +17,7 @@ from sqlmodel import Session, select
 from pbem.deadlines import ScheduleError, parse_schedule, update_clocks
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
-from pbem.games.text import render
-from pbem.links import make_token, new_key
+from pbem.links import Site, new_key
 from pbem.mailer import neutralise_encoded_words
 from pbem.models import Game, Move, Player, Seat
 from pbem.notify import queue
@@ -26,31 +25,6 @@ from pbem.store import Gone, PlayError, Stale, lock_game, moves_of, player_of, s
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40
-
-
-@dataclass
-class Site:
-    """What play needs to know of the site: the key that signs links and the public URL."""
-
-    secret: str
-    base_url: str
-    mail_env: Any  # a jinja2 Environment over mail/
-    domain: str = "pbem.local"
-
-    def seat_url(self, seat: Seat) -> str:
-        """The seat's own link."""
-        token = make_token(self.secret, "seat", [seat.game_id, seat.seat, seat.link_key])
-        return f"{self.base_url.rstrip('/')}/p/{token}"
-
-    def watch_url(self, game: Game) -> str:
-        """The game's spectator link."""
-        token = make_token(self.secret, "watch", [game.id, game.watch_key])
-        return f"{self.base_url.rstrip('/')}/w/{token}"
-
-    def unsubscribe_url(self, player: Player) -> str:
-        """The player's one-click unsubscribe link (RFC 8058)."""
-        token = make_token(self.secret, "unsubscribe", [player.id, player.unsubscribe_key])
-        return f"{self.base_url.rstrip('/')}/u/{token}"
 
 
 @dataclass
@@ -349,23 +323,6 @@ def check_turn(rules: Rules, state: dict[str, Any], seat_no: int, token: str) ->
 
 def _to_json(messages: list[Message]) -> list[dict[str, Any]]:
     return [m.to_json() for m in messages]
-
-
-def log_lines(
-    moves: list[Move], viewer: int | None, lang: str, names: list[str]
-) -> list[dict[str, Any]]:
-    """The move log as `viewer` may read it: ply, seat, source, time and sentences."""
-    key = "watch" if viewer is None else str(viewer)
-    return [
-        {
-            "ply": m.ply,
-            "seat": m.seat,
-            "source": m.source,
-            "at": m.created_at,
-            "text": [render(Message.from_json(x), lang, names) for x in m.lines.get(key, [])],
-        }
-        for m in moves
-    ]
 
 
 def replay_problem(session: Session, game: Game) -> str | None:

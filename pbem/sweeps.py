@@ -22,8 +22,9 @@ from pbem import notify
 from pbem.db import read_session, write_session
 from pbem.deadlines import next_digest, plan, stop_clock
 from pbem.games import GAMES
+from pbem.links import Site
 from pbem.models import Game, Player, Seat, Vacation
-from pbem.play import Site, submit_move
+from pbem.play import submit_move
 from pbem.ratelimit import forget_expired
 from pbem.store import lock_game, player_of, seat_of
 

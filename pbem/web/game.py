@@ -15,8 +15,8 @@ from pbem.games import GAMES, IllegalMove
 from pbem.games.text import render
 from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
-from pbem.notify import game_title
 from pbem.present import presenter
+from pbem.present.common import game_title, log_lines
 from pbem.store import Gone, PlayError, Stale, find_seat, moves_of, seats_of
 from pbem.timefmt import format_when
 from pbem.web import bad_link, engine, now, site
@@ -92,7 +92,7 @@ def _page(
         context.update(
             view=view,
             table=shown.play_context(game.state, view, seat_no, lang, names),
-            log=play.log_lines(moves, seat_no, lang, names),
+            log=log_lines(moves, seat_no, lang, names),
             my_last=my_last,
             turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
             to_act=[names[s] for s in rules.to_act(game.state)],

@@ -1,0 +1,31 @@
+"""What every game's pages and mails share: the game's title and its move log for one reader."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.message import Message
+from pbem.games.text import lookup, render
+from pbem.models import Game, Move
+
+
+def game_title(game: Game, lang: str) -> str:
+    """The game's name and number, e.g. "Colour Bazaar #12"."""
+    return f"{lookup('game.' + game.slug, lang)} #{game.id}"
+
+
+def log_lines(
+    moves: list[Move], viewer: int | None, lang: str, names: list[str]
+) -> list[dict[str, Any]]:
+    """The move log as `viewer` may read it: ply, seat, source, time and sentences."""
+    key = "watch" if viewer is None else str(viewer)
+    return [
+        {
+            "ply": m.ply,
+            "seat": m.seat,
+            "source": m.source,
+            "at": m.created_at,
+            "text": [render(Message.from_json(x), lang, names) for x in m.lines.get(key, [])],
+        }
+        for m in moves
+    ]
