@@ -12,11 +12,13 @@ from flask import Flask, g, render_template, request
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
+from pbem.cli import register
 from pbem.config import check_config, load_config
 from pbem.db import make_engine
 from pbem.i18n import LANGUAGES, best_lang, t
+from pbem.links import Site
 from pbem.mailer import make_env
-from pbem.play import Site
+from pbem.web import account, csrf, devmail, game, lobby
 
 ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
@@ -64,8 +66,6 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
 
-    from pbem.web import account, devmail, game, lobby
-
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(account.bp)
@@ -109,9 +109,6 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
             "lang": g.get("lang", "en"),
             "languages": LANGUAGES,
         }
-
-    from pbem.cli import register
-    from pbem.web import csrf
 
     csrf.init_app(app)
 

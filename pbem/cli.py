@@ -8,15 +8,18 @@ from typing import Any
 
 import click
 from flask import Flask, current_app
-from flask.cli import FlaskGroup, with_appcontext
+from flask.cli import with_appcontext
 from sqlmodel import select
+from werkzeug.serving import run_simple
 
-from pbem import create_app, play
+from pbem import play
 from pbem.db import migrate as run_migrations
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
+from pbem.games.message import Message
 from pbem.games.text import render
 from pbem.models import Game
+from pbem.scheduler import drain_outbox, make_scheduler, sweep_due
 from pbem.store import PlayError, moves_of, seats_of
 
 
@@ -38,8 +41,6 @@ def migrate_command() -> None:
 @with_appcontext
 def serve_command(host: str, port: int) -> None:
     """Run the web server and the clock in one process, for local use."""
-    from pbem.scheduler import make_scheduler
-
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     run_migrations(app.config["DATABASE_URL"])
     scheduler = make_scheduler(app, blocking=False)
@@ -50,8 +51,6 @@ def serve_command(host: str, port: int) -> None:
         click.echo(f"pbem on http://{host}:{port}/")
     try:
         # app.run() refuses to run inside a flask command; serve through werkzeug directly.
-        from werkzeug.serving import run_simple
-
         run_simple(host, port, app, threaded=True, use_reloader=False)
     finally:
         scheduler.shutdown(wait=False)
@@ -61,8 +60,6 @@ def serve_command(host: str, port: int) -> None:
 @with_appcontext
 def clock_command() -> None:
     """Run the clock process: outbox sender and the other timed jobs."""
-    from pbem.scheduler import make_scheduler
-
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     click.echo("pbem clock running.")
     make_scheduler(app, blocking=True).start()
@@ -72,8 +69,6 @@ def clock_command() -> None:
 @with_appcontext
 def sweep_command() -> None:
     """Handle the timeouts, reminders, digests and vacation ends that are due, once."""
-    from pbem.scheduler import sweep_due
-
     result = sweep_due(current_app._get_current_object())  # type: ignore[attr-defined]
     click.echo(", ".join(f"{count} {kind}" for kind, count in result.items()))
 
@@ -82,8 +77,6 @@ def sweep_command() -> None:
 @with_appcontext
 def send_mail_command() -> None:
     """Send the mail that is due, once."""
-    from pbem.scheduler import drain_outbox
-
     result = drain_outbox(current_app._get_current_object())  # type: ignore[attr-defined]
     click.echo(f"{result['sent']} sent, {result['failed']} failed.")
 
@@ -158,7 +151,7 @@ def log_command(game_id: int) -> None:
         names = [s.name for s in seats_of(session, game)]
         for move in moves_of(session, game):
             for line in move.lines.get("watch", []):
-                text = render(play.Message.from_json(line), "en", names)
+                text = render(Message.from_json(line), "en", names)
                 click.echo(
                     f"{move.ply + 1:>3} {move.created_at:%Y-%m-%d %H:%M} [{move.source}] {text}"
                 )
@@ -198,8 +191,3 @@ def register(app: Flask) -> None:
     """Add the pbem commands to `flask`."""
     for command in COMMANDS:
         app.cli.add_command(command)
-
-
-@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False)
-def main() -> None:
-    """pbem: a play-by-email server for slow card games."""

@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
@@ -71,9 +73,6 @@ def read_session(engine: Engine) -> Iterator[Session]:
 
 def migrate(url: str, revision: str = "head") -> None:
     """Bring the database at `url` up to `revision` with Alembic."""
-    from alembic import command
-    from alembic.config import Config
-
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))

@@ -6,6 +6,8 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from pbem.games import GAMES
+
 _MODULES = {
     "colour-bazaar": "pbem.present.colour_bazaar",
     "fantasy-business": "pbem.present.fantasy_business",
@@ -14,8 +16,6 @@ _MODULES = {
 
 def playable() -> dict[str, Any]:
     """The registered games that have pages, in registry order."""
-    from pbem.games import GAMES
-
     return {slug: game for slug, game in GAMES.items() if slug in _MODULES}
 
 

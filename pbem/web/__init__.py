@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from flask import current_app
+from flask import abort, current_app, request
 from sqlalchemy import Engine
 
-from pbem.play import Site
+from pbem.links import Site
+from pbem.ratelimit import BAD_LINKS, record
 
 
 def engine() -> Engine:
@@ -31,9 +32,5 @@ def bad_link() -> NoReturn:
     Only wrong links are counted or looked up: a correctly signed link cannot be guessed,
     so a good link costs no rate-limit query.
     """
-    from flask import abort, request
-
-    from pbem.ratelimit import BAD_LINKS, record
-
     tries = record(engine(), BAD_LINKS, request.remote_addr or "?", now())
     abort(429 if tries > BAD_LINKS.count else 404)

@@ -1,0 +1,154 @@
+"""pbem/ imports one way: no module imports, even inside a function, one that imports it back."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pbem"
+# The one function-level import pbem/ keeps: `pbem.create_app` imports the app lazily so
+# that `import pbem.games` (which runs pbem/__init__.py first) stays free of Flask.
+LAZY = {("pbem", "pbem.app")}
+
+
+def module_name(path: Path, root: Path) -> str:
+    """The dotted name of a module file under `root`."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules(package: Path = PACKAGE) -> dict[str, Path]:
+    """Every module of the package, by dotted name."""
+    return {module_name(path, package.parent): path for path in sorted(package.rglob("*.py"))}
+
+
+def _resolve(node: ast.ImportFrom, here: str, is_package: bool) -> str:
+    if node.level == 0:
+        return node.module or ""
+    base = here.split(".") if is_package else here.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The pbem modules that `name` imports anywhere in its file (top level or in functions)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = _resolve(node, name, path.name == "__init__.py")
+            # `from pbem import play` imports the module pbem.play; `from pbem.x import f` pbem.x.
+            targets = [
+                f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module
+                for alias in node.names
+            ]
+        else:
+            continue
+        found.update(t for t in targets if t in known and t != name)
+    return found
+
+
+def graph(package: Path = PACKAGE, lazy: set[tuple[str, str]] = LAZY) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports, less the allowed lazy imports."""
+    mods = modules(package)
+    edges = {name: imports_of(name, path, set(mods)) for name, path in mods.items()}
+    for source, target in lazy:
+        edges[source].discard(target)
+    return edges
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a list of modules (first repeated last), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def function_level_imports(package: Path = PACKAGE) -> list[tuple[str, int]]:
+    """(module, line) of every import statement that is not at the top level of its file."""
+    found = []
+    for name, path in modules(package).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in top:
+                found.append((name, node.lineno))
+    return found
+
+
+def test_pbem_has_no_import_cycle() -> None:
+    cycle = find_cycle(graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_imports_sit_at_the_top_of_their_files() -> None:
+    lazy = [(name, line) for name, line in function_level_imports() if name != "pbem"]
+    assert lazy == [], f"imports inside functions: {lazy}"
+    assert len(function_level_imports()) == len(LAZY)
+
+
+def test_the_layers_read_one_way() -> None:
+    """models/store -> games -> deadlines -> present -> mail -> play -> sweeps/web."""
+    edges = graph()
+    below = {
+        "pbem.store": {"pbem.play", "pbem.deadlines", "pbem.notify", "pbem.present"},
+        "pbem.deadlines": {"pbem.play", "pbem.sweeps", "pbem.notify", "pbem.present"},
+        "pbem.notify": {"pbem.play", "pbem.sweeps", "pbem.web"},
+        "pbem.play": {"pbem.sweeps", "pbem.web", "pbem.app"},
+    }
+    for module, higher in below.items():
+        reached = _reachable(edges, module)
+        assert not reached & higher, f"{module} reaches {sorted(reached & higher)}"
+
+
+def _reachable(edges: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "files, cycle",
+    [
+        ({"a.py": "from pkg import b\n", "b.py": "def f():\n    from pkg.a import x\n"}, True),
+        ({"a.py": "from . import b\n", "b.py": "import pkg.c\n", "c.py": ""}, False),
+        (
+            {"a.py": "from .b import f\n", "b.py": "from .c import g\n", "c.py": "import pkg.a\n"},
+            True,
+        ),
+    ],
+)
+def test_the_check_finds_a_cycle(tmp_path: Path, files: dict[str, str], cycle: bool) -> None:
+    """The checker itself: it sees cycles through relative and function-level imports."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name, text in files.items():
+        (package / name).write_text(text)
+    assert (find_cycle(graph(package, lazy=set())) is not None) is cycle
