@@ -17,6 +17,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check pbem tests bench
+	$(BIN)/mypy pbem
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)

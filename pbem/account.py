@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.deadlines import next_digest, shift_player_clocks, start_clock, vacation_covering
 from pbem.i18n import LANGUAGES
 from pbem.links import Site
 from pbem.models import Player, Seat, Vacation
 from pbem.notify import queue_player_mail
-from pbem.store import PlayError, find_seat, lock_game, seat_of
+from pbem.store import PlayError, find_seat, id_of, lock_game, seat_of
 from pbem.timefmt import valid_zone
 
 NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
@@ -56,7 +56,7 @@ def current_vacation(session: Session, player: Player, now: datetime) -> Vacatio
     return session.exec(
         select(Vacation)
         .where(Vacation.player_id == player.id, Vacation.ends_at > now)
-        .order_by(Vacation.starts_at)  # type: ignore[arg-type]
+        .order_by(col(Vacation.starts_at))
     ).first()
 
 
@@ -72,11 +72,11 @@ def start_vacation(
     if days > left:
         raise PlayError("settings.error.allowance", left=max(left, 0))
     vacation = Vacation(
-        player_id=player.id, starts_at=now, ends_at=now + timedelta(days=days), created_at=now
+        player_id=id_of(player), starts_at=now, ends_at=now + timedelta(days=days), created_at=now
     )
     session.add(vacation)
     # Deadlines and reminders move on by the length of the vacation.
-    shift_player_clocks(session, player.id, now, timedelta(days=days), now)
+    shift_player_clocks(session, id_of(player), now, timedelta(days=days), now)
     session.flush()
     queue_player_mail(
         session,
@@ -91,13 +91,13 @@ def start_vacation(
 
 def end_vacation(session: Session, player: Player, now: datetime) -> None:
     """Come back early: the clocks run again and the unused days return to the allowance."""
-    vacation = vacation_covering(session, player.id, now)
+    vacation = vacation_covering(session, id_of(player), now)
     if vacation is None:
         raise PlayError("settings.error.not_away")
     unused = vacation.ends_at - now
     vacation.ends_at = now
     session.add(vacation)
-    shift_player_clocks(session, player.id, now, -unused, now)
+    shift_player_clocks(session, id_of(player), now, -unused, now)
 
 
 def come_back(session: Session, game_id: int, seat_no: int, now: datetime) -> None:
@@ -130,7 +130,7 @@ def away_until(session: Session, seats: list[Seat], now: datetime) -> dict[int, 
     by_player = {seat.player_id: seat.seat for seat in seats}
     away = session.exec(
         select(Vacation).where(
-            Vacation.player_id.in_(by_player),  # type: ignore[attr-defined]
+            col(Vacation.player_id).in_(by_player),
             Vacation.starts_at <= now,
             Vacation.ends_at > now,
         )

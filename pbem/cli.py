@@ -9,7 +9,7 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from sqlmodel import select
+from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
 from pbem import play
@@ -27,6 +27,11 @@ def _engine() -> Any:
     return current_app.extensions["pbem"]["engine"]
 
 
+def _app() -> Flask:
+    """The application behind the `current_app` proxy (the clock keeps it beyond the context)."""
+    return current_app._get_current_object()  # type: ignore[attr-defined]
+
+
 @click.command("migrate")
 @with_appcontext
 def migrate_command() -> None:
@@ -41,7 +46,7 @@ def migrate_command() -> None:
 @with_appcontext
 def serve_command(host: str, port: int) -> None:
     """Run the web server and the clock in one process, for local use."""
-    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = _app()
     run_migrations(app.config["DATABASE_URL"])
     scheduler = make_scheduler(app, blocking=False)
     scheduler.start()
@@ -60,7 +65,7 @@ def serve_command(host: str, port: int) -> None:
 @with_appcontext
 def clock_command() -> None:
     """Run the clock process: outbox sender and the other timed jobs."""
-    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = _app()
     click.echo("pbem clock running.")
     make_scheduler(app, blocking=True).start()
 
@@ -69,7 +74,7 @@ def clock_command() -> None:
 @with_appcontext
 def sweep_command() -> None:
     """Handle the timeouts, reminders, digests and vacation ends that are due, once."""
-    result = sweep_due(current_app._get_current_object())  # type: ignore[attr-defined]
+    result = sweep_due(_app())
     click.echo(", ".join(f"{count} {kind}" for kind, count in result.items()))
 
 
@@ -77,7 +82,7 @@ def sweep_command() -> None:
 @with_appcontext
 def send_mail_command() -> None:
     """Send the mail that is due, once."""
-    result = drain_outbox(current_app._get_current_object())  # type: ignore[attr-defined]
+    result = drain_outbox(_app())
     click.echo(f"{result['sent']} sent, {result['failed']} failed.")
 
 
@@ -134,7 +139,7 @@ def new_game_command(
 def games_command() -> None:
     """List the games."""
     with read_session(_engine()) as session:
-        for game in session.exec(select(Game).order_by(Game.id)):
+        for game in session.exec(select(Game).order_by(col(Game.id))):
             names = ", ".join(s.name for s in seats_of(session, game))
             click.echo(f"#{game.id}\t{game.slug}\t{game.status}\tply {game.ply}\t{names}")
 
@@ -164,7 +169,7 @@ def check_command() -> None:
     bad = 0
     with read_session(_engine()) as session:
         # Every game: one still forming has no state (stored as JSON null, not SQL NULL).
-        for game in session.exec(select(Game).order_by(Game.id)):  # type: ignore[arg-type]
+        for game in session.exec(select(Game).order_by(col(Game.id))):
             problem = play.replay_problem(session, game)
             if problem:
                 bad += 1

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Vacation
@@ -126,7 +126,7 @@ def shift_player_clocks(
 ) -> None:
     """Move the deadlines and reminders after `start` of all the player's seats by `delta`."""
     seats = session.exec(
-        select(Seat).where(Seat.player_id == player_id, Seat.deadline.is_not(None))  # type: ignore[union-attr]
+        select(Seat).where(Seat.player_id == player_id, col(Seat.deadline).is_not(None))
     ).all()
     for seat in seats:
         if seat.absent or seat.deadline is None or seat.deadline <= start:

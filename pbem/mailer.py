@@ -54,8 +54,7 @@ def check_headers(msg: EmailMessage) -> None:
         raise UnsafeMessage(f"headers change when serialised: {sorted(set(changed))}")
     for field in ("From", "To"):
         if [a.addr_spec for a in back[field].addresses] != [
-            a.addr_spec
-            for a in msg[field].addresses  # type: ignore[union-attr]
+            a.addr_spec for a in msg[field].addresses
         ]:
             raise UnsafeMessage(f"{field} names other addresses once serialised")
     for _, value in back.items():

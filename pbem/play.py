@@ -21,7 +21,17 @@ from pbem.links import Site, new_key
 from pbem.mailer import neutralise_encoded_words
 from pbem.models import Game, Move, Player, Seat
 from pbem.notify import queue
-from pbem.store import Gone, PlayError, Stale, lock_game, moves_of, player_of, seat_of, seats_of
+from pbem.store import (
+    Gone,
+    PlayError,
+    Stale,
+    id_of,
+    lock_game,
+    moves_of,
+    player_of,
+    seat_of,
+    seats_of,
+)
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40
@@ -133,9 +143,9 @@ def create_game(
     for number, person in enumerate(invitees):
         player = player_for(session, person, now)
         seat = Seat(
-            game_id=game.id,
+            game_id=id_of(game),
             seat=number,
-            player_id=player.id,
+            player_id=id_of(player),
             name=person.name,
             status="joined" if number == 0 else "invited",
             link_key=new_key(),
@@ -258,7 +268,7 @@ def submit_move(
     lines["watch"] = _to_json(rules.describe(state, seat_no, move, None))
     session.add(
         Move(
-            game_id=game.id,
+            game_id=id_of(game),
             ply=game.ply,
             seat=seat_no,
             move=move,

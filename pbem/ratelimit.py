@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import col
 
 from pbem.db import read_session, write_session
 from pbem.models import RateHit
@@ -37,7 +38,7 @@ def count(engine: Engine, limit: Limit, address: str, now: datetime) -> int:
     """How many events the address has had in the current window."""
     with read_session(engine) as session:
         value = session.execute(
-            select(RateHit.count).where(RateHit.key == limit.key(address, now))  # type: ignore[arg-type]
+            select(col(RateHit.count)).where(col(RateHit.key) == limit.key(address, now))
         ).scalar()
     return int(value or 0)
 
@@ -66,4 +67,4 @@ def record(engine: Engine, limit: Limit, address: str, now: datetime) -> int:
 def forget_expired(engine: Engine, now: datetime) -> None:
     """Drop counters whose window has passed."""
     with write_session(engine) as session:
-        session.execute(delete(RateHit).where(RateHit.expires_at < now))  # type: ignore[arg-type]
+        session.execute(delete(RateHit).where(col(RateHit.expires_at) < now))

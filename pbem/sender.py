@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, or_, update
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.db import read_session, write_session
 from pbem.mailer import Backend, UnsafeMessage, build_message, check_headers
@@ -45,16 +45,15 @@ LEASE = lease_for({})
 def _due(engine: Engine, now: datetime, at: datetime, batch: int) -> list[int]:
     """Ids of up to `batch` rows due at `now` that no sender holds at `at`."""
     with read_session(engine) as session:
-        return list(
-            session.exec(
-                select(Outbox.id)
-                .where(Outbox.sent_at.is_(None))  # type: ignore[union-attr]
-                .where(Outbox.next_attempt_at <= now)
-                .where(or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < at))  # type: ignore[union-attr]
-                .order_by(Outbox.id)  # type: ignore[arg-type]
-                .limit(batch)
-            ).all()
-        )
+        ids = session.exec(
+            select(Outbox.id)
+            .where(col(Outbox.sent_at).is_(None))
+            .where(Outbox.next_attempt_at <= now)
+            .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) < at))
+            .order_by(col(Outbox.id))
+            .limit(batch)
+        ).all()
+        return [row_id for row_id in ids if row_id is not None]
 
 
 def _claim_ids(engine: Engine, ids: list[int], at: datetime, lease: timedelta) -> list[Outbox]:
@@ -64,16 +63,16 @@ def _claim_ids(engine: Engine, ids: list[int], at: datetime, lease: timedelta) -
         for row_id in ids:
             result = session.execute(
                 update(Outbox)
-                .where(Outbox.id == row_id)  # type: ignore[arg-type]
-                .where(Outbox.sent_at.is_(None))  # type: ignore[union-attr]
-                .where(or_(Outbox.claimed_until.is_(None), Outbox.claimed_until < at))  # type: ignore[union-attr]
+                .where(col(Outbox.id) == row_id)
+                .where(col(Outbox.sent_at).is_(None))
+                .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) < at))
                 .values(claimed_until=at + lease)
             )
             if result.rowcount == 1:  # type: ignore[attr-defined]
                 claimed.append(row_id)
         if not claimed:
             return []
-        rows = session.exec(select(Outbox).where(Outbox.id.in_(claimed))).all()  # type: ignore[union-attr]
+        rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
         return sorted(rows, key=lambda r: r.id or 0)
 
 

@@ -35,6 +35,13 @@ class Gone(PlayError):
     status = 409
 
 
+def id_of(row: Game | Player) -> int:
+    """The id of a row the database has numbered (loaded, or added and flushed)."""
+    if row.id is None:
+        raise RuntimeError(f"{type(row).__name__} has no id yet: flush it first")
+    return row.id
+
+
 def lock_game(session: Session, game_id: int) -> Game:
     """The game row, locked for this transaction (SQLite is locked already by BEGIN IMMEDIATE)."""
     game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()

@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 
 from sqlalchemy import or_
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.models import Game, Seat, Talk
 from pbem.store import PlayError, lock_game
@@ -42,14 +42,14 @@ def post(
 
 def visible(session: Session, game: Game, viewer: int | None, after: int = 0) -> list[Talk]:
     """The messages `viewer` may read (None: an onlooker, who sees only public ones)."""
-    query = select(Talk).where(Talk.game_id == game.id, Talk.id > after)  # type: ignore[operator]
+    query = select(Talk).where(Talk.game_id == game.id, col(Talk.id) > after)
     if viewer is None:
-        query = query.where(Talk.to_seat.is_(None))  # type: ignore[union-attr]
+        query = query.where(col(Talk.to_seat).is_(None))
     else:
         query = query.where(
-            or_(Talk.to_seat.is_(None), Talk.to_seat == viewer, Talk.seat == viewer)  # type: ignore[union-attr]
+            or_(col(Talk.to_seat).is_(None), col(Talk.to_seat) == viewer, col(Talk.seat) == viewer)
         )
-    return list(session.exec(query.order_by(Talk.id)))  # type: ignore[arg-type]
+    return list(session.exec(query.order_by(col(Talk.id))))
 
 
 def news_for(session: Session, game: Game, seat: Seat) -> list[Talk]:

@@ -7,6 +7,7 @@ shared/rules/colour-bazaar-notes.md, which reconciles the English and French tex
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import (
@@ -117,12 +118,13 @@ class ColourBazaar(Game):
             raise IllegalMove("error.game_over")
         if seat != state["turn"]:
             raise IllegalMove("error.not_your_turn")
-        card, market, chip, named, discard = _parse(move)
+        turn = _parse(move)
+        chip, named, discard = turn.chip, turn.named, turn.discard
         hand = state["hands"][seat]
         new = dict(state)
         markets = state["markets"]
         known = state["known"]
-        edict = None
+        edict: dict[str, Any] | None = None
         if discard is not None:
             if discard not in hand:
                 raise IllegalMove("cb.not_in_hand", card=discard)
@@ -135,7 +137,8 @@ class ColourBazaar(Game):
             # A face-down discard from a shown hand leaves the others unsure of what remains.
             if known[seat]:
                 known = _replace(known, seat, [])
-        elif card is not None:
+        elif turn.play is not None:
+            card, market = turn.play
             if card not in hand:
                 raise IllegalMove("cb.not_in_hand", card=card)
             _check_play(state, seat, card, market)
@@ -299,8 +302,18 @@ def _replace(items: list[Any], index: int, value: Any) -> list[Any]:
     return copy
 
 
-def _parse(move: Any) -> tuple[str | None, int | None, str | None, str | None, str | None]:
-    """Check a move's shape: (card, market, chip, named suit, discarded card)."""
+@dataclass(frozen=True)
+class _Turn:
+    """A move whose shape is checked: the chip, and a play, a discard, or neither."""
+
+    chip: str | None
+    play: tuple[str, int] | None = None  # (card, market index)
+    named: str | None = None  # the suit a Court names
+    discard: str | None = None
+
+
+def _parse(move: Any) -> _Turn:
+    """Check a move's shape; the rules are checked by `apply`."""
     if not isinstance(move, dict):
         raise IllegalMove("cb.malformed")
     extra = set(move) - _MOVE_KEYS
@@ -316,9 +329,11 @@ def _parse(move: Any) -> tuple[str | None, int | None, str | None, str | None, s
             raise IllegalMove("cb.unknown_card", name=str(value)[:40])
     if card is not None and discard is not None:
         raise IllegalMove("cb.play_and_discard")
+    play: tuple[str, int] | None = None
     if card is not None:
         if isinstance(market, bool) or not isinstance(market, int) or not 0 <= market < MARKETS:
             raise IllegalMove("cb.bad_market")
+        play = (card, market)
     elif market is not None:
         raise IllegalMove("cb.market_without_card")
     for value in (chip, named):
@@ -326,7 +341,7 @@ def _parse(move: Any) -> tuple[str | None, int | None, str | None, str | None, s
             raise IllegalMove("cb.unknown_suit", name=str(value)[:40])
     if named is not None and card is None:
         raise IllegalMove("cb.suit_without_court")
-    return card, market, chip, named, discard
+    return _Turn(chip, play, named, discard)
 
 
 def allowed_plays(state: State, seat: int) -> list[tuple[str, int]]:
@@ -383,7 +398,7 @@ def market_values(market: list[str]) -> dict[str, dict[str, Any]]:
                 # Scoring: a Crown is worth the highest rank of the other cards of its suit here.
                 others = [o for o in scoring if o != c and _MASK[o] & bit and _RANK[o]]
                 if others:
-                    best = max(others, key=lambda o: _RANK[o])
+                    best = max(others, key=lambda o: _RANK[o] or 0)
                     entry["value"] = _RANK[best]
                     entry["copied"] = best
             else:

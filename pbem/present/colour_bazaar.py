@@ -99,7 +99,7 @@ def play_context(
         for c in view["hand"]
     ]
     if my_turn:
-        options = []
+        options: list[dict[str, Any]] = []
         for card, market in plays:
             info = card_info(card, lang)
             if CARDS[card].kind == "court":

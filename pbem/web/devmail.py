@@ -30,7 +30,7 @@ def _folder() -> Path:
 
 def _read(path: Path) -> EmailMessage:
     with path.open("rb") as handle:
-        return BytesParser(policy=policy.default).parse(handle)  # type: ignore[return-value]
+        return BytesParser(policy=policy.default).parse(handle)
 
 
 def _summary(path: Path) -> dict[str, Any]:
