@@ -15,7 +15,6 @@ from pbem.store import PlayError, find_seat, id_of, lock_game, seat_of
 from pbem.timefmt import valid_zone
 
 NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
-MAX_VACATION_DAYS = 60
 
 
 def save_settings(
@@ -66,8 +65,6 @@ def start_vacation(
     """Stop the player's clocks for `days` days from now, in all their games."""
     if current_vacation(session, player, now) is not None:
         raise PlayError("settings.error.already_away")
-    if not 1 <= days <= MAX_VACATION_DAYS:
-        raise PlayError("settings.error.days", high=MAX_VACATION_DAYS)
     left = player.vacation_days - days_used(session, player, now.year)
     if days > left:
         raise PlayError("settings.error.allowance", left=max(left, 0))

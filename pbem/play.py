@@ -6,19 +6,18 @@ owns the transaction, so a move, its log row and its mails commit together.
 
 from __future__ import annotations
 
-import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, select
 
-from pbem.deadlines import ScheduleError, parse_schedule, update_clocks
+from pbem.deadlines import update_clocks
+from pbem.forms import PlayersForm, TimeControl
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
 from pbem.links import Site, new_key
-from pbem.mailer import neutralise_encoded_words
 from pbem.models import Game, Move, Player, Seat
 from pbem.notify import queue
 from pbem.store import (
@@ -33,9 +32,6 @@ from pbem.store import (
     seats_of,
 )
 
-EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
-NAME_MAX = 40
-
 
 @dataclass
 class Invitee:
@@ -46,54 +42,17 @@ class Invitee:
     lang: str = "en"
 
 
-@dataclass
-class Timing:
-    """A game's time control: days per move (None: no limit), reminders, absences."""
-
-    days_per_move: int | None = 3
-    reminders: list[str] = field(default_factory=lambda: ["24h", "80%"])
-    absent_after: int = 3
-
-    def checked(self) -> Timing:
-        """The same settings, validated; PlayError names a bad one."""
-        if self.days_per_move is not None and not 1 <= self.days_per_move <= 14:
-            raise PlayError("lobby.error.days_per_move")
-        if not 1 <= self.absent_after <= 10:
-            raise PlayError("lobby.error.absent_after")
-        try:
-            reminders = parse_schedule(self.reminders)
-        except ScheduleError:
-            raise PlayError("lobby.error.reminders") from None
-        return Timing(self.days_per_move, reminders, self.absent_after)
-
-
 # --- creating and joining -------------------------------------------------
-
-
-def clean_name(name: str) -> str:
-    """A display name with no control characters nor encoded words, trimmed to a sane length."""
-    plain = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]", "", name)
-    # Mail headers: "=?...?=" would be decoded by mail software (CVE-2024-6923).
-    return neutralise_encoded_words(plain).strip()[:NAME_MAX]
 
 
 def check_invitees(
     rules: Rules, invitees: list[Invitee], options: dict[str, Any]
-) -> dict[str, Any]:
-    """Validate the players and options of a new game; PlayError names the first problem."""
-    seen: set[str] = set()
-    for number, person in enumerate(invitees, start=1):
-        person.name = clean_name(person.name)
-        person.email = person.email.strip().lower()
-        if not person.name:
-            raise PlayError("lobby.error.name_missing", number=number)
-        if len(person.email) > 254 or not EMAIL.match(person.email):
-            raise PlayError("lobby.error.email_invalid", number=number)
-        if person.email in seen:
-            raise PlayError("lobby.error.email_twice", email=person.email)
-        seen.add(person.email)
+) -> tuple[list[Invitee], dict[str, Any]]:
+    """The players (cleaned) and options of a new game; PlayError names the first problem."""
+    checked = PlayersForm.read([asdict(person) for person in invitees])
+    people = [Invitee(p.name, p.email, p.lang) for p in checked]
     try:
-        return rules.check_options(len(invitees), options)
+        return people, rules.check_options(len(people), options)
     except GameError as exc:
         raise PlayError(exc.msg.key, **exc.msg.params) from None
 
@@ -116,14 +75,14 @@ def create_game(
     options: dict[str, Any],
     now: datetime,
     seed: int | None = None,
-    timing: Timing | None = None,
+    timing: TimeControl | None = None,
 ) -> Game:
     """Create a game whose first invitee is its creator, and invite the others by mail."""
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
     rules = GAMES[slug]
-    opts = check_invitees(rules, invitees, options)
-    timing = (timing or Timing()).checked()
+    invitees, opts = check_invitees(rules, invitees, options)
+    timing = timing or TimeControl()
     game = Game(
         slug=slug,
         options=opts,

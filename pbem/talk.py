@@ -7,31 +7,22 @@ and its recipient ever see it.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
+from pbem.forms import TalkForm
 from pbem.models import Game, Seat, Talk
 from pbem.store import PlayError, lock_game
 
-MAX_LENGTH = 1000
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
-
-def post(
-    session: Session, game_id: int, seat_no: int, text: str, to_seat: int | None, now: datetime
-) -> Talk:
-    """Add a message from `seat_no` to everyone (None) or to one other seat."""
+def post(session: Session, game_id: int, seat_no: int, form: TalkForm, now: datetime) -> Talk:
+    """Add a message from `seat_no` to everyone or to one other seat (the form is checked)."""
     game = lock_game(session, game_id)
     if game.status == "cancelled":
         raise PlayError("talk.error.closed")
-    text = _CONTROL.sub("", text).strip()
-    if not text:
-        raise PlayError("talk.error.empty")
-    if len(text) > MAX_LENGTH:
-        raise PlayError("talk.error.long", limit=MAX_LENGTH)
+    text, to_seat = form.text, form.to
     seats = session.exec(select(Seat.seat).where(Seat.game_id == game_id)).all()
     if to_seat is not None and (to_seat not in seats or to_seat == seat_no):
         raise PlayError("talk.error.recipient")

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from pbem import account
 from pbem.db import read_session, write_session
+from pbem.forms import MAX_VACATION_DAYS, VacationForm
 from pbem.links import BadLink, read_token
 from pbem.models import Player
 from pbem.store import PlayError, player_of, seat_of
@@ -39,7 +40,7 @@ def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, in
             else "",
             "away_to": format_when(vacation.ends_at, player.tz, player.lang) if vacation else "",
             "days_left": max(player.vacation_days - used, 0),
-            "max_days": account.MAX_VACATION_DAYS,
+            "max_days": MAX_VACATION_DAYS,
             **extra,
         }
     return render_template("account/settings.html", **context), status
@@ -76,10 +77,11 @@ def save(token: str) -> Response | tuple[str, int]:
 @bp.post("/p/<token>/vacation")
 def vacation(token: str) -> Response | tuple[str, int]:
     """Start a vacation of some days from now."""
-    raw = request.form.get("days", "")
-    days = int(raw) if raw.isdecimal() and len(raw) <= 3 else 0
     return _act(
-        token, lambda session, player: account.start_vacation(session, site(), player, days, now())
+        token,
+        lambda session, player: account.start_vacation(
+            session, site(), player, VacationForm.read(request.form).days, now()
+        ),
     )
 
 

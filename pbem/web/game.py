@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from pbem import account, play, talk
 from pbem.db import read_session, write_session
+from pbem.forms import TALK_MAX, ExtendForm, TalkForm
 from pbem.games import GAMES, IllegalMove
 from pbem.games.text import render
 from pbem.links import BadLink, read_token
@@ -189,12 +190,10 @@ def back(token: str) -> Response | tuple[str, int]:
 def extend(token: str) -> Response | tuple[str, int]:
     """The creator adds days to a seat's deadline."""
     game_id, seat_no = _seat_from(token)
-    raw_seat, raw_days = request.form.get("seat", ""), request.form.get("days", "")
-    if not (raw_seat.isdecimal() and raw_days.isdecimal() and len(raw_seat + raw_days) <= 4):
-        return _page(token, game_id, seat_no, status=400, error=PlayError("extend.error.days"))
     try:
+        extra = ExtendForm.read(request.form)
         with write_session(engine()) as session:
-            account.add_time(session, game_id, seat_no, int(raw_seat), int(raw_days))
+            account.add_time(session, game_id, seat_no, extra.seat, extra.days)
     except PlayError as exc:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
@@ -204,13 +203,10 @@ def extend(token: str) -> Response | tuple[str, int]:
 def talk_post(token: str) -> Response | tuple[str, int]:
     """Add a table-talk message; it travels in each recipient's next mail."""
     game_id, seat_no = _seat_from(token)
-    raw_to = request.form.get("to", "all")
-    to_seat = int(raw_to) if raw_to.isdecimal() and len(raw_to) < 3 else None
-    if raw_to != "all" and to_seat is None:
-        return _page(token, game_id, seat_no, status=400, error=PlayError("talk.error.recipient"))
     try:
+        message = TalkForm.read({"to": "all", **request.form.to_dict()})
         with write_session(engine()) as session:
-            talk.post(session, game_id, seat_no, request.form.get("text", ""), to_seat, now())
+            talk.post(session, game_id, seat_no, message, now())
     except PlayError as exc:
         return _page(
             token,
@@ -218,7 +214,7 @@ def talk_post(token: str) -> Response | tuple[str, int]:
             seat_no,
             status=exc.status,
             error=exc,
-            draft=request.form.get("text", "")[: talk.MAX_LENGTH],
+            draft=request.form.get("text", "")[:TALK_MAX],
         )
     return redirect(url_for("game.seat_page", token=token, _anchor="talk"), code=303)
 

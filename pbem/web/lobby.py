@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
@@ -11,10 +10,10 @@ from sqlmodel import select
 from werkzeug.wrappers import Response
 
 from pbem.db import read_session, write_session
-from pbem.games.base import Option
+from pbem.forms import PlayersForm, TimeControl, read_options
 from pbem.links import BadLink, make_token, read_token
 from pbem.models import Game, Player
-from pbem.play import Invitee, Timing, create_game
+from pbem.play import Invitee, create_game
 from pbem.present import playable
 from pbem.ratelimit import NEW_GAMES, exceeded, record
 from pbem.store import PlayError, seats_of
@@ -28,31 +27,6 @@ MAX_ROWS = 8
 def index() -> str:
     """The home page with the new-game form."""
     return render_template("lobby/new.html", games=playable(), rows=MAX_ROWS, form={}, error=None)
-
-
-def _option_value(opt: Option, raw: str | None) -> Any:
-    if opt.kind == "bool":
-        return raw in ("1", "on", "true", "yes")
-    if opt.kind == "int":
-        if raw in (None, "", "random"):
-            return opt.default
-        return int(raw) if raw.lstrip("-").isdecimal() and len(raw) < 6 else raw
-    return raw if raw is not None else opt.default
-
-
-def _timing(form: Any) -> Timing:
-    """The time control chosen in the form."""
-    days = form.get("days_per_move", "3")
-    absent = form.get("absent_after", "3")
-    if not (days == "none" or (days.isdecimal() and len(days) <= 2)):
-        raise PlayError("lobby.error.days_per_move")
-    if not (absent.isdecimal() and len(absent) <= 2):
-        raise PlayError("lobby.error.absent_after")
-    return Timing(
-        days_per_move=None if days == "none" else int(days),
-        reminders=form.get("reminders", "24h, 80%")[:100],
-        absent_after=int(absent),
-    )
 
 
 def _form_key() -> str:
@@ -89,23 +63,18 @@ def create() -> Response | tuple[str, int]:
     games = playable()
     if slug not in games:
         error = PlayError("lobby.error.no_such_game")
-    invitees = []
-    for row in range(MAX_ROWS):
-        name = form.get(f"name_{row}", "")
-        email = form.get(f"email_{row}", "")
-        if name.strip() or email.strip():
-            invitees.append(Invitee(name=name, email=email, lang=g.lang))
-    if error is None and not invitees:
-        error = PlayError("lobby.error.name_missing", number=1)
+    rows = [
+        {"name": form.get(f"name_{row}", ""), "email": form.get(f"email_{row}", ""), "lang": g.lang}
+        for row in range(MAX_ROWS)
+        if form.get(f"name_{row}", "").strip() or form.get(f"email_{row}", "").strip()
+    ]
+    invitees: list[Invitee] = []
     if error is None:
-        rules = games[slug]
-        options = {
-            opt.name: _option_value(opt, form.get(f"opt_{slug}_{opt.name}"))
-            for opt in rules.options
-        }
         try:
-            timing = _timing(form)
+            timing = TimeControl.read(form)
             record(engine(), NEW_GAMES, address, now())
+            invitees = [Invitee(p.name, p.email, p.lang) for p in PlayersForm.read(rows)]
+            options = read_options(games[slug], slug, form)
             with write_session(engine()) as session:
                 game = create_game(session, site(), slug, invitees, options, now(), timing=timing)
                 game.form_key = form_key
