@@ -64,6 +64,11 @@ def _each_due(engine: Engine, query: Any, handle: Callable[[Session, Any], bool]
     return done
 
 
+def _due(query: Any, due: Any, now: datetime, batch: int) -> Any:
+    """`query` limited to the first `batch` rows whose `due` time has come, soonest first."""
+    return query.where(col(due) <= now).order_by(col(due)).limit(batch)
+
+
 def _claim(session: Session, statement: Update) -> bool:
     """Run a conditional UPDATE; True when it changed the one row (this sweep got it first)."""
     result = session.execute(statement.execution_options(synchronize_session=False))
@@ -90,13 +95,8 @@ def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int
         submit_move(session, site, game_id, seat_no, move, token, now, source="timeout")
         return True
 
-    query = (
-        select(Seat.game_id, Seat.seat)
-        .where(col(Seat.deadline) <= now)
-        .order_by(col(Seat.deadline))
-        .limit(batch)
-    )
-    return _each_due(engine, query, handle)
+    seats = select(Seat.game_id, Seat.seat)
+    return _each_due(engine, _due(seats, Seat.deadline, now, batch), handle)
 
 
 def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -130,13 +130,7 @@ def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> in
         notify.queue(session, site, game, seat, "deadline_warning" if warning else "reminder", now)
         return True
 
-    query = (
-        select(Seat.id)
-        .where(col(Seat.next_reminder_at) <= now)
-        .order_by(col(Seat.next_reminder_at))
-        .limit(batch)
-    )
-    return _each_due(engine, query, handle)
+    return _each_due(engine, _due(select(Seat.id), Seat.next_reminder_at, now, batch), handle)
 
 
 def sweep_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -156,13 +150,7 @@ def sweep_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
             return False
         return notify.queue_digest(session, site, player, now)
 
-    query = (
-        select(Player.id)
-        .where(col(Player.next_digest_at) <= now)
-        .order_by(col(Player.next_digest_at))
-        .limit(batch)
-    )
-    return _each_due(engine, query, handle)
+    return _each_due(engine, _due(select(Player.id), Player.next_digest_at, now, batch), handle)
 
 
 def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -183,10 +171,5 @@ def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> in
         notify.queue_player_mail(session, site, player, "vacation_end", now, {"vacation": vacation})
         return True
 
-    query = (
-        select(Vacation.id)
-        .where(Vacation.end_told == False, col(Vacation.ends_at) <= now)  # noqa: E712
-        .order_by(col(Vacation.ends_at))
-        .limit(batch)
-    )
-    return _each_due(engine, query, handle)
+    untold = select(Vacation.id).where(Vacation.end_told == False)  # noqa: E712
+    return _each_due(engine, _due(untold, Vacation.ends_at, now, batch), handle)

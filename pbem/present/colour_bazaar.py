@@ -7,14 +7,7 @@ from typing import Any
 from pbem.games.colour_bazaar import allowed_plays, market_values, suit_values
 from pbem.games.decktet import CARDS, SUIT_COLOURS, SUITS
 from pbem.games.text import card_name, suit_name
-
-
-class FormError(ValueError):
-    """The turn form is incomplete; carries a catalogue key."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+from pbem.present.common import FormError
 
 
 def suit_info(suit: str, lang: str) -> dict[str, str]:

@@ -9,6 +9,14 @@ from pbem.games.text import lookup, render
 from pbem.models import Game, Move
 
 
+class FormError(ValueError):
+    """A game's turn form is incomplete or garbled; carries a catalogue key."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
 def game_title(game: Game, lang: str) -> str:
     """The game's name and number, e.g. "Colour Bazaar #12"."""
     return f"{lookup('game.' + game.slug, lang)} #{game.id}"

@@ -15,20 +15,13 @@ from pbem.games.fantasy_business.cards import ALL_CARD_IDS, ARTICLE_IDS, card_ty
 from pbem.games.fantasy_business.log import describe_events
 from pbem.games.text import card_name, lookup, render
 from pbem.i18n import t
+from pbem.present.common import FormError
 
 RULES = FantasyBusiness()
 # Special kinds that cannot be played without naming another player.
 _NEEDS_TARGET = {"theft", "defaulting", "defective"}
 _NUMBER = re.compile(r"^\d{1,4}$")
 _MAX_PRICES = len(ARTICLE_IDS)
-
-
-class FormError(ValueError):
-    """The turn form is incomplete or garbled; carries a catalogue key."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
 
 
 def ecus(amount: int, lang: str) -> str:

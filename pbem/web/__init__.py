@@ -7,7 +7,7 @@ from typing import NoReturn
 from flask import abort, current_app, request
 from sqlalchemy import Engine
 
-from pbem.links import Site
+from pbem.links import BadLink, Site, read_token
 from pbem.ratelimit import BAD_LINKS, record
 
 
@@ -24,6 +24,17 @@ def site() -> Site:
 def now():  # noqa: ANN201
     """The current time, from the application's clock (tests inject one)."""
     return current_app.config["CLOCK"]()
+
+
+def signed_pair(purpose: str, token: str) -> tuple[int, str]:
+    """The (id, key) a link signed for `purpose` carries; 404 (via bad_link) for anything else."""
+    try:
+        payload = read_token(site().secret, purpose, token)
+    except BadLink:
+        bad_link()
+    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
+        bad_link()
+    return payload[0], payload[1]
 
 
 def bad_link() -> NoReturn:

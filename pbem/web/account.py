@@ -11,11 +11,10 @@ from werkzeug.wrappers import Response
 from pbem import account
 from pbem.db import read_session, write_session
 from pbem.forms import MAX_VACATION_DAYS, VacationForm
-from pbem.links import BadLink, read_token
 from pbem.models import Player
 from pbem.store import PlayError, player_of, seat_of
 from pbem.timefmt import format_when, zones
-from pbem.web import bad_link, engine, now, site
+from pbem.web import bad_link, engine, now, signed_pair, site
 from pbem.web.game import _seat_from
 
 bp = Blueprint("account", __name__)
@@ -92,24 +91,19 @@ def vacation_end(token: str) -> Response | tuple[str, int]:
 
 
 def _unsubscriber(token: str) -> int:
-    try:
-        payload = read_token(site().secret, "unsubscribe", token)
-    except BadLink:
-        bad_link()
-    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
-        bad_link()
+    player_id, key = signed_pair("unsubscribe", token)
     with read_session(engine()) as session:
-        player = session.get(Player, payload[0])
+        player = session.get(Player, player_id)
         valid = (
             player is not None
             and bool(player.unsubscribe_key)
-            and secrets.compare_digest(player.unsubscribe_key, payload[1])
+            and secrets.compare_digest(player.unsubscribe_key, key)
         )
         if valid and player is not None:
             g.lang = player.lang
     if not valid:
         bad_link()
-    return payload[0]
+    return player_id
 
 
 @bp.get("/u/<token>")

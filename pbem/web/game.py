@@ -17,10 +17,10 @@ from pbem.games.text import render
 from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
-from pbem.present.common import game_title, log_lines
+from pbem.present.common import FormError, game_title, log_lines
 from pbem.store import Gone, PlayError, Stale, find_seat, moves_of, seats_of
 from pbem.timefmt import format_when
-from pbem.web import bad_link, engine, now, site
+from pbem.web import bad_link, engine, now, signed_pair, site
 
 bp = Blueprint("game", __name__)
 
@@ -135,18 +135,13 @@ def seat_page(token: str) -> tuple[str, int]:
 @bp.get("/w/<token>")
 def watch_page(token: str) -> tuple[str, int]:
     """The read-only spectator page: no hand is shown."""
-    try:
-        payload = read_token(site().secret, "watch", token)
-    except BadLink:
-        bad_link()
-    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
-        bad_link()
+    game_id, key = signed_pair("watch", token)
     with read_session(engine()) as session:
-        game = session.get(Game, payload[0])
-        valid = game is not None and secrets.compare_digest(game.watch_key, payload[1])
+        game = session.get(Game, game_id)
+        valid = game is not None and secrets.compare_digest(game.watch_key, key)
     if not valid:
         bad_link()
-    return _page(token, payload[0], None)
+    return _page(token, game_id, None)
 
 
 def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
@@ -240,8 +235,8 @@ def move(token: str) -> Response | tuple[str, int]:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
     try:
         the_move = shown.parse_form(form)
-    except ValueError as exc:
-        return _page(token, game_id, seat_no, status=400, error=PlayError(exc.args[0]))
+    except FormError as exc:
+        return _page(token, game_id, seat_no, status=400, error=PlayError(exc.key))
     if form.get("confirm") != "1":
         try:
             # Promise 4: the review shows only what the mover may see before sending.

@@ -21,7 +21,8 @@ from pbem.games.fantasy_business.cards import card_type, is_special
 from pbem.games.text import card_name
 from pbem.i18n import catalogue
 from pbem.models import Game
-from pbem.present.fantasy_business import FormError, parse_form
+from pbem.present.common import FormError
+from pbem.present.fantasy_business import parse_form
 from tests.web.helpers import deliver, hidden, html_of, link_in, radio_values, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
