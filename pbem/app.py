@@ -18,6 +18,7 @@ from pbem.db import make_engine
 from pbem.i18n import LANGUAGES, best_lang, t
 from pbem.links import Site
 from pbem.mailer import make_env
+from pbem.present import check_parts
 from pbem.web import account, csrf, devmail, game, lobby
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +66,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
+    check_parts(app.jinja_env, site.mail_env)  # a game missing a part fails here, not later
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)

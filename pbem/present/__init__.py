@@ -1,24 +1,108 @@
-"""Per-game presentation: turn a game's view into page and mail data, and forms into moves."""
+"""Per-game presentation, and where each part of a game is found from its one registration.
+
+A game is registered once, in `pbem.games.GAMES`. Every other part is found from its
+slug: the presenter `pbem/present/<slug_with_underscores>.py` (play_context, parse_form,
+results), the page `templates/games/<slug>/page.html`, the mails
+`mail/<lang>/results_<slug>.{txt,html}`, and the title `game.<slug>` in each language's
+catalogue. `check_parts` fails at application start when one of them is missing.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
-from typing import Any
 
-from pbem.games import GAMES
+from jinja2 import Environment, TemplateNotFound
 
-_MODULES = {
-    "colour-bazaar": "pbem.present.colour_bazaar",
-    "fantasy-business": "pbem.present.fantasy_business",
-}
+from pbem.games import GAMES, Game
+from pbem.games.text import LANGUAGES
+from pbem.games.text import catalogue as game_catalogue
+from pbem.i18n import catalogue as site_catalogue
+
+PRESENTER_FUNCTIONS = ("play_context", "parse_form", "results")
 
 
-def playable() -> dict[str, Any]:
-    """The registered games that have pages, in registry order."""
-    return {slug: game for slug, game in GAMES.items() if slug in _MODULES}
+class MissingPart(RuntimeError):
+    """A registered game lacks a part it needs (a presenter, a template, a title)."""
+
+
+@dataclass(frozen=True)
+class GameParts:
+    """Where each part of one game lives, derived from its slug."""
+
+    slug: str
+
+    @property
+    def rules(self) -> Game:
+        """The rules object registered in pbem.games.GAMES."""
+        return GAMES[self.slug]
+
+    @property
+    def presenter_module(self) -> str:
+        """The module that turns the game's view into page data and its form into a move."""
+        return "pbem.present." + self.slug.replace("-", "_")
+
+    @property
+    def page(self) -> str:
+        """The game's page template."""
+        return f"games/{self.slug}/page.html"
+
+    def mails(self, lang: str) -> tuple[str, ...]:
+        """The game's own mail templates (its results) in `lang`."""
+        return (f"{lang}/results_{self.slug}.txt", f"{lang}/results_{self.slug}.html")
+
+    @property
+    def title_key(self) -> str:
+        """The catalogue key of the game's name."""
+        return f"game.{self.slug}"
 
 
 def presenter(slug: str) -> ModuleType:
     """The presentation module of a game."""
-    return import_module(_MODULES[slug])
+    return import_module(GameParts(slug).presenter_module)
+
+
+def playable() -> dict[str, Game]:
+    """The registered games, in registry order (check_parts has made sure each has its parts)."""
+    return dict(GAMES)
+
+
+def missing_parts(slug: str, pages: Environment, mails: Environment) -> list[str]:
+    """What the game `slug` lacks, in words; empty when every part is there."""
+    parts = GameParts(slug)
+    missing = []
+    try:
+        module = import_module(parts.presenter_module)
+    except ModuleNotFoundError:
+        missing.append(f"presenter {parts.presenter_module}")
+    else:
+        missing += [
+            f"{parts.presenter_module}.{name}()"
+            for name in PRESENTER_FUNCTIONS
+            if not callable(getattr(module, name, None))
+        ]
+    for env, names, folder in (
+        (pages, [parts.page], "templates"),
+        (mails, [n for lang in LANGUAGES for n in parts.mails(lang)], "mail"),
+    ):
+        for name in names:
+            try:
+                env.get_template(name)
+            except TemplateNotFound:
+                missing.append(f"{folder}/{name}")
+    for lang in LANGUAGES:
+        if parts.title_key not in game_catalogue(lang) | site_catalogue(lang):
+            missing.append(f"catalogue entry {parts.title_key} ({lang})")
+    return missing
+
+
+def check_parts(pages: Environment, mails: Environment) -> None:
+    """Fail loudly (MissingPart) if any registered game lacks a part."""
+    problems = [
+        f"{slug}: {', '.join(missing)}"
+        for slug in GAMES
+        if (missing := missing_parts(slug, pages, mails))
+    ]
+    if problems:
+        raise MissingPart("games registered without all their parts: " + "; ".join(problems))

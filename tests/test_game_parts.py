@@ -1,0 +1,61 @@
+"""A game is registered once; a missing part stops the application from starting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jinja2 import DictLoader, Environment, FileSystemLoader
+
+from pbem import create_app
+from pbem.app import ROOT
+from pbem.games import GAMES
+from pbem.games.colour_bazaar import ColourBazaar
+from pbem.mailer import make_env
+from pbem.present import MissingPart, check_parts, missing_parts
+
+PAGES = Environment(loader=FileSystemLoader(str(ROOT / "templates")))
+MAILS = make_env()
+
+
+def test_every_registered_game_has_all_its_parts() -> None:
+    for slug in GAMES:
+        assert missing_parts(slug, PAGES, MAILS) == [], slug
+    check_parts(PAGES, MAILS)
+
+
+def test_a_game_registered_without_its_parts_is_named_with_each_missing_part(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    third = ColourBazaar()
+    third.slug = "third-game"
+    monkeypatch.setitem(GAMES, "third-game", third)
+    assert missing_parts("third-game", PAGES, MAILS) == [
+        "presenter pbem.present.third_game",
+        "templates/games/third-game/page.html",
+        "mail/en/results_third-game.txt",
+        "mail/en/results_third-game.html",
+        "mail/fr/results_third-game.txt",
+        "mail/fr/results_third-game.html",
+        "catalogue entry game.third-game (en)",
+        "catalogue entry game.third-game (fr)",
+    ]
+    with pytest.raises(MissingPart, match="third-game: presenter pbem.present.third_game"):
+        check_parts(PAGES, MAILS)
+    with pytest.raises(MissingPart):  # the application does not start
+        create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "test-secret-key",
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'never.db'}",
+                "BASE_URL": "http://pbem.test",
+                "MAIL_DIR": str(tmp_path / "mail"),
+            }
+        )
+
+
+def test_a_missing_template_is_found_even_when_the_rest_is_there() -> None:
+    empty = Environment(loader=DictLoader({}))
+    assert missing_parts("colour-bazaar", empty, MAILS) == [
+        "templates/games/colour-bazaar/page.html"
+    ]
