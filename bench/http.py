@@ -52,6 +52,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 
 import argparse
+import contextlib
 import html
 import http.client
 import math
@@ -61,14 +62,11 @@ import re
 import secrets
 import shutil
 import signal
-import socket
-import subprocess
 import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -86,11 +84,11 @@ from pbem.mailer import make_env
 from pbem.models import Game
 from pbem.play import Invitee, create_game, join, replay_problem
 from pbem.store import seats_of
+from tests.live.servers import HOST, Postgres, free_port, gunicorn, pg_bin
 
 SLUG = "colour-bazaar"
 RULES = GAMES[SLUG]
-HOST = "127.0.0.1"
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+PG_BIN = pg_bin() or Path("/usr/lib/postgresql/15/bin")
 SECRET = "bench-http-" + secrets.token_hex(16)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 MAX_PLIES = 500  # a bound on the turns of one game, far above Colour Bazaar's 30
@@ -516,13 +514,6 @@ def hammer(port: int, method: str, path: str, limit: int) -> Callable[[int, floa
 # --- servers -----------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
-
-
 @dataclass
 class Settings:
     """How gunicorn runs: the same for pbem and for the bare app."""
@@ -550,56 +541,12 @@ class Settings:
         return f"gunicorn {self.workers} {self.worker_class} workers{threads}, access log on"
 
 
-@contextmanager
-def gunicorn(
+def serve(
     app: str, port: int, env: dict[str, str], settings: Settings, scratch: Path, probe: str
-) -> Iterator[int]:
-    """Serve `app` on 127.0.0.1:`port` until the block ends; yields the master's pid."""
-    log_path = scratch / f"gunicorn-{port}.log"
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        *settings.args(),
-        "--bind",
-        f"{HOST}:{port}",
-        "--pythonpath",
-        str(ROOT),
-        app,
-    ]
-    with open(log_path, "wb") as log:
-        server = subprocess.Popen(command, cwd=scratch, env=env, stdout=log, stderr=log)
-    try:
-        _wait_ready(server, port, probe, log_path)
-        yield server.pid
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(10)
-
-
-def _wait_ready(server: subprocess.Popen, port: int, probe: str, log_path: Path) -> None:
-    """Wait until the server answers `probe` with 200 on each try of a few."""
-    give_up = time.monotonic() + READY_TIMEOUT
-    answered = 0
-    while time.monotonic() < give_up:
-        if server.poll() is not None:
-            tail = log_path.read_text(errors="replace")[-3000:]
-            raise RuntimeError(f"gunicorn stopped (exit {server.returncode}):\n{tail}")
-        try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=5)
-            status = timed(conn, "GET", probe)[0]
-            conn.close()
-        except OSError:
-            status = 0
-        answered = answered + 1 if status == 200 else 0
-        if answered >= READY_ANSWERS:  # a few in a row, so both workers are likely up
-            return
-        time.sleep(0.1)
-    raise RuntimeError(f"gunicorn did not answer GET {probe} within {READY_TIMEOUT:.0f} s")
+) -> contextlib.AbstractContextManager[int]:
+    """gunicorn serving `app` with these settings, ready once `probe` answers; the master's pid."""
+    options = [*settings.args(), "--pythonpath", str(ROOT)]
+    return gunicorn(app, port, env, options, scratch / f"gunicorn-{port}.log", scratch, probe)
 
 
 def server_env(url: str, port: int, scratch: Path) -> dict[str, str]:
@@ -614,65 +561,6 @@ def server_env(url: str, port: int, scratch: Path) -> dict[str, str]:
         PYTHONDONTWRITEBYTECODE="1",
     )
     return env
-
-
-class Postgres:
-    """A throwaway PostgreSQL server: initdb in a temporary directory, 127.0.0.1 only."""
-
-    def __init__(self, bin_dir: Path) -> None:
-        """A server to be, in a new temporary directory, on a free port."""
-        self.bin_dir = bin_dir
-        self.dir = Path(tempfile.mkdtemp(prefix="pbem-bench-pg-"))
-        self.data = self.dir / "data"
-        self.port = free_port()
-        self.as_root = os.geteuid() == 0
-
-    def _run(self, *command: str) -> None:
-        """Run a PostgreSQL program, as the postgres user when we are root."""
-        prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
-        program = [str(self.bin_dir / command[0]), *command[1:]]
-        done = subprocess.run(prefix + program, capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            raise RuntimeError(f"{command[0]} failed:\n{done.stdout}\n{done.stderr}")
-
-    def start(self) -> None:
-        """initdb and start, with the default durability settings."""
-        if self.as_root:
-            shutil.chown(self.dir, "postgres", "postgres")
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
-        options = f"-p {self.port} -c listen_addresses={HOST} -c unix_socket_directories={self.dir}"
-        log = str(self.dir / "server.log")
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-l", log, "-w", "-t", "60", "-o", options, "start"
-        )
-
-    def postmaster(self) -> int | None:
-        """The server's pid."""
-        try:
-            return int((self.data / "postmaster.pid").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def url(self, database: str) -> str:
-        """The URL of a database on this server."""
-        return f"postgresql+psycopg://postgres@{HOST}:{self.port}/{database}"
-
-    def create_database(self, name: str) -> str:
-        """Create an empty database; its URL."""
-        engine = create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
-        with engine.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        engine.dispose()
-        return self.url(name)
-
-    def stop(self) -> None:
-        """Stop the server and delete its directory."""
-        try:
-            if (self.data / "postmaster.pid").exists():
-                self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
-        finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def wipe(url: str) -> None:
@@ -794,7 +682,7 @@ def bench_database(
     print(f"{name}: {len(games)} games for {args.players} players (+{len(warm)} warm-up)")
 
     env = server_env(url, port, scratch)
-    with gunicorn("pbem:create_app()", port, env, settings, scratch, "/") as master:
+    with serve("pbem:create_app()", port, env, settings, scratch, "/") as master:
         meters = Meters(master, db_pid)
         if warm:
             print(f"{name}: warm-up game(s), not timed", flush=True)
@@ -806,7 +694,7 @@ def bench_database(
 
     port = free_port()
     env = server_env(url, port, scratch)
-    with gunicorn("bench.bare_app:create_app()", port, env, settings, scratch, "/bare") as master:
+    with serve("bench.bare_app:create_app()", port, env, settings, scratch, "/bare") as master:
         meters = Meters(master, db_pid)
         warm_up = hammer(port, "POST", "/insert", 50)
         run_clients(min(args.players, 4), warm_up, 1.0)

@@ -5,68 +5,26 @@ from __future__ import annotations
 import http.client
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from tests.live import servers
+from tests.live.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 _HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 _RADIO = re.compile(r'<input type="radio" name="([^"]+)" value="([^"]*)"')
 
 
-def free_port() -> int:
-    """A port nobody listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextmanager
 def gunicorn(env: dict[str, str], log: Path, workers: int = 2, threads: int = 8) -> Iterator[int]:
     """Serve pbem under gunicorn until the block ends; yield its port."""
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--workers",
-        str(workers),
-        "--threads",
-        str(threads),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--error-logfile",
-        str(log),
-        "pbem:create_app()",
-    ]
-    with log.open("w") as _:
-        pass
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("gunicorn did not start: " + log.read_text())
+    options = ["--workers", str(workers), "--threads", str(threads)]
+    with servers.gunicorn("pbem:create_app()", port, {**os.environ, **env}, options, log, ROOT):
         yield port
-    finally:
-        process.terminate()
-        process.wait(30)
 
 
 class Browser:
