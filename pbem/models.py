@@ -38,7 +38,7 @@ class Game(SQLModel, table=True):
     ply: int = 0
     status: str = Field(default="forming", index=True, max_length=12)
     creator_seat: int = 0
-    days_per_move: int | None = None  # None: no time limit (games get 3 from Timing)
+    days_per_move: int | None = None  # None: no time limit (games get 3 from forms.TimeControl)
     # When reminders fall: "24h" after the turn began, "80%" of the time allowed.
     reminders: list[str] = Field(
         default_factory=lambda: ["24h", "80%"], sa_column=Column(JSON, nullable=False)
