@@ -46,7 +46,7 @@ def test_a_game_registered_without_its_parts_is_named_with_each_missing_part(
         create_app(
             {
                 "TESTING": True,
-                "SECRET_KEY": "test-secret-key",
+                "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
                 "DATABASE_URL": f"sqlite:///{tmp_path / 'never.db'}",
                 "BASE_URL": "http://pbem.test",
                 "MAIL_DIR": str(tmp_path / "mail"),
