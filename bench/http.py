@@ -80,7 +80,6 @@ from sqlmodel import select
 from bench.bare_app import create_table
 from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
-from pbem.i18n import t
 from pbem.mailer import make_env
 from pbem.models import Game
 from pbem.play import Invitee, Site, create_game, join, replay_problem, seats_of
@@ -690,7 +689,7 @@ def make_site(port: int) -> Site:
     return Site(
         secret=SECRET,
         base_url=f"http://{HOST}:{port}",
-        mail_env=make_env({"t": t}),
+        mail_env=make_env(),
         domain="localhost",
     )
 

@@ -9,14 +9,16 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, g, render_template, request
+from flask_babel import Babel
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
 from pbem.config import check_config, load_config
 from pbem.db import make_engine
-from pbem.i18n import LANGUAGES, best_lang, t
+from pbem.i18n import best_lang, language_name, languages, set_directories
 from pbem.mailer import make_env
 from pbem.play import Site
+from pbem.present.text import install_jinja
 
 ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
@@ -59,7 +61,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     site = Site(
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],
-        mail_env=make_env({"t": t}),
+        mail_env=make_env(),
         domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
@@ -95,19 +97,25 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
                 )
         return response
 
+    # Catalogues: translations/ plus any directories a test config adds (a new language).
+    set_directories(config.get("TRANSLATIONS_DIRS", ()))
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(
+        str(d) for d in (*config.get("TRANSLATIONS_DIRS", ()), ROOT / "translations")
+    )
+    Babel(app, locale_selector=lambda: g.get("lang", "en"), configure_jinja=False)
+    install_jinja(app.jinja_env)
+
     @app.before_request
     def _pick_language() -> None:
         chosen = request.args.get("lang") or request.cookies.get("lang")
-        g.lang = (
-            chosen if chosen in LANGUAGES else best_lang(request.headers.get("Accept-Language"))
-        )
+        g.lang = chosen if chosen in languages() else best_lang(request.accept_languages)
 
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         return {
-            "t": lambda key, **p: t(g.get("lang", "en"), key, **p),
             "lang": g.get("lang", "en"),
-            "languages": LANGUAGES,
+            "languages": languages(),
+            "language_name": language_name,
         }
 
     from pbem.cli import register

@@ -15,8 +15,8 @@ from pbem import create_app, play
 from pbem.db import migrate as run_migrations
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
-from pbem.games.text import render
 from pbem.models import Game
+from pbem.present.text import render
 
 
 def _engine() -> Any:

@@ -12,9 +12,9 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.games import GAMES
-from pbem.games.text import lookup
 from pbem.links import new_key
 from pbem.models import Game, Outbox, Player, Seat
+from pbem.present.text import game_name
 
 # Mails that carry the table talk a player has not yet seen.
 TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
@@ -24,7 +24,7 @@ NOTIFICATIONS = {"your_turn", "reminder", "deadline_warning", "digest"}
 
 def game_title(game: Game, lang: str) -> str:
     """The game's name and number, e.g. "Colour Bazaar #12"."""
-    return f"{lookup('game.' + game.slug, lang)} #{game.id}"
+    return f"{game_name(game.slug, lang)} #{game.id}"
 
 
 def thread_id(site: Any, game: Game) -> str:

@@ -17,11 +17,11 @@ from sqlmodel import Session, select
 from pbem.clock import ScheduleError, parse_schedule, update_clocks
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
-from pbem.games.text import render
 from pbem.links import make_token, new_key
 from pbem.mailer import neutralise_encoded_words
 from pbem.models import Game, Move, Player, Seat
 from pbem.notify import queue
+from pbem.present.text import render
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40

@@ -19,7 +19,7 @@ Move = dict[str, Any]
 class Message:
     """A translatable sentence: a catalogue key and its parameters.
 
-    Parameters follow a naming convention read by `pbem.games.text`: a key
+    Parameters follow a naming convention read by `pbem.present.text`: a key
     ending in `card` holds a card id, `cards` a list of card ids, `suit` a suit
     id, `seat` a seat number, `market` a market index (shown from 1); others
     are shown as they are.
@@ -46,15 +46,8 @@ class GameError(ValueError):
         super().__init__(key)
 
     def __str__(self) -> str:
-        from pbem.games.text import render
-
-        return render(self.msg, "en")
-
-    def text(self, lang: str = "en", names: list[str] | None = None) -> str:
-        """The error as a sentence in `lang`."""
-        from pbem.games.text import render
-
-        return render(self.msg, lang, names)
+        # The sentence is the presentation's business (pbem.present.text.error_text).
+        return f"{self.msg.key} {self.msg.params}" if self.msg.params else self.msg.key
 
 
 class IllegalMove(GameError):

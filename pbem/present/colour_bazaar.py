@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem.games.colour_bazaar import allowed_plays, market_values, suit_values
 from pbem.games.decktet import CARDS, SUIT_COLOURS, SUITS
-from pbem.games.text import card_name, suit_name
+from pbem.present.text import card_name, suit_name
 
 
 class FormError(ValueError):

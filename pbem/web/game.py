@@ -12,11 +12,11 @@ from werkzeug.wrappers import Response
 from pbem import account, play, talk
 from pbem.db import read_session, write_session
 from pbem.games import GAMES, IllegalMove
-from pbem.games.text import render
 from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
 from pbem.notify import game_title
 from pbem.present import presenter
+from pbem.present.text import error_text, render
 from pbem.timefmt import format_when
 from pbem.web import bad_link, engine, now, site
 
@@ -254,13 +254,14 @@ def move(token: str) -> Response | tuple[str, int]:
             # Promise 4: the review shows only what the mover may see before sending.
             described = [render(m, g.lang, names) for m in rules.review(state, seat_no, the_move)]
         except IllegalMove as exc:
-            return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
+            error = error_text(exc, g.lang, names)
+            return _page(token, game_id, seat_no, status=400, move_error=error)
         return _page(token, game_id, seat_no, confirm={"lines": described, "form": dict(form)})
     try:
         with write_session(engine()) as session:
             play.submit_move(session, site(), game_id, seat_no, the_move, turn, now())
     except IllegalMove as exc:
-        return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
+        return _page(token, game_id, seat_no, status=400, move_error=error_text(exc, g.lang, names))
     except (play.PlayError, IntegrityError) as exc:
         error = exc if isinstance(exc, play.PlayError) else play.Stale("play.error.stale")
         return _page(token, game_id, seat_no, status=error.status, error=error)
