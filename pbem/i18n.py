@@ -7,6 +7,7 @@ compiled by `make` (pybabel compile), or here when it is missing or older than t
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
@@ -68,7 +69,7 @@ def compile_catalogues() -> None:
                 continue
             with po.open("rb") as source:
                 catalog = read_po(source)
-            tmp = mo.with_suffix(".mo.tmp")
+            tmp = mo.with_suffix(f".mo.{os.getpid()}.tmp")
             with tmp.open("wb") as target:
                 write_mo(target, catalog)
             tmp.replace(mo)
@@ -94,6 +95,7 @@ def language_name(lang: str) -> str:
 @cache
 def translations(lang: str) -> NullTranslations:
     """The merged catalogues of `lang` (English and unknown languages translate to themselves)."""
+    compile_catalogues()
     merged: NullTranslations | None = None
     for directory in _directories:
         found = Translations.load(str(directory), [lang], DOMAIN)

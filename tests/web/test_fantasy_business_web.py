@@ -303,7 +303,7 @@ def check_final_mails(table: Table) -> None:
     outcome = GAMES[SLUG].outcome(game.state)
     assert outcome is not None
     assert sorted(recipient(m) for m in table.over) == sorted(EMAILS)
-    colon = ":" if table.lang == "en" else " :"
+    colon = ":" if table.lang == "en" else "\u00a0:"  # French: a no-break space before ":"
     for mail in table.over:
         body, html = text_of(mail), html_of(mail)
         for seat, (name, _) in enumerate(PLAYERS):
@@ -311,7 +311,7 @@ def check_final_mails(table: Table) -> None:
             assert f"{outcome.ranks[seat]}. {name}{colon} {score} point" in body
             assert name in html
         for record in outcome.breakdown["rounds"]:
-            word = "Round" if table.lang == "en" else "Tour"
+            word = "Round" if table.lang == "en" else "Manche"  # a round of Fantasy Business
             assert f"{word} {record['round']} (" in body
     page = table.client.get(table.links[EMAILS[0]]).get_data(as_text=True)
     assert 'id="results"' in page and move_form(page) is None
