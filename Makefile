@@ -21,9 +21,9 @@ catalogues: $(STAMP)
 
 # After changing strings: extract messages.pot, merge it into every .po, then translate.
 messages: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output --width 100 \
 		--project pbem --copyright-holder "pbem contributors" -o translations/messages.pot .
-	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching
+	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete --width 100
 
 run: $(STAMP) catalogues
 	PBEM_DEBUG=1 PBEM_SENDER_INTERVAL=2 $(BIN)/pbem serve

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, g, render_template, request
-from flask_babel import Babel
+from flask_babel import Babel, get_locale
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
@@ -102,13 +102,12 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(
         str(d) for d in (*config.get("TRANSLATIONS_DIRS", ()), ROOT / "translations")
     )
-    Babel(app, locale_selector=lambda: g.get("lang", "en"), configure_jinja=False)
+    Babel(app, locale_selector=_select_locale, configure_jinja=False)
     install_jinja(app.jinja_env)
 
     @app.before_request
     def _pick_language() -> None:
-        chosen = request.args.get("lang") or request.cookies.get("lang")
-        g.lang = chosen if chosen in languages() else best_lang(request.accept_languages)
+        g.lang = str(get_locale() or "en")
 
     @app.context_processor
     def _helpers() -> dict[str, Any]:
@@ -129,6 +128,12 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(OperationalError, _database_down)
     app.register_error_handler(InterfaceError, _database_down)
     return app
+
+
+def _select_locale() -> str:
+    """The page's language: ?lang=, then the cookie, then Accept-Language (q-values counted)."""
+    chosen = request.args.get("lang") or request.cookies.get("lang")
+    return chosen if chosen in languages() else best_lang(request.accept_languages)
 
 
 def _database_down(error: Any) -> tuple[str, int]:

@@ -129,7 +129,7 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.bad_target": N_("Name a player of this table (seats 1 to %(count)s)."),
     "fb.bid_too_high": NN_("You hold only %(money)s écu: you cannot bid more than that.", "You hold only %(money)s écus: you cannot bid more than that.", "money"),
     "fb.bid_too_low": NN_("Bid at least %(minimum)s écu, or pass.", "Bid at least %(minimum)s écus, or pass.", "minimum"),
-    "fb.cannot_afford": N_("You hold fewer than %(base)s écus: you cannot take this card."),
+    "fb.cannot_afford": NN_("You hold less than %(base)s écu: you cannot take this card.", "You hold fewer than %(base)s écus: you cannot take this card.", "base"),
     "fb.expect_choose": N_("The first buyer must now choose which card goes up for auction next."),
     "fb.expect_open": N_("An auction is under way: bid or pass."),
     "fb.expect_pricing": N_("Set your selling prices."),
