@@ -317,7 +317,7 @@ VOCABULARY: dict[str, Msgid] = {
     "play.error.stale": N_("This turn was already played."),
     "play.source.cli": N_("by the host"),
     "play.source.timeout": N_("time ran out"),
-    "settings.error.allowance": N_("That is more than the %(left)s days of vacation you have left this year."),
+    "settings.error.allowance": NN_("That is more than the %(left)s day of vacation you have left this year.", "That is more than the %(left)s days of vacation you have left this year.", "left"),
     "settings.error.already_away": N_("You already have a vacation set."),
     "settings.error.days": N_("A vacation lasts from 1 to %(high)s days."),
     "settings.error.lang": N_("Choose one of the languages offered."),
