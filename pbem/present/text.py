@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import g, has_request_context
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 
 from pbem.games.base import Message
-from pbem.i18n import SOURCE_LANGUAGE, Msgid, Plural, fill, ntr, ptr, tr, translate, translations
+from pbem.i18n import SOURCE_LANGUAGE, Msgid, Plural, fill, translate, translations
 from pbem.present.vocabulary import VOCABULARY
 
 _COPY = re.compile(r"-\d+$")
@@ -107,10 +106,9 @@ def error_text(exc: Any, lang: str = SOURCE_LANGUAGE, names: list[str] | None = 
 
 
 def _lang(context: Context) -> str:
+    # Pages get `lang` from the app's context processor, mails from render_mail.
     lang = context.get("lang")
-    if isinstance(lang, str):
-        return lang
-    return g.get("lang", SOURCE_LANGUAGE) if has_request_context() else SOURCE_LANGUAGE
+    return lang if isinstance(lang, str) else SOURCE_LANGUAGE
 
 
 @pass_context
@@ -143,6 +141,3 @@ def install_jinja(env: Environment) -> None:
     env.globals.update(
         _=_gettext, gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, say=_say
     )
-
-
-__all__ = ["install_jinja", "ntr", "ptr", "render", "say", "tr"]
