@@ -155,7 +155,7 @@ def test_a_new_language_is_only_a_new_po_file(
     app = create_app(
         {
             "TESTING": True,
-            "SECRET_KEY": "test-secret-key",
+            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
             "DATABASE_URL": database_url,
             "BASE_URL": "http://pbem.test",
             "MAIL_BACKEND": "smtp",
@@ -179,7 +179,7 @@ def test_a_new_language_is_only_a_new_po_file(
         for row, (name, email) in enumerate(PLAYERS[:2]):
             form[f"name_{row}"], form[f"email_{row}"] = name, email
         response = client.post("/games?lang=de", data=form)
-        assert response.status_code == 201, response.get_data(as_text=True)[:500]
+        assert response.status_code == 303, response.get_data(as_text=True)[:500]
         deliver(app)
         invitation = smtpd.to(PLAYERS[1][1])[-1]
         assert "lädt dich zum Spielen ein" in str(invitation["Subject"])
