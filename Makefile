@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean catalogues messages
+
+# Translation: the gettext keywords pybabel extract looks for (see babel.cfg and pbem/i18n.py).
+KEYWORDS := -k N_ -k NN_:1,2 -k tr:2 -k ntr:2,3 -k ptr:2c,3
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,10 +15,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# Compile translations/*/LC_MESSAGES/messages.po to .mo (not committed).
+catalogues: $(STAMP)
+	$(BIN)/pybabel compile -d translations
+
+# After changing strings: extract messages.pot, merge it into every .po, then translate.
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output --width 100 \
+		--project pbem --copyright-holder "pbem contributors" -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete --width 100
+
+run: $(STAMP) catalogues
 	PBEM_DEBUG=1 PBEM_SENDER_INTERVAL=2 $(BIN)/pbem serve
 
-test: $(STAMP)
+test: $(STAMP) catalogues
 	$(BIN)/ruff check pbem tests bench
 	$(BIN)/mypy pbem
 	$(BIN)/pytest $(PYTEST_ARGS)

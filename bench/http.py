@@ -78,7 +78,6 @@ from sqlmodel import select
 from bench.bare_app import create_table
 from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
-from pbem.i18n import t
 from pbem.links import Site
 from pbem.mailer import make_env
 from pbem.models import Game
@@ -580,7 +579,7 @@ def make_site(port: int) -> Site:
     return Site(
         secret=SECRET,
         base_url=f"http://{HOST}:{port}",
-        mail_env=make_env({"t": t}),
+        mail_env=make_env(),
         domain="localhost",
     )
 

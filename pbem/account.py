@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session, col, select
 
 from pbem.deadlines import next_digest, shift_player_clocks, start_clock, vacation_covering
-from pbem.i18n import LANGUAGES
+from pbem.i18n import languages
 from pbem.links import Site
 from pbem.models import Player, Seat, Vacation
 from pbem.notify import queue_player_mail
@@ -21,7 +21,7 @@ def save_settings(
     session: Session, player: Player, lang: str, tz: str, notify: str, now: datetime
 ) -> None:
     """Store the player's language, time zone and mail choice."""
-    if lang not in LANGUAGES:
+    if lang not in languages():
         raise PlayError("settings.error.lang")
     if not valid_zone(tz):
         raise PlayError("settings.error.tz")

@@ -9,16 +9,18 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, g, render_template, request
+from flask_babel import Babel, get_locale
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
 from pbem.cli import register
 from pbem.config import check_config, load_config
 from pbem.db import make_engine
-from pbem.i18n import LANGUAGES, best_lang, t
+from pbem.i18n import best_lang, language_name, languages, set_directories
 from pbem.links import Site
 from pbem.mailer import make_env
 from pbem.present import check_parts
+from pbem.present.text import install_jinja
 from pbem.web import account, csrf, devmail, game, lobby
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +64,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     site = Site(
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],
-        mail_env=make_env({"t": t}),
+        mail_env=make_env(),
         domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
@@ -97,19 +99,24 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
                 )
         return response
 
+    # Catalogues: translations/ plus any directories a test config adds (a new language).
+    set_directories(config.get("TRANSLATIONS_DIRS", ()))
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(
+        str(d) for d in (*config.get("TRANSLATIONS_DIRS", ()), ROOT / "translations")
+    )
+    Babel(app, locale_selector=_select_locale, configure_jinja=False)
+    install_jinja(app.jinja_env)
+
     @app.before_request
     def _pick_language() -> None:
-        chosen = request.args.get("lang") or request.cookies.get("lang")
-        g.lang = (
-            chosen if chosen in LANGUAGES else best_lang(request.headers.get("Accept-Language"))
-        )
+        g.lang = str(get_locale() or "en")
 
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         return {
-            "t": lambda key, **p: t(g.get("lang", "en"), key, **p),
             "lang": g.get("lang", "en"),
-            "languages": LANGUAGES,
+            "languages": languages(),
+            "language_name": language_name,
         }
 
     csrf.init_app(app)
@@ -120,6 +127,12 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(OperationalError, _database_down)
     app.register_error_handler(InterfaceError, _database_down)
     return app
+
+
+def _select_locale() -> str:
+    """The page's language: ?lang=, then the cookie, then Accept-Language (q-values counted)."""
+    chosen = request.args.get("lang") or request.cookies.get("lang")
+    return chosen if chosen in languages() else best_lang(request.accept_languages)
 
 
 def _database_down(error: Any) -> tuple[str, int]:

@@ -17,8 +17,8 @@ from pbem.db import migrate as run_migrations
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.games.message import Message
-from pbem.games.text import render
 from pbem.models import Game
+from pbem.present.text import render
 from pbem.scheduler import drain_outbox, make_scheduler, sweep_due
 from pbem.store import PlayError, moves_of, seats_of
 

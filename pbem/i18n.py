@@ -1,41 +1,177 @@
-"""Page and mail strings from the catalogues in pbem/catalogue/, with game strings as fallback."""
+"""Translation through Babel: the gettext catalogues in translations/, plurals, elision, Jinja.
+
+English is the source language: msgids are English sentences with %(name)s placeholders.
+Each other language is one `translations/<lang>/LC_MESSAGES/messages.po`; its `.mo` is
+compiled by `make` (pybabel compile), or here when it is missing or older than the `.po`.
+"""
 
 from __future__ import annotations
 
-import json
+import os
+import re
+from collections.abc import Iterable, Mapping
 from functools import cache
+from gettext import NullTranslations
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from pbem.games import text as game_text
+from babel.core import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
 
-LANGUAGES: tuple[str, ...] = ("en", "fr")
-_DIR = Path(__file__).with_name("catalogue")
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = ROOT / "translations"
+DOMAIN = "messages"
+SOURCE_LANGUAGE = "en"
+_VOWEL = re.compile(r"[aeiouyàâäéèêëîïôöùûüœæ]", re.IGNORECASE)
+
+_directories: list[Path] = [TRANSLATIONS]
+
+
+class Plural(NamedTuple):
+    """A msgid with its plural form, and the parameter that carries the count."""
+
+    singular: str
+    plural: str
+    counter: str
+
+
+Msgid = str | Plural
+
+
+def N_(msgid: str) -> str:  # noqa: N802 (the gettext idiom pybabel extract looks for)
+    """Mark a msgid for extraction; it is translated where it is shown."""
+    return msgid
+
+
+def NN_(singular: str, plural: str, count: str) -> Plural:  # noqa: N802
+    """Mark a plural msgid for extraction, with the parameter that holds its count."""
+    return Plural(singular, plural, count)
+
+
+def set_directories(extra: Iterable[str | Path] = ()) -> None:
+    """Look for catalogues in `extra` first, then in translations/ (tests add a language so)."""
+    _directories[:] = [*(Path(d) for d in extra), TRANSLATIONS]
+    languages.cache_clear()
+    translations.cache_clear()
+    compile_catalogues()
+
+
+def compile_catalogues() -> None:
+    """Compile every `.po` whose `.mo` is missing or older (what `pybabel compile` does)."""
+    for directory in _directories:
+        for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+            mo = po.with_suffix(".mo")
+            if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+                continue
+            with po.open("rb") as source:
+                catalog = read_po(source)
+            tmp = mo.with_suffix(f".mo.{os.getpid()}.tmp")
+            with tmp.open("wb") as target:
+                write_mo(target, catalog)
+            tmp.replace(mo)
 
 
 @cache
-def catalogue(lang: str) -> dict[str, str]:
-    """The site strings of one language: `<lang>.json`, then each `<part>.<lang>.json`."""
-    merged: dict[str, str] = {}
-    for path in [_DIR / f"{lang}.json", *sorted(_DIR.glob(f"*.{lang}.json"))]:
-        if path.exists():
-            merged.update(json.loads(path.read_text(encoding="utf-8")))
-    return merged
+def languages() -> tuple[str, ...]:
+    """English, then every language that has a catalogue: a new `.po` is a new language."""
+    found = {
+        po.parent.parent.name
+        for directory in _directories
+        for po in directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")
+    }
+    return (SOURCE_LANGUAGE, *sorted(found - {SOURCE_LANGUAGE}))
 
 
-def t(lang: str, key: str, **params: Any) -> str:
-    """The string for `key` in `lang` (English, then the game catalogues, as fallbacks)."""
-    template = catalogue(lang).get(key) or catalogue("en").get(key) or game_text.lookup(key, lang)
+def language_name(lang: str) -> str:
+    """A language's name in itself, from CLDR: "English", "Français"."""
+    name = Locale.parse(lang).get_display_name(lang) or lang
+    return name[:1].upper() + name[1:]
+
+
+@cache
+def translations(lang: str) -> NullTranslations:
+    """The merged catalogues of `lang` (English and unknown languages translate to themselves)."""
+    compile_catalogues()
+    merged: NullTranslations | None = None
+    for directory in _directories:
+        found = Translations.load(str(directory), [lang], DOMAIN)
+        if not isinstance(found, Translations):
+            continue
+        if isinstance(merged, Translations):
+            merged.merge(found)
+        elif merged is None:
+            merged = found
+    return merged or NullTranslations()
+
+
+def best_lang(accept: LanguageAccept, default: str = SOURCE_LANGUAGE) -> str:
+    """The best supported language for an Accept-Language header, q-values counted.
+
+    A regional tag also offers its language at the same weight: "fr-CA,en;q=0.5" is French.
+    """
+    offered = [*accept, *((tag.split("-")[0], q) for tag, q in accept if "-" in tag)]
+    return LanguageAccept(offered).best_match(languages(), default=default) or default
+
+
+@cache
+def _elisions(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    # The catalogue lists the language's elisions, "de=d'|que=qu'" in French; "none" in English.
+    rule = translations(lang).pgettext("elision", "none")
+    pairs = [part.split("=", 1) for part in rule.split("|") if "=" in part]
+    return tuple(
+        (re.compile(rf"(?<!\w){re.escape(word)} %\((\w+)\)s"), short) for word, short in pairs
+    )
+
+
+def elide(lang: str, template: str, params: Mapping[str, Any]) -> str:
+    """Apply the language's elisions before a name with a vowel first ("de Ana" -> "d'Ana")."""
+
+    def one(short: str) -> Any:
+        def replace(match: re.Match[str]) -> str:
+            value = str(params.get(match.group(1), ""))
+            return f"{short}%({match.group(1)})s" if _VOWEL.match(value) else match.group(0)
+
+        return replace
+
+    for pattern, short in _elisions(lang):
+        template = pattern.sub(one(short), template)
+    return template
+
+
+def fill(lang: str, template: str, params: Mapping[str, Any], markup: bool = False) -> str:
+    """The template with its %(name)s placeholders filled (escaped when `markup`)."""
+    template = elide(lang, template, params) if params else template
     try:
-        return template.format(**params) if params else template
-    except (KeyError, IndexError, ValueError):
+        return Markup(template) % dict(params) if markup else template % dict(params)
+    except (KeyError, ValueError, TypeError):
         return template
 
 
-def best_lang(header_value: str | None, default: str = "en") -> str:
-    """The first supported language in an Accept-Language header."""
-    for part in (header_value or "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return default
+def tr(lang: str, msgid: str, **params: Any) -> str:
+    """The msgid translated into `lang`, placeholders filled."""
+    return fill(lang, translations(lang).gettext(msgid), params)
+
+
+def ntr(lang: str, singular: str, plural: str, n: int, **params: Any) -> str:
+    """The singular or plural form that `n` takes in `lang` (CLDR rules), `num` set to `n`."""
+    params.setdefault("num", n)
+    return fill(lang, translations(lang).ngettext(singular, plural, n), params)
+
+
+def ptr(lang: str, context: str, msgid: str, **params: Any) -> str:
+    """The msgid translated in a context (the same English, read two ways)."""
+    return fill(lang, translations(lang).pgettext(context, msgid), params)
+
+
+def translate(lang: str, msgid: Msgid, params: Mapping[str, Any], markup: bool = False) -> str:
+    """A vocabulary msgid (plain or plural) translated and filled."""
+    book = translations(lang)
+    if isinstance(msgid, Plural):
+        count = params.get(msgid.counter, 1)
+        n = count if isinstance(count, int) else 1
+        return fill(lang, book.ngettext(msgid.singular, msgid.plural, n), params, markup)
+    return fill(lang, book.gettext(msgid), params, markup)

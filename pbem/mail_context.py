@@ -8,11 +8,11 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.games import GAMES
-from pbem.i18n import t
 from pbem.links import Site
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
 from pbem.present.common import game_title, log_lines
+from pbem.present.text import say
 from pbem.store import moves_of, seats_of
 from pbem.timefmt import format_left, format_when
 
@@ -23,7 +23,7 @@ def join_names(names: list[str], lang: str) -> str:
     """Names joined as a sentence says them: "Ana, Léo and Zoé"."""
     if len(names) < 2:
         return "".join(names)
-    return ", ".join(names[:-1]) + t(lang, "list.and") + names[-1]
+    return ", ".join(names[:-1]) + say(lang, "list.and") + names[-1]
 
 
 def deadline_context(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
@@ -96,7 +96,7 @@ def mail_context(
         context["since"] = [
             " ".join(entry["text"])
             + (
-                f" ({t(lang, 'play.source.' + entry['source'])})"
+                f" ({say(lang, 'play.source.' + entry['source'])})"
                 if entry["source"] != "web"
                 else ""
             )

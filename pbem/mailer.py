@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbem.models import Outbox
+from pbem.present.text import install_jinja
 
 MAIL_TEMPLATES = Path(__file__).resolve().parent.parent / "mail"
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
@@ -72,6 +73,7 @@ def make_env(extra_globals: dict[str, Any] | None = None) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    install_jinja(env)
     env.globals.update(extra_globals or {})
     return env
 
@@ -79,13 +81,17 @@ def make_env(extra_globals: dict[str, Any] | None = None) -> Environment:
 def render_mail(
     env: Environment, event: str, lang: str, context: dict[str, Any]
 ) -> tuple[str, str, str]:
-    """(subject, text, html) for `event` in `lang`; the .txt starts with a Subject: line."""
-    folder = lang if (MAIL_TEMPLATES / lang / f"{event}.txt").exists() else "en"
-    text = env.get_template(f"{folder}/{event}.txt").render(context)
-    html = env.get_template(f"{folder}/{event}.html").render(context)
+    """(subject, text, html) for `event` in `lang`; the .txt starts with a Subject: line.
+
+    One template pair serves every language: its strings go through the catalogues of the
+    recipient's language, given to the templates as `lang` (no request needed: the clock too).
+    """
+    context = {**context, "lang": lang}
+    text = env.get_template(f"{event}.txt").render(context)
+    html = env.get_template(f"{event}.html").render(context)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject:"):
-        raise ValueError(f"mail/{folder}/{event}.txt must start with a Subject: line")
+        raise ValueError(f"mail/{event}.txt must start with a Subject: line")
     return clean_header(first[len("Subject:") :]), body.lstrip("\n"), html
 
 

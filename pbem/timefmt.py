@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from functools import cache
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from pbem.i18n import t
+from babel.dates import format_datetime, format_timedelta
+
+from pbem.i18n import ptr, tr
 
 
 @cache
@@ -25,7 +29,11 @@ def valid_zone(name: str) -> bool:
 
 
 def format_when(moment: datetime | None, tz: str, lang: str) -> str:
-    """An absolute date and time in the zone, e.g. "Thursday 5 March 2026, 14:00 (Europe/Paris)"."""
+    """An absolute date and time in the zone, e.g. "Thursday 5 March 2026, 14:00 (Europe/Paris)".
+
+    The pattern is a catalogue entry (CLDR date symbols), so each language orders the parts,
+    names the days and months (Babel's CLDR data) and marks the first of the month its own way.
+    """
     if moment is None:
         return ""
     try:
@@ -33,25 +41,24 @@ def format_when(moment: datetime | None, tz: str, lang: str) -> str:
     except (ZoneInfoNotFoundError, ValueError):
         zone, tz = ZoneInfo("UTC"), "UTC"
     local = moment.astimezone(zone)
-    return t(
-        lang,
-        "time.when",
-        weekday=t(lang, f"time.weekday.{local.weekday()}"),
-        day=t(lang, "time.first_day") if local.day == 1 else local.day,
-        month=t(lang, f"time.month.{local.month}"),
-        year=local.year,
-        time=f"{local.hour:02d}:{local.minute:02d}",
-        zone=tz,
-    )
+    if local.day == 1:
+        pattern = ptr(lang, "date on the first of the month", "EEEE d MMMM y, HH:mm")
+    else:
+        pattern = tr(lang, "EEEE d MMMM y, HH:mm")
+    when = format_datetime(local, pattern, tzinfo=zone, locale=lang)
+    return tr(lang, "%(when)s (%(zone)s)", when=when, zone=tz)
 
 
 def format_left(delta: timedelta, lang: str) -> str:
-    """A duration in round words: "2 days", "5 hours", "less than an hour"."""
+    """A duration in round words (CLDR units): "2 days", "5 hours", "less than an hour"."""
     hours = int(delta.total_seconds() // 3600)
     if hours >= 48:
-        return t(lang, "time.days", count=hours // 24)
-    if hours >= 2:
-        return t(lang, "time.hours", count=hours)
-    if hours == 1:
-        return t(lang, "time.one_hour")
-    return t(lang, "time.under_an_hour")
+        return _units(timedelta(days=hours // 24), "day", lang)
+    if hours >= 1:
+        return _units(timedelta(hours=hours), "hour", lang)
+    return tr(lang, "less than an hour")
+
+
+def _units(delta: timedelta, unit: Literal["day", "hour"], lang: str) -> str:
+    # An infinite threshold keeps the unit chosen above: 14 days stay "14 days", not "2 weeks".
+    return format_timedelta(delta, granularity=unit, threshold=math.inf, locale=lang)

@@ -1,14 +1,12 @@
-"""The translations keep up with English: same catalogue keys and placeholders, a French
-mail template for every English one, every template renders, and every literal t('...')
-key in templates/ exists."""
+"""The translations keep up with English: every msgid of the sources is translated in every
+language with the same placeholders, one mail template pair serves every language and
+renders in each, and the keys the templates build exist."""
 
 from __future__ import annotations
 
 import copy
-import json
 import random
 import re
-import string
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,78 +14,41 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
-import pbem.i18n
 from pbem.games import GAMES
-from pbem.games import text as game_text
-from pbem.i18n import t
+from pbem.i18n import languages, translations
 from pbem.mail_context import deadline_context, player_context
 from pbem.mailer import MAIL_TEMPLATES, make_env, render_mail
 from pbem.models import Player, Vacation
 from pbem.notify import NOTIFICATIONS
 from pbem.present.colour_bazaar import results as colour_bazaar_results
+from pbem.present.vocabulary import VOCABULARY
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOGUES = ROOT / "pbem" / "catalogue"
 TEMPLATES = ROOT / "templates"
-LANGS = ("en", "fr")
+LANGS = languages()
 NAMES = ["Ana", "Léo", "Zoé"]
-# t('key') or t('key', ...) with a literal key; t('prefix.' ~ name) is built, so skipped.
-LITERAL_KEY = re.compile(r"(?<![\w.])t\('([a-z0-9_.\-]+)'\s*[,)]")
+# say('prefix.' ~ name): a key built in a template, looked up in the vocabulary.
+BUILT_KEY = re.compile(r"(?<![\w.])say\('([a-z0-9_.\-]+)'\s*~")
 INCLUDE = re.compile(r"{%-?\s*(?:include|extends)\s+\"([^\"]+)\"")
 
 
-def load(lang: str) -> dict[str, str]:
-    return json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
-
-
-def placeholders(template: str) -> set[str]:
-    """The field names a str.format template uses."""
-    return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
-
-
-def mail_files(lang: str) -> set[str]:
-    return {p.name for p in (MAIL_TEMPLATES / lang).iterdir() if p.is_file()}
-
-
-# --- catalogues ---------------------------------------------------------------
-
-
-def test_catalogues_have_the_same_keys() -> None:
-    en, fr = load("en"), load("fr")
-    assert sorted(set(en) - set(fr)) == [], "keys missing in fr.json"
-    assert sorted(set(fr) - set(en)) == [], "keys in fr.json that en.json does not have"
-
-
-def test_catalogue_values_are_non_empty_strings() -> None:
-    for lang in LANGS:
-        for key, value in load(lang).items():
-            assert isinstance(value, str) and value.strip(), f"{lang}.json: {key} is empty"
-
-
-def test_catalogues_have_the_same_placeholders() -> None:
-    en, fr = load("en"), load("fr")
-    wrong = {
-        key: (sorted(placeholders(en[key])), sorted(placeholders(fr[key])))
-        for key in en.keys() & fr.keys()
-        if placeholders(en[key]) != placeholders(fr[key])
-    }
-    assert wrong == {}
+def mail_files() -> set[str]:
+    return {p.name for p in MAIL_TEMPLATES.iterdir() if p.is_file()}
 
 
 # --- mail templates -------------------------------------------------------------
 
 
-def test_every_mail_template_has_a_counterpart() -> None:
-    assert sorted(mail_files("en") - mail_files("fr")) == [], "missing in mail/fr"
-    assert sorted(mail_files("fr") - mail_files("en")) == [], "missing in mail/en"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_mail_templates_include_their_own_language(lang: str) -> None:
-    for name in sorted(mail_files(lang)):
-        source = (MAIL_TEMPLATES / lang / name).read_text(encoding="utf-8")
+def test_one_mail_template_pair_per_event_for_every_language() -> None:
+    names = mail_files()
+    assert not [p for p in MAIL_TEMPLATES.iterdir() if p.is_dir()], "no folder per language"
+    stems = {name.rsplit(".", 1)[0] for name in names}
+    assert {f"{stem}.txt" for stem in stems if not stem.startswith("_")} <= names
+    assert {f"{stem}.html" for stem in stems if not stem.startswith("_")} <= names
+    for name in sorted(names):
+        source = (MAIL_TEMPLATES / name).read_text(encoding="utf-8")
         for target in INCLUDE.findall(source):
-            assert target.startswith(f"{lang}/"), f"mail/{lang}/{name} includes {target}"
+            assert "/" not in target, f"mail/{name} includes {target}"
 
 
 def finished_outcome(seed: int = 7, players: int = 3) -> dict[str, Any]:
@@ -274,7 +235,7 @@ CASES = [
 def test_every_mail_event_has_a_case() -> None:
     events = {
         p.stem
-        for p in (MAIL_TEMPLATES / "en").glob("*.txt")
+        for p in MAIL_TEMPLATES.glob("*.txt")
         if not p.stem.startswith(("_", "results_"))
     }
     assert events == {event for event, _ in CASES}
@@ -285,7 +246,7 @@ def test_every_mail_event_has_a_case() -> None:
 def test_mail_renders(
     event: str, extra: dict[str, Any], lang: str, outcome: dict[str, Any]
 ) -> None:
-    env = make_env({"t": t})
+    env = make_env()
     context = build_context(event, lang, extra, outcome)
     subject, body, html = render_mail(env, event, lang, context)
     assert subject.strip() and "\n" not in subject and "\r" not in subject
@@ -322,7 +283,7 @@ def test_mail_renders(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_your_turn_subject_shows_the_time_left(lang: str, outcome: dict[str, Any]) -> None:
-    env = make_env({"t": t})
+    env = make_env()
     subjects = {}
     for label, left in (("days", TWO_DAYS), ("hours", timedelta(hours=5)), ("none", None)):
         context = build_context("your_turn", lang, {"left": left}, outcome)
@@ -340,7 +301,7 @@ def test_your_turn_subject_shows_the_time_left(lang: str, outcome: dict[str, Any
 def test_french_mail_is_not_the_english_one(
     event: str, extra: dict[str, Any], outcome: dict[str, Any]
 ) -> None:
-    env = make_env({"t": t})
+    env = make_env()
     rendered = {}
     for lang in LANGS:
         context = build_context(event, lang, extra, outcome)
@@ -352,18 +313,23 @@ def test_french_mail_is_not_the_english_one(
 # --- templates/ ---------------------------------------------------------------
 
 
-def template_keys() -> dict[str, set[str]]:
-    """Literal keys passed to t() in templates/, with the files that use them."""
-    found: dict[str, set[str]] = {}
-    for path in sorted(TEMPLATES.rglob("*.html")):
-        for key in LITERAL_KEY.findall(path.read_text(encoding="utf-8")):
-            found.setdefault(key, set()).add(str(path.relative_to(ROOT)))
-    return found
+def test_keys_built_in_templates_exist() -> None:
+    prefixes = {
+        prefix
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        for prefix in BUILT_KEY.findall(path.read_text(encoding="utf-8"))
+    }
+    assert len(prefixes) >= 8, "the say('...' ~ pattern no longer finds the built keys"
+    missing = sorted(p for p in prefixes if not any(key.startswith(p) for key in VOCABULARY))
+    assert missing == []
 
 
-def test_template_keys_exist() -> None:
-    keys = template_keys()
-    assert len(keys) > 20, "the t('...') pattern no longer finds the template keys"
-    known = pbem.i18n.catalogue("en").keys() | game_text.catalogue("en").keys()
-    missing = {key: sorted(files) for key, files in keys.items() if key not in known}
-    assert missing == {}
+def test_no_template_uses_the_old_key_function() -> None:
+    for path in sorted([*TEMPLATES.rglob("*.html"), *MAIL_TEMPLATES.iterdir()]):
+        assert not re.search(r"(?<![\w.])t\(", path.read_text(encoding="utf-8")), path
+
+
+def test_french_is_a_catalogue_not_english() -> None:
+    book = translations("fr")
+    assert book.gettext("Your move.") == "À vous de jouer."
+    assert book.ngettext("%(num)s écu", "%(num)s écus", 0) == "%(num)s écu"

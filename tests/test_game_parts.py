@@ -33,10 +33,8 @@ def test_a_game_registered_without_its_parts_is_named_with_each_missing_part(
     assert missing_parts("third-game", PAGES, MAILS) == [
         "presenter pbem.present.third_game",
         "templates/games/third-game/page.html",
-        "mail/en/results_third-game.txt",
-        "mail/en/results_third-game.html",
-        "mail/fr/results_third-game.txt",
-        "mail/fr/results_third-game.html",
+        "mail/results_third-game.txt",
+        "mail/results_third-game.html",
         "catalogue entry game.third-game (en)",
         "catalogue entry game.third-game (fr)",
     ]

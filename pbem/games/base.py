@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.message import Message
-from pbem.games.text import render
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -26,11 +25,8 @@ class GameError(ValueError):
         super().__init__(key)
 
     def __str__(self) -> str:
-        return render(self.msg, "en")
-
-    def text(self, lang: str = "en", names: list[str] | None = None) -> str:
-        """The error as a sentence in `lang`."""
-        return render(self.msg, lang, names)
+        # The sentence is the presentation's business (pbem.present.text.error_text).
+        return f"{self.msg.key} {self.msg.params}" if self.msg.params else self.msg.key
 
 
 class IllegalMove(GameError):

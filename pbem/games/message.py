@@ -10,7 +10,7 @@ from typing import Any
 class Message:
     """A translatable sentence: a catalogue key and its parameters.
 
-    Parameters follow a naming convention read by `pbem.games.text`: a key
+    Parameters follow a naming convention read by `pbem.present.text`: a key
     ending in `card` holds a card id, `cards` a list of card ids, `suit` a suit
     id, `seat` a seat number, `market` a market index (shown from 1); others
     are shown as they are.

@@ -3,8 +3,9 @@
 A game is registered once, in `pbem.games.GAMES`. Every other part is found from its
 slug: the presenter `pbem/present/<slug_with_underscores>.py` (play_context, parse_form,
 results), the page `templates/games/<slug>/page.html`, the mails
-`mail/<lang>/results_<slug>.{txt,html}`, and the title `game.<slug>` in each language's
-catalogue. `check_parts` fails at application start when one of them is missing.
+`mail/results_<slug>.{txt,html}` (one pair for every language), and the title
+`game.<slug>` in the engine vocabulary, translated in each language's catalogue.
+`check_parts` fails at application start when one of them is missing.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from types import ModuleType
 from jinja2 import Environment, TemplateNotFound
 
 from pbem.games import GAMES, Game
-from pbem.games.text import LANGUAGES
-from pbem.games.text import catalogue as game_catalogue
-from pbem.i18n import catalogue as site_catalogue
+from pbem.i18n import languages
+from pbem.present.text import translated
 
 PRESENTER_FUNCTIONS = ("play_context", "parse_form", "results")
 
@@ -48,9 +48,10 @@ class GameParts:
         """The game's page template."""
         return f"games/{self.slug}/page.html"
 
-    def mails(self, lang: str) -> tuple[str, ...]:
-        """The game's own mail templates (its results) in `lang`."""
-        return (f"{lang}/results_{self.slug}.txt", f"{lang}/results_{self.slug}.html")
+    @property
+    def mails(self) -> tuple[str, ...]:
+        """The game's own mail templates (its results), shared by every language."""
+        return (f"results_{self.slug}.txt", f"results_{self.slug}.html")
 
     @property
     def title_key(self) -> str:
@@ -84,15 +85,15 @@ def missing_parts(slug: str, pages: Environment, mails: Environment) -> list[str
         ]
     for env, names, folder in (
         (pages, [parts.page], "templates"),
-        (mails, [n for lang in LANGUAGES for n in parts.mails(lang)], "mail"),
+        (mails, list(parts.mails), "mail"),
     ):
         for name in names:
             try:
                 env.get_template(name)
             except TemplateNotFound:
                 missing.append(f"{folder}/{name}")
-    for lang in LANGUAGES:
-        if parts.title_key not in game_catalogue(lang) | site_catalogue(lang):
+    for lang in languages():
+        if not translated(parts.title_key, lang):
             missing.append(f"catalogue entry {parts.title_key} ({lang})")
     return missing
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from pbem.games.colour_bazaar import allowed_plays, market_values, suit_values
 from pbem.games.decktet import CARDS, SUIT_COLOURS, SUITS
-from pbem.games.text import card_name, suit_name
 from pbem.present.common import FormError
+from pbem.present.text import card_name, suit_name
 
 
 def suit_info(suit: str, lang: str) -> dict[str, str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.message import Message
-from pbem.games.text import lookup, render
 from pbem.models import Game, Move
+from pbem.present.text import game_name, render
 
 
 class FormError(ValueError):
@@ -19,7 +19,7 @@ class FormError(ValueError):
 
 def game_title(game: Game, lang: str) -> str:
     """The game's name and number, e.g. "Colour Bazaar #12"."""
-    return f"{lookup('game.' + game.slug, lang)} #{game.id}"
+    return f"{game_name(game.slug, lang)} #{game.id}"
 
 
 def log_lines(

@@ -13,9 +13,8 @@ from typing import Any
 from pbem.games.fantasy_business import FantasyBusiness
 from pbem.games.fantasy_business.cards import ALL_CARD_IDS, ARTICLE_IDS, card_type, is_special
 from pbem.games.fantasy_business.log import describe_events
-from pbem.games.text import card_name, lookup, render
-from pbem.i18n import t
 from pbem.present.common import FormError
+from pbem.present.text import card_name, render, say
 
 RULES = FantasyBusiness()
 # Special kinds that cannot be played without naming another player.
@@ -26,7 +25,7 @@ _MAX_PRICES = len(ARTICLE_IDS)
 
 def ecus(amount: int, lang: str) -> str:
     """An amount of money in words: "1 écu", "5 écus"."""
-    return t(lang, "fb.results.ecus_1") if amount == 1 else t(lang, "fb.results.ecus", count=amount)
+    return say(lang, "fb.results.ecus", count=amount)
 
 
 def _name(seat: int | None, names: list[str]) -> str | None:
@@ -109,7 +108,7 @@ def _income_line(
         "cards": entry["cards"],
         "price": entry["price"],
         "reason": reason,
-        "reason_text": t(lang, f"fb.results.reason.{reason}"),
+        "reason_text": say(lang, f"fb.results.reason.{reason}"),
         "formula": _formula(entry),
         "amount": entry["amount"],
         "text": render(sentence, lang, names),
@@ -207,7 +206,7 @@ def _my_specials(view: dict[str, Any], lang: str) -> list[dict[str, Any]]:
             "name": card_name(kind, lang),
             "count": len(cards),
             "ids": cards,
-            "effect": t(lang, f"fb.page.effect.{kind}", amount=ecus(amount, lang)),
+            "effect": say(lang, f"fb.page.effect.{kind}", amount=ecus(amount, lang)),
         }
         for kind, cards in kinds.items()
     ]
@@ -325,7 +324,7 @@ def play_context(
         "round": view["round"],
         "rounds": view["rounds"],
         "step": step,
-        "step_name": lookup(f"fb.step.{step}", lang),
+        "step_name": say(lang, f"fb.step.{step}"),
         "first": names[view["first"]],
         "mode": view["options"]["auction"],
         "draw_count": view["draw_count"],

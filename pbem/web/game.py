@@ -13,11 +13,11 @@ from pbem import account, play, talk
 from pbem.db import read_session, write_session
 from pbem.forms import TALK_MAX, ExtendForm, TalkForm
 from pbem.games import GAMES, IllegalMove
-from pbem.games.text import render
 from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
 from pbem.present.common import FormError, game_title, log_lines
+from pbem.present.text import error_text, render
 from pbem.store import Gone, PlayError, Stale, find_seat, moves_of, seats_of
 from pbem.timefmt import format_when
 from pbem.web import bad_link, engine, now, signed_pair, site
@@ -242,13 +242,14 @@ def move(token: str) -> Response | tuple[str, int]:
             # Promise 4: the review shows only what the mover may see before sending.
             described = [render(m, g.lang, names) for m in rules.review(state, seat_no, the_move)]
         except IllegalMove as exc:
-            return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
+            refusal = error_text(exc, g.lang, names)
+            return _page(token, game_id, seat_no, status=400, move_error=refusal)
         return _page(token, game_id, seat_no, confirm={"lines": described, "form": dict(form)})
     try:
         with write_session(engine()) as session:
             play.submit_move(session, site(), game_id, seat_no, the_move, turn, now())
     except IllegalMove as exc:
-        return _page(token, game_id, seat_no, status=400, move_error=exc.text(g.lang, names))
+        return _page(token, game_id, seat_no, status=400, move_error=error_text(exc, g.lang, names))
     except (PlayError, IntegrityError) as exc:
         error = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
         return _page(token, game_id, seat_no, status=error.status, error=error)

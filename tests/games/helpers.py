@@ -12,6 +12,7 @@ import pytest
 from pbem.games import GAMES, IllegalMove
 from pbem.games.base import Move, State
 from pbem.games.decktet import BASIC, CARDS, COURTS, PAWNS, SUITS
+from pbem.present.text import error_text
 
 GAME = GAMES["colour-bazaar"]
 
@@ -57,7 +58,7 @@ def refusal(state: State, seat: int, move: Any) -> str:
     """Apply a move that must be refused; return the English message."""
     with pytest.raises(IllegalMove) as info:
         GAME.apply(state, seat, move)
-    text = str(info.value)
+    text = error_text(info.value, "en")
     assert text and not text.startswith(("cb.", "error.")), f"untranslated message {text!r}"
     return text
 

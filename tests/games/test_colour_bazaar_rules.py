@@ -17,7 +17,7 @@ import pytest
 from pbem.games import BadOptions
 from pbem.games.decktet import BASIC, COURTS, PAWNS, SUITS
 from pbem.games.message import Message
-from pbem.games.text import render
+from pbem.present.text import error_text, render
 from tests.games.helpers import (
     BORDERLAND,
     GAME,
@@ -92,7 +92,7 @@ def test_without_first_option_the_seed_chooses_deterministically():
 def test_bad_options_are_refused_with_a_reason(n, options, text):
     with pytest.raises(BadOptions) as info:
         GAME.setup(n, options, 0)
-    assert str(info.value) == text
+    assert error_text(info.value, "en") == text
 
 
 # --- Step 1: play a card sharing a suit with the top of a market --------------------------

@@ -1,10 +1,10 @@
-"""The message catalogues: complete in English and French, and rendered as sentences."""
+"""The engines' message keys: each has an English msgid and a translation in every language,
+with the parameters its sentence needs, and renders as a sentence (outside pbem.games)."""
 
 from __future__ import annotations
 
 import ast
-import json
-import string
+import re
 from pathlib import Path
 
 import pytest
@@ -12,11 +12,21 @@ import pytest
 from pbem.games import IllegalMove
 from pbem.games.decktet import CARDS, SUITS
 from pbem.games.message import Message
-from pbem.games.text import LANGUAGES, card_name, catalogue, lookup, render, seat_name, suit_name
+from pbem.i18n import Plural, languages, translations
+from pbem.present.text import (
+    card_name,
+    error_text,
+    msgid_of,
+    render,
+    seat_name,
+    suit_name,
+    translated,
+)
+from pbem.present.vocabulary import VOCABULARY
 from tests.games.helpers import GAME, table
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "pbem" / "games"
-MESSAGES_DIR = GAMES_DIR / "messages"
+LANGUAGES = languages()
 # The modules whose keys are checked: the interface's errors and the Colour Bazaar engine.
 ENGINE_FILES = ("base.py", "colour_bazaar.py")
 # Calls whose first argument is a catalogue key.
@@ -24,7 +34,17 @@ _KEYED_CALLS = {"IllegalMove", "BadOptions", "GameError", "Message"}
 
 
 def _placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    return set(re.findall(r"%\((\w+)\)s", template))
+
+
+def _sentences(key: str, lang: str) -> list[str]:
+    """Every form a key's sentence takes in `lang` (singular and plural for a plural entry)."""
+    msgid = msgid_of(key)
+    assert msgid is not None, key
+    book = translations(lang)
+    if isinstance(msgid, Plural):
+        return [book.ngettext(msgid.singular, msgid.plural, n) for n in (1, 2, 1_000_000)]
+    return [book.gettext(msgid)]
 
 
 def _keys_used() -> dict[str, list[tuple[str, set[str] | None]]]:
@@ -62,40 +82,38 @@ def test_the_engine_uses_catalogue_keys():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_key_the_engine_uses_is_in_the_catalogue(lang):
-    missing = {key: KEYS_USED[key][0][0] for key in KEYS_USED if key not in catalogue(lang)}
+    missing = {key: KEYS_USED[key][0][0] for key in KEYS_USED if not translated(key, lang)}
     assert not missing, f"missing in {lang}: {missing}"
 
 
 def test_every_call_gives_the_parameters_its_sentence_needs():
     for key, sites in KEYS_USED.items():
         for lang in LANGUAGES:
-            needed = _placeholders(lookup(key, lang))
+            needed = set().union(*map(_placeholders, _sentences(key, lang)))
             for where, params in sites:
                 if params is not None:
                     assert needed <= params, f"{where}: {key} ({lang}) needs {needed - params}"
 
 
-def test_english_and_french_catalogue_files_have_the_same_keys():
-    parts = sorted({path.name.split(".")[0] for path in MESSAGES_DIR.glob("*.json")})
-    assert "colour-bazaar" in parts and "common" in parts
-    for part in parts:
-        en = json.loads((MESSAGES_DIR / f"{part}.en.json").read_text(encoding="utf-8"))
-        fr = json.loads((MESSAGES_DIR / f"{part}.fr.json").read_text(encoding="utf-8"))
-        assert set(en) - set(fr) == set(), f"{part}: only in English"
-        assert set(fr) - set(en) == set(), f"{part}: only in French"
-        assert all(value.strip() for value in [*en.values(), *fr.values()]), part
+def test_every_vocabulary_key_is_translated_in_every_language():
+    for lang in LANGUAGES:
+        assert [key for key in VOCABULARY if not translated(key, lang)] == [], lang
 
 
-def test_english_and_french_sentences_take_the_same_parameters():
-    en, fr = catalogue("en"), catalogue("fr")
-    for key in en:
-        assert _placeholders(en[key]) == _placeholders(fr[key]), key
+def test_translations_take_no_parameter_the_english_lacks():
+    for key, msgid in VOCABULARY.items():
+        english = set().union(*map(_placeholders, _sentences(key, "en")))
+        for lang in LANGUAGES:
+            for sentence in _sentences(key, lang):
+                assert _placeholders(sentence) <= english, (key, lang, sentence)
+        if isinstance(msgid, Plural):
+            assert msgid.counter in _placeholders(msgid.plural), key
 
 
 def test_every_card_has_a_name_in_both_languages():
     for card_id, card in CARDS.items():
         assert card_name(card_id, "en") == card.name
-        assert f"card.{card_id}" in catalogue("fr"), card_id
+        assert translated(f"card.{card_id}", "fr"), card_id
     french = {card_name(card_id, "fr") for card_id in CARDS}
     assert len(french) == len(CARDS)  # no two cards share a French name
     assert card_name("castle", "fr") == "Le Château"
@@ -135,26 +153,25 @@ def _illegal(move: dict, seat: int = 0) -> IllegalMove:
 
 def test_an_illegal_move_reads_in_english():
     exc = _illegal({"card": "castle", "market": 1, "chip": "suns"})
-    assert (
-        str(exc)
-        == exc.text("en")
-        == ("The Castle shares no suit with the top of market 2 (The Borderland).")
+    assert error_text(exc, "en") == (
+        "The Castle shares no suit with the top of market 2 (The Borderland)."
     )
+    assert str(exc).startswith("cb.no_shared_suit")  # the engine speaks in keys
 
 
 def test_an_illegal_move_reads_in_french():
     exc = _illegal({"card": "castle", "market": 1, "chip": "suns"})
-    assert exc.text("fr") == (
+    assert error_text(exc, "fr") == (
         "Le Château n'a aucune couleur en commun avec le dessus du marché 2 (La Frontière)."
     )
-    assert _illegal({"chip": "suns"}, seat=1).text("fr") == "Ce n'est pas votre tour."
-    assert _illegal({"card": "castle", "market": 0, "chip": "or"}).text("fr") == (
-        "« or » n'est pas une couleur."
+    assert error_text(_illegal({"chip": "suns"}, seat=1), "fr") == "Ce n'est pas votre tour."
+    assert error_text(_illegal({"card": "castle", "market": 0, "chip": "or"}), "fr") == (
+        "«\u00a0or\u00a0» n'est pas une couleur."  # no-break spaces inside the guillemets
     )
 
 
-def test_a_key_missing_in_french_falls_back_to_english_then_to_the_key(monkeypatch):
-    books = {"en": {"only.en": "Hello {name}."}, "fr": {}}
-    monkeypatch.setattr("pbem.games.text.catalogue", lambda lang: books[lang])
-    assert render(Message("only.en", {"name": "Ana"}), "fr") == "Hello Ana."
+def test_a_sentence_missing_in_french_falls_back_to_english_then_to_the_key(monkeypatch):
+    monkeypatch.setitem(VOCABULARY, "only.en", "Hello %(name)s, from nowhere in French.")
+    assert not translated("only.en", "fr")
+    assert render(Message("only.en", {"name": "Ana"}), "fr") == "Hello Ana, from nowhere in French."
     assert render(Message("no.such.key"), "fr") == "no.such.key"

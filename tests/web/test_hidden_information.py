@@ -23,8 +23,8 @@ from sqlmodel import select
 
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
-from pbem.games.text import card_name
 from pbem.models import Game, Move
+from pbem.present.text import card_name
 from tests.web.helpers import deliver, form_with, hidden, html_of, link_in, radio_values, text_of
 from tests.web.test_fantasy_business_web import assert_hides as assert_hides_specials
 from tests.web.test_fantasy_business_web import move_form, sensible_move
