@@ -111,6 +111,10 @@ def build_message(row: Outbox, from_addr: str, from_name: str) -> EmailMessage:
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(row.body_text)
     msg.add_alternative(row.body_html, subtype="html")
+    # Fold headers only past RFC 5322's hard limit of 998: Python's folding of encoded words
+    # can drop the space after a U+00A0 (French "titre\u00a0: à vous"), which check_headers
+    # rightly refuses. Set after the parts, so their transfer encoding is chosen as before.
+    msg.policy = msg.policy.clone(max_line_length=998)
     return msg
 
 
