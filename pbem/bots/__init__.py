@@ -76,12 +76,20 @@ def choose(
     return search(bot, game, view, seat, legal_moves, rng, simulations)
 
 
-def decide(game: Game, state: State, seat: int, level: str, game_seed: Any) -> Move:
+def decide(
+    game: Game,
+    state: State,
+    seat: int,
+    level: str,
+    game_seed: Any,
+    simulations: int | None = None,
+) -> Move:
     """The server's entry: the bot of `level` at `seat` moves, from that seat's view only."""
     view = game.view(state, seat)
     legal = game.legal_moves(state, seat)
     del state  # the bot sees the view and the legal moves, nothing more
-    return choose(game, view, legal, seeded_rng(game_seed, view["ply"], seat), Budget(level))
+    rng = seeded_rng(game_seed, view["ply"], seat)
+    return choose(game, view, legal, rng, Budget(level, simulations))
 
 
 __all__ = ["LEVELS", "Budget", "choose", "decide", "seeded_rng"]

@@ -20,7 +20,6 @@ from pbem.games.fantasy_business import FantasyBusiness, engine
 from pbem.games.fantasy_business.auction import min_bid
 from pbem.games.fantasy_business.cards import (
     ARTICLE_BY_ID,
-    ARTICLE_IDS,
     KIND_BY_ID,
     base_price,
     card_type,
@@ -43,6 +42,18 @@ _RULES = FantasyBusiness()
 MARGIN_SCALE = 12.0
 
 
+def _counts(state: State) -> list[dict[str, int]]:
+    """Each seat's article cards, counted by article (as `engine.counts`, quicker)."""
+    result = []
+    for held in state["articles"]:
+        count: dict[str, int] = {}
+        for card in held:
+            article = card[: card.rindex("-")]
+            count[article] = count.get(article, 0) + 1
+        result.append(count)
+    return result
+
+
 def _future_rounds(state: State) -> tuple[bool, int]:
     """Whether this round's income is still to come, and how many whole rounds follow."""
     if state["step"] == "over":
@@ -60,42 +71,47 @@ def _specials_live(state: State) -> bool:
     return state["step"] in ("reveal", "lots", "choose", "auction", "specials")
 
 
-def worth(state: State, counts: list[dict[str, int]] | None = None) -> list[float]:
+def worth(
+    state: State, counts: list[dict[str, int]] | None = None, specials: bool = True
+) -> list[float]:
     """Each seat's expected final score: écus, base prices, and the income still to come."""
     n = state["n"]
-    held = counts if counts is not None else engine.counts(state)
+    held = counts if counts is not None else _counts(state)
     pending, later = _future_rounds(state)
     effects = state["effects"]
-    defective = [tuple(pair) for pair in effects["defective"]]
+    defective = {(pair[0], pair[1]) for pair in effects["defective"]}
+    defaulting = effects["defaulting"]
+    prices = state["prices"]
     result = [float(m) for m in state["money"]]
-    for article in ARTICLE_IDS:
-        owners = [s for s in range(n) if held[s].get(article)]
-        if not owners:
-            continue
+    owners_of: dict[str, list[int]] = {}
+    for s in range(n):
+        for article in held[s]:
+            owners_of.setdefault(article, []).append(s)
+    for article, owners in owners_of.items():
         base = ARTICLE_BY_ID[article].base
-        mono = 2 * base + LOW_BONUS
-        shared = base + LOW_BONUS - SHARED_LOSS * (len(owners) - 2)
+        if len(owners) == 1:
+            per = MONOPOLY_KEEP * (2 * base + LOW_BONUS) + (1 - MONOPOLY_KEEP) * (base + LOW_BONUS)
+        else:
+            per = max(base + LOW_BONUS - SHARED_LOSS * (len(owners) - 2), base)
+        card_worth = base + per * later
         if pending:
             sellers = [s for s in owners if (s, article) not in defective]
-            for s in sellers:
-                if s in effects["defaulting"]:
-                    continue
-                price = (state["prices"][s] or {}).get(article)
-                if len(sellers) == 1:
-                    per = (price if price is not None else 2 * base) + LOW_BONUS
-                else:
-                    per = base + LOW_BONUS
-                result[s] += held[s][article] * per
+            alone = len(sellers) == 1
         for s in owners:
             k = held[s][article]
-            if len(owners) == 1:
-                per = MONOPOLY_KEEP * mono + (1 - MONOPOLY_KEEP) * (base + LOW_BONUS)
-            else:
-                per = max(shared, base)
-            result[s] += k * (base + per * later)
-    if _specials_live(state):
+            total = k * card_worth
+            if pending and s not in defaulting and (s, article) not in defective:
+                # Spec, A round, 5: this round's income, unless defaulted or defective.
+                if alone:
+                    price = (prices[s] or {}).get(article)
+                    total += k * ((price if price is not None else 2 * base) + LOW_BONUS)
+                else:
+                    total += k * (base + LOW_BONUS)
+            result[s] += total
+    if specials and _specials_live(state):
         for s in range(n):
-            result[s] += sum(_held_special_worth(state, s, c) for c in state["specials"][s])
+            for card in state["specials"][s]:
+                result[s] += _held_special_worth(state, s, card)
     return result
 
 
@@ -128,38 +144,44 @@ def _unseen_special_worth(state: State) -> float:
     )
 
 
-def card_value(state: State, seat: int, card: str) -> float:
-    """How much owning `card` raises `seat`'s standing (before paying for it)."""
-    if is_special(card):
-        return _unseen_special_worth(state) if _specials_live(state) else 0.0
-    held = engine.counts(state)
-    before = standing(worth(state, held), seat)
-    article = card_type(card)
-    with_card = [dict(c) for c in held]
-    with_card[seat][article] = with_card[seat].get(article, 0) + 1
-    return standing(worth(state, with_card), seat) - before
+def card_values(state: State, seat: int, cards: list[str]) -> list[float]:
+    """How much owning each of `cards` would raise `seat`'s standing (before paying)."""
+    held = _counts(state)
+    before: float | None = None
+    result = []
+    for card in cards:
+        if is_special(card):
+            result.append(_unseen_special_worth(state) if _specials_live(state) else 0.0)
+            continue
+        if before is None:
+            before = standing(worth(state, held, specials=False), seat)
+        article = card_type(card)
+        with_card = list(held)
+        with_card[seat] = {**held[seat], article: held[seat].get(article, 0) + 1}
+        result.append(standing(worth(state, with_card, specials=False), seat) - before)
+    return result
 
 
 def _lot_limit(state: State, seat: int) -> int:
     """The most `seat` should pay for the card now at auction."""
     auction = state["auction"]
     money = state["money"][seat]
-    value = card_value(state, seat, auction["card"])
-    if auction["kind"] == "lot":
+    later = [state["row"][slot] for slot in state["pending"]] if auction["kind"] == "lot" else []
+    values = card_values(state, seat, [auction["card"], *later])
+    value = values[0]
+    if later:
         # A seat wins one card a round: winning this one forgoes the later lots' surplus.
-        later = [state["row"][slot] for slot in state["pending"]]
-        surpluses = [card_value(state, seat, c) - base_price(c) for c in later]
-        if surpluses:
-            rivals = len([s for s in auction["eligible"] if s != seat])
-            share = WAIT_SHARE * min(1.0, len(later) / max(rivals, 1))
-            value -= share * max(0.0, max(surpluses))
+        surpluses = [v - base_price(c) for v, c in zip(values[1:], later, strict=True)]
+        rivals = len([s for s in auction["eligible"] if s != seat])
+        share = WAIT_SHARE * min(1.0, len(later) / max(rivals, 1))
+        value -= share * max(0.0, max(surpluses))
     return max(0, min(money, math.floor(value)))
 
 
 def _prices(state: State, seat: int) -> dict[str, int]:
     """Spec, A round, 4: per article, twice the base when selling alone, else the price the
     other sellers are expected to ask (their last one), as ties count as lowest."""
-    held = engine.counts(state)
+    held = _counts(state)
     defective = [tuple(p) for p in state["effects"]["defective"]]
     defaulted = seat in state["effects"]["defaulting"]
     prices = {}
@@ -181,15 +203,72 @@ def _prices(state: State, seat: int) -> dict[str, int]:
     return prices
 
 
-def _special_plays(state: State, seat: int) -> list[tuple[float, Move]]:
-    """Every play open to `seat` with what it gains over keeping the card, best first."""
+def _after_play(state: State, seat: int, move: Move) -> tuple[State, list[dict[str, int]]]:
+    """The state a special play leaves, as far as `worth` reads it (a light copy)."""
+    card = move["card"]
+    kind = card_type(card)
+    specials = [list(h) for h in state["specials"]]
+    specials[seat].remove(card)
+    held = _counts(state)
+    if kind == "antitrust" and move.get("target") is not None:
+        after = _RULES.apply(state, seat, move)
+        return after, _counts(after)
+    light = dict(state, specials=specials)
+    if kind == "subsidy":
+        money = list(state["money"])
+        money[seat] += state["table"]["subsidy"]["amount"]
+        light["money"] = money
+    elif kind == "theft":
+        held = [dict(c) for c in held]
+        article, target = move["article"], move["target"]
+        held[target][article] -= 1
+        if not held[target][article]:
+            del held[target][article]
+        held[seat][article] = held[seat].get(article, 0) + 1
+    elif kind == "defaulting":
+        effects = state["effects"]
+        light["effects"] = {
+            "defaulting": [*effects["defaulting"], move["target"]],
+            "defective": effects["defective"],
+        }
+    elif kind == "defective":
+        effects = state["effects"]
+        light["effects"] = {
+            "defaulting": effects["defaulting"],
+            "defective": [*effects["defective"], [move["target"], move["article"]]],
+        }
+    return light, held
+
+
+def _rough_gain(state: State, move: Move) -> float:
+    """A quick guess at a play's worth, to look closely at the likeliest plays only."""
+    target, article = move.get("target"), move.get("article")
+    if target is None:
+        return 1.0
+    cards = state["articles"][target]
+    if article is None:
+        return float(len(cards))
+    return float(sum(1 for c in cards if c.startswith(article + "-")) * ARTICLE_BY_ID[article].base)
+
+
+def _special_plays(state: State, seat: int, width: int = 0) -> list[tuple[float, Move]]:
+    """Plays open to `seat` with what each gains over keeping the card, best first; with a
+    `width`, only that many plays per card, picked by a rough guess, are looked at."""
     before = standing(worth(state), seat)
     keep = _specials_live_later(state)
     scored: list[tuple[float, Move]] = [(0.0, {"action": "done"})]
     plays = [m for m in _RULES.legal_moves(state, seat) if m["action"] == "play"]
+    if width:
+        by_card: dict[str, list[Move]] = {}
+        for move in plays:
+            by_card.setdefault(move["card"], []).append(move)
+        plays = []
+        for options in by_card.values():
+            options.sort(key=lambda m: -_rough_gain(state, m))
+            plays.extend(options[:width])
     for order, move in enumerate(plays):
-        after = _RULES.apply(state, seat, move)
-        gain = standing(worth(after), seat) - before
+        after, held = _after_play(state, seat, move)
+        gain = standing(worth(after, held), seat) - before
         if keep:
             # The card kept could be played in a later round instead.
             gain += 0.7 * _held_special_worth(state, seat, move["card"])
@@ -211,10 +290,8 @@ def casual_move(state: State, seat: int, rng: random.Random, noise: float = 0.0)
     if step == "choose":
         # Sell first what this seat wants least; the best card comes when rivals are out.
         slots = state["pending"]
-        return {
-            "action": "choose",
-            "slot": min(slots, key=lambda s: (card_value(state, seat, state["row"][s]), s)),
-        }
+        values = card_values(state, seat, [state["row"][s] for s in slots])
+        return {"action": "choose", "slot": min(zip(values, slots, strict=True))[1]}
     if step in ("open", "sealed", "single"):
         auction = state["auction"]
         limit = _lot_limit(state, seat)
@@ -233,7 +310,7 @@ def casual_move(state: State, seat: int, rng: random.Random, noise: float = 0.0)
             return {"action": "bid", "amount": low}
         return {"action": "pass"}
     if step == "specials":
-        best_gain, best = _special_plays(state, seat)[0]
+        best_gain, best = _special_plays(state, seat, 2 if noise else 0)[0]
         return best if best_gain > 0 else {"action": "done"}
     return {"action": "prices", "prices": _prices(state, seat)}
 

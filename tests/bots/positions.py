@@ -48,15 +48,15 @@ def random_game(slug: str, n: int, options: dict[str, Any], seed: int) -> Iterat
         yield state
 
 
-def sample_positions(count: int, seed: int) -> list[tuple[str, State]]:
-    """`count` positions spread over every setup and over whole games."""
+def sample_positions(count: int, seed: int, per_game: int = 6) -> list[tuple[str, State]]:
+    """`count` positions spread over every setup and over whole games (`per_game` each)."""
     rng = random.Random(seed)
     out: list[tuple[str, State]] = []
     k = 0
     while len(out) < count:
         slug, n, options = SETUPS[k % len(SETUPS)]
         states = list(random_game(slug, n, options, seed * 1000 + k))
-        out.extend((slug, s) for s in rng.sample(states, min(6, len(states))))
+        out.extend((slug, s) for s in rng.sample(states, min(per_game, len(states))))
         k += 1
     return out[:count]
 
