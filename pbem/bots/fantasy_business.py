@@ -210,17 +210,15 @@ def _after_play(state: State, seat: int, move: Move) -> tuple[State, list[dict[s
     specials = [list(h) for h in state["specials"]]
     specials[seat].remove(card)
     held = _counts(state)
-    if kind == "antitrust" and move.get("target") is not None:
-        after = _RULES.apply(state, seat, move)
-        return after, _counts(after)
     light = dict(state, specials=specials)
+    target: Any = move.get("target")
+    article: Any = move.get("article")
     if kind == "subsidy":
         money = list(state["money"])
         money[seat] += state["table"]["subsidy"]["amount"]
         light["money"] = money
     elif kind == "theft":
         held = [dict(c) for c in held]
-        article, target = move["article"], move["target"]
         held[target][article] -= 1
         if not held[target][article]:
             del held[target][article]
@@ -228,16 +226,34 @@ def _after_play(state: State, seat: int, move: Move) -> tuple[State, list[dict[s
     elif kind == "defaulting":
         effects = state["effects"]
         light["effects"] = {
-            "defaulting": [*effects["defaulting"], move["target"]],
+            "defaulting": [*effects["defaulting"], target],
             "defective": effects["defective"],
         }
     elif kind == "defective":
         effects = state["effects"]
         light["effects"] = {
             "defaulting": effects["defaulting"],
-            "defective": [*effects["defective"], [move["target"], move["article"]]],
+            "defective": [*effects["defective"], [target, article]],
         }
+    elif kind == "antitrust" and target is not None:
+        # Spec, antitrust: the monopoly's cards are sold; the owner gets about their base.
+        held = [dict(c) for c in held]
+        cards = held[target].pop(article)
+        money = list(state["money"])
+        money[target] += cards * ARTICLE_BY_ID[article].base
+        light["money"] = money
     return light, held
+
+
+def _play_options(state: State, seat: int) -> list[Move]:
+    """Every single special play open to `seat`, as {"action": "play", ...}, in any mode."""
+    plays = []
+    for move in _RULES.legal_moves(state, seat):
+        if move["action"] == "play":
+            plays.append(move)
+        elif move["action"] == "specials" and move["plays"]:
+            plays.append({"action": "play", **move["plays"][0]})
+    return plays
 
 
 def _rough_gain(state: State, move: Move) -> float:
@@ -257,7 +273,7 @@ def _special_plays(state: State, seat: int, width: int = 0) -> list[tuple[float,
     before = standing(worth(state), seat)
     keep = _specials_live_later(state)
     scored: list[tuple[float, Move]] = [(0.0, {"action": "done"})]
-    plays = [m for m in _RULES.legal_moves(state, seat) if m["action"] == "play"]
+    plays = _play_options(state, seat)
     if width:
         by_card: dict[str, list[Move]] = {}
         for move in plays:
@@ -281,6 +297,54 @@ def _special_plays(state: State, seat: int, width: int = 0) -> list[tuple[float,
 
 def _specials_live_later(state: State) -> bool:
     return state["round"] < state["rounds"]
+
+
+def _in_range(value: float, base: int, money: int) -> int:
+    """A limit or bid: 0, or a whole number from the base price to the écus held."""
+    amount = min(math.floor(value), money)
+    return amount if amount >= base else 0
+
+
+def _sale_order(state: State, seat: int) -> list[int]:
+    """Spec, Playing by mail, 2: sell first what this seat wants least."""
+    values = card_values(state, seat, state["row"])
+    return sorted(range(len(values)), key=lambda slot: (values[slot], slot))
+
+
+def _order_limits(state: State, seat: int, scale: float = 1.0) -> list[int]:
+    """Spec, Playing by mail, 3: per card, its worth to this seat less the surplus forgone
+    on the cards sold after it, as a seat wins one card a round."""
+    row, money = state["row"], state["money"][seat]
+    values = card_values(state, seat, row)
+    rivals = max(len([s for s in state.get("asked", []) if s != seat]), 1)
+    order = state["order"] or list(range(len(row)))
+    limits = [0] * len(row)
+    for position, slot in enumerate(order):
+        later = order[position + 1 :]
+        value = values[slot]
+        if later:
+            surplus = max(values[s] - base_price(row[s]) for s in later)
+            value -= WAIT_SHARE * min(1.0, len(later) / rivals) * max(0.0, surplus)
+        limits[slot] = _in_range(value * scale, base_price(row[slot]), money)
+    return limits
+
+
+def _plays_list(state: State, seat: int, width: int = 0) -> list[dict[str, Any]]:
+    """Spec, Playing by mail, 5: each special whose best play gains something, best first."""
+    chosen: list[dict[str, Any]] = []
+    used: set[str] = set()
+    for gain, move in _special_plays(state, seat, width):
+        if move["action"] == "play" and gain > 0 and move["card"] not in used:
+            used.add(move["card"])
+            chosen.append({k: v for k, v in move.items() if k != "action"})
+    return chosen
+
+
+def _antitrust_limit(state: State, seat: int, scale: float = 1.0) -> int:
+    """Spec, Playing by mail, 6: one limit per card, the worth of one such card."""
+    auction = state["auction"]
+    value = card_values(state, seat, auction["cards"][:1])[0]
+    return _in_range(value * scale, auction["base"], state["money"][seat])
 
 
 def casual_move(state: State, seat: int, rng: random.Random, noise: float = 0.0) -> Move:
@@ -312,7 +376,25 @@ def casual_move(state: State, seat: int, rng: random.Random, noise: float = 0.0)
     if step == "specials":
         best_gain, best = _special_plays(state, seat, 2 if noise else 0)[0]
         return best if best_gain > 0 else {"action": "done"}
+    scale = 1 + rng.uniform(-noise, noise) if noise else 1.0
+    if step == "order":
+        return {"action": "order", "order": _sale_order(state, seat)}
+    if step == "limits":
+        return {"action": "limits", "limits": _order_limits(state, seat, scale)}
+    if step == "lists":
+        return {"action": "specials", "plays": _plays_list(state, seat, 2 if noise else 0)}
+    if step == "antitrust_limits":
+        return {"action": "limit", "amount": _antitrust_limit(state, seat, scale)}
     return {"action": "prices", "prices": _prices(state, seat)}
+
+
+def _distinct(items: list[Any]) -> list[Any]:
+    """The items without repeats, in their order."""
+    result: list[Any] = []
+    for item in items:
+        if item not in result:
+            result.append(item)
+    return result
 
 
 class FantasyBusinessBot:
@@ -342,6 +424,19 @@ class FantasyBusinessBot:
                 if move["action"] == "play" and card_type(move["card"]) == "subsidy":
                     return move
             return {"action": "done"}
+        if step == "order":
+            return {"action": "order", "order": list(range(len(state["row"])))}
+        if step == "limits":
+            limits = [
+                _in_range(base_price(c) + rng.randint(0, 3), base_price(c), money)
+                for c in state["row"]
+            ]
+            return {"action": "limits", "limits": limits}
+        if step == "lists":
+            subsidies = [c for c in state["specials"][seat] if card_type(c) == "subsidy"]
+            return {"action": "specials", "plays": [{"card": c} for c in subsidies]}
+        if step == "antitrust_limits":
+            return {"action": "limit", "amount": 0}
         return {"action": "prices", "prices": engine.default_prices(state, seat)}
 
     def casual(
@@ -374,6 +469,20 @@ class FantasyBusinessBot:
             return [{"action": "bid", "amount": a} for a in sorted(amounts) if a == 0 or a >= base]
         if step == "specials":
             return [move for _, move in _special_plays(state, seat)[:6]]
+        if step == "order":
+            mine = _sale_order(state, seat)
+            orders = [mine, mine[::-1], list(range(len(mine)))]
+            return [{"action": "order", "order": o} for o in _distinct(orders)]
+        if step == "limits":
+            sets = [_order_limits(state, seat, scale) for scale in (1.0, 0.6, 0.8, 1.25)]
+            return [{"action": "limits", "limits": limits} for limits in _distinct(sets)]
+        if step == "lists":
+            best = _plays_list(state, seat)
+            lists = [best, [], *([p] for p in best[:3])]
+            return [{"action": "specials", "plays": plays} for plays in _distinct(lists)]
+        if step == "antitrust_limits":
+            limits = [_antitrust_limit(state, seat, scale) for scale in (1.0, 0.0, 0.7, 1.3)]
+            return [{"action": "limit", "amount": a} for a in _distinct(limits)]
         return [casual_move(state, seat, random.Random(0))]
 
     def policy(self, state: State, seat: int, rng: random.Random) -> Move:

@@ -128,6 +128,7 @@ def search(
                 else:
                     node, new = _select(node, options, rng)
                     path.append(node)
+                    assert node.move is not None
                     move = node.move
                     in_tree = not new
             else:

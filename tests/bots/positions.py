@@ -86,4 +86,6 @@ def card_places(slug: str, state: State) -> Counter[str]:
     if state["step"] == "auction":
         cards.append(state["auction"]["card"])
         cards.extend(state["auction"].get("queue", []))
+    if state["step"] == "antitrust_limits":
+        cards.extend(state["auction"]["cards"])  # orders mode: an Antitrust sale by limits
     return Counter(cards)

@@ -14,9 +14,16 @@ import random
 from typing import Any
 
 from pbem.games.base import State
-from pbem.games.fantasy_business.cards import ARTICLE_BY_ID, build_deck, is_special
+from pbem.games.fantasy_business.cards import (
+    ARTICLE_BY_ID,
+    base_price,
+    build_deck,
+    card_type,
+    is_special,
+)
 
 _LOT_KEYS = ("slot", "card", "mode", "winner", "price", "bids")
+_AUCTION_STEPS = ("open", "sealed", "single")
 
 
 def deal_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
@@ -109,7 +116,7 @@ def deal_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         "discard": list(view["discard"]),
         "unseen": unseen_pile,
         "first": view["first"],
-        "step": "auction" if auction_view is not None else step,
+        "step": "auction" if step in _AUCTION_STEPS else step,
         "row": list(current["row"]),
         "pending": list(view["pending"]),
         "won": [lot["winner"] for lot in current["lots"] if lot["winner"] is not None],
@@ -125,6 +132,8 @@ def deal_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         "events": [],
         "ply": view["ply"],
     }
+    if "limits" in view:
+        _orders_parts(state, view, current, seat, rng)
     return state
 
 
@@ -154,6 +163,8 @@ def _record(rv: dict[str, Any]) -> dict[str, Any]:
     }
     if rv["effects"] is not None:
         record["effects"] = rv["effects"]
+    if rv.get("order") is not None:
+        record["order"] = list(rv["order"])  # orders mode: the order of sale
     return record
 
 
@@ -173,6 +184,25 @@ def _auction(
 ) -> dict[str, Any] | None:
     if av is None:
         return None
+    if av["mode"] == "limits":
+        # Spec, Playing by mail, 6: an Antitrust sale by limits, the others' limits secret.
+        limits: list[int | None] = [None] * len(players)
+        for s in av["limit_in"]:
+            limits[s] = (
+                av["my_limit"] if s == seat else _random_bid(players[s]["ecus"], av["base"], rng)
+            )
+        return {
+            "kind": "antitrust",
+            "mode": "limits",
+            "owner": av["owner"],
+            "article": av["article"],
+            "cards": list(av["cards"]),
+            "base": av["base"],
+            "eligible": list(av["eligible"]),
+            "limits": limits,
+            "total": av["total"],
+            "slot": None,
+        }
     card = av["card"] if av["card"] is not None else current["row"][av["slot"]]
     auction: dict[str, Any] = {
         "kind": av["kind"],
@@ -224,7 +254,7 @@ def _specials_order(view: dict[str, Any], current: dict[str, Any]) -> list[int]:
     order = [(view["first"] + i) % view["n"] for i in range(view["n"])]
     if view["step"] == "specials":
         at = view["specials_turn"]
-    elif view["auction"] is not None and view["auction"]["kind"] == "antitrust":
+    elif view["step"] in _AUCTION_STEPS and view["auction"]["kind"] == "antitrust":
         at = current["played"][-1]["seat"]  # the antitrust player keeps the turn
     else:
         return []
@@ -258,3 +288,94 @@ def _last_prices(history: list[dict[str, Any]], n: int) -> list[dict[str, int]]:
         if record["income"] is not None:
             return [dict(p) if p else {} for p in record["prices"]]
     return [{} for _ in range(n)]
+
+
+def _orders_parts(
+    state: State, view: dict[str, Any], current: dict[str, Any], seat: int, rng: random.Random
+) -> None:
+    """The orders auction's parts (Spec, Playing by mail): order of sale, the seats asked,
+    limits and lists of plays (others' secret ones drawn at random), plays still to come."""
+    n, step, me = view["n"], view["step"], view["me"]
+    row = state["row"]
+    orders = state["options"]["auction"] == "orders"
+    given = current.get("order")
+    state["order"] = list(given) if given else (list(range(len(row))) if orders else [])
+    if orders:
+        state["shown_row"] = ["special" if is_special(c) else c for c in row]
+    asked = {
+        "pricing": (view.get("pricing") or {}).get("sellers"),
+        "limits": (view.get("limits") or {}).get("seats"),
+        "lists": (view.get("lists") or {}).get("holders"),
+        "antitrust_limits": (view.get("auction") or {}).get("limit_seats"),
+    }.get(step)
+    if asked is not None:
+        state["asked"] = list(asked)
+    limits: list[list[int] | None] = [None] * n
+    plays: list[list[dict[str, Any]] | None] = [None] * n
+    if step in ("limits", "lists", "antitrust_limits"):
+        limits[seat] = me.get("limits")
+        plays[seat] = me.get("plays")
+    if step == "limits":
+        for s in view["limits"]["set"]:
+            if s != seat:
+                money = view["players"][s]["ecus"]
+                limits[s] = [_random_bid(money, base_price(c), rng) for c in row]
+    if step == "lists":
+        for s in view["lists"]["set"]:
+            if s != seat:
+                plays[s] = _random_plays(state, s, rng)
+    state["limits"] = limits
+    state["plays"] = plays
+    state["queue"] = _queue(state, view, current, seat, rng) if step == "antitrust_limits" else []
+
+
+def _random_plays(state: State, seat: int, rng: random.Random) -> list[dict[str, Any]]:
+    """A list of plays another seat may have made: each of its specials, or not, at random."""
+    n = state["n"]
+    others = [s for s in range(n) if s != seat]
+    owned = [sorted({card_type(c) for c in state["articles"][s]}) for s in range(n)]
+    alone: dict[int, list[str]] = {}
+    for article in sorted({a for arts in owned for a in arts}):
+        owners = [s for s in range(n) if article in owned[s]]
+        if len(owners) == 1 and owners[0] != seat:
+            alone.setdefault(owners[0], []).append(article)
+    plays = []
+    for card in state["specials"][seat]:
+        if rng.random() < 0.5:
+            continue
+        kind = card_type(card)
+        play: dict[str, Any] = {"seat": seat, "card": card, "kind": kind}
+        play.update(target=None, article=None)
+        if kind == "defaulting":
+            play["target"] = rng.choice(others)
+        elif kind in ("theft", "defective"):
+            pairs = [(t, a) for t in others for a in owned[t]]
+            if not pairs:
+                continue
+            play["target"], play["article"] = rng.choice(pairs)
+        elif kind == "antitrust" and alone:
+            target = rng.choice(sorted(alone))
+            play["target"], play["article"] = target, rng.choice(alone[target])
+        plays.append(play)
+    return plays
+
+
+def _queue(
+    state: State, view: dict[str, Any], current: dict[str, Any], seat: int, rng: random.Random
+) -> list[dict[str, Any]]:
+    """The listed plays still to carry out after the Antitrust sale under way: this seat's
+    own remaining ones, and for the others, plays drawn at random from their specials."""
+    n, first = view["n"], view["first"]
+    done = {p["card"] for p in current["played"]}
+    played_seats = {p["seat"] for p in current["played"]}
+    holders = [
+        s for s in ((first + i) % n for i in range(n)) if state["specials"][s] or s in played_seats
+    ]
+    now = current["played"][-1]["seat"]
+    queue: list[dict[str, Any]] = []
+    for s in holders[holders.index(now) :]:
+        if s == seat:
+            queue.extend(p for p in (view["me"].get("plays") or []) if p["card"] not in done)
+        else:
+            queue.extend(_random_plays(state, s, rng))
+    return queue
