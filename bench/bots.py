@@ -102,6 +102,28 @@ def ms(values: list[float]) -> str:
     return f"median {1000 * statistics.median(ordered):8.2f}  p95 {1000 * p95:8.2f}"
 
 
+def time_strong(table: Table, sims: int, decisions: int) -> list[float]:
+    """CPU seconds of `decisions` strong decisions, on positions of casual games."""
+    game = GAMES[table.slug]
+    found: list[float] = []
+    seed = 7000
+    while len(found) < decisions:
+        state = game.setup(table.n, table.options, seed)
+        ply = 0
+        while game.to_act(state) and len(found) < decisions:
+            seat = game.to_act(state)[0]
+            view, legal = game.view(state, seat), game.legal_moves(state, seat)
+            rng = seeded_rng(seed, ply, seat)
+            if ply % 5 == 0:
+                started = time.process_time()
+                choose(game, view, legal, rng, Budget("strong", sims))
+                found.append(time.process_time() - started)
+            state = game.apply(state, seat, choose(game, view, legal, rng, "casual"))
+            ply += 1
+        seed += 1
+    return found
+
+
 def main() -> None:
     """Play the round robin and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -112,6 +134,12 @@ def main() -> None:
     parser.add_argument("--table", default="", help="only tables whose label contains this")
     parser.add_argument("--pair", default="", help="only pairs like strong-casual")
     parser.add_argument("--quick", action="store_true", help="4 games, small budget")
+    parser.add_argument(
+        "--decisions",
+        type=int,
+        default=0,
+        help="only time this many strong decisions per table at the budget, no games",
+    )
     args = parser.parse_args()
     if args.quick:
         args.games, args.fb_games, args.cb_sims, args.fb_sims = 4, 4, 20, 10
@@ -122,6 +150,12 @@ def main() -> None:
         f"{args.games} games per pair in Colour Bazaar, {args.fb_games} in Fantasy Business;"
         " times are CPU time of this one process"
     )
+    if args.decisions:
+        for table in TABLES:
+            if args.table in table.label:
+                found = time_strong(table, sims[table.slug], args.decisions)
+                print(f"{table.label:40} strong {ms(found)}  ({len(found)} decisions)")
+        return
     times: dict[str, list[float]] = {}
     started = time.monotonic()
     print(f"\n{'table':30} {'pair (one A, others B)':26} {'games':>5}  A's share [95%]   equal")

@@ -111,6 +111,9 @@ def test_the_creator_must_be_a_person_and_levels_are_checked(client: Any, app: A
     assert bad_level.status_code == 400 and b"Choose a computer level" in bad_level.data
     bad_takeover = client.post("/games", data={**form, "computer_1": "casual", "takeover": "x"})
     assert bad_takeover.status_code == 400
+    # Nobody can pose as a computer player by its address.
+    posing = {**form, "name_1": "X", "email_1": "casual@computer.invalid"}
+    assert client.post("/games", data=posing).status_code == 400
     assert state_of_none(app)
 
 
