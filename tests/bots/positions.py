@@ -27,6 +27,14 @@ SETUPS: list[tuple[str, int, dict[str, Any]]] = [
     ("fantasy-business", 4, {"auction": "open", "specials": "none"}),
     ("fantasy-business", 8, {"auction": "sealed"}),
 ]
+# The orders auction (Spec, Playing by mail), once the engine offers it.
+_AUCTIONS = next(o.choices for o in FB.options if o.name == "auction")
+if "orders" in _AUCTIONS:
+    SETUPS += [
+        ("fantasy-business", 4, {"auction": "orders"}),
+        ("fantasy-business", 3, {"auction": "orders", "specials": {"antitrust": 10, "theft": 8}}),
+        ("fantasy-business", 6, {"auction": "orders"}),
+    ]
 
 
 def actors(slug: str, state: State) -> list[int]:
