@@ -25,7 +25,7 @@ from pbem.games.base import Game, Move, State
 LEVELS: tuple[str, ...] = ("beginner", "casual", "strong")
 
 # Simulations per decision at the strong level: about one second of one core (bench/bots.py).
-STRONG_SIMULATIONS = {"colour-bazaar": 450, "fantasy-business": 150}
+STRONG_SIMULATIONS = {"colour-bazaar": 300, "fantasy-business": 150}
 
 _BOTS: dict[str, GameBot] = {
     "colour-bazaar": colour_bazaar.BOT,
