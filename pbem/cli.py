@@ -13,8 +13,10 @@ from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
 from pbem import play
+from pbem.computer import LEVELS
 from pbem.db import migrate as run_migrations
 from pbem.db import read_session, write_session
+from pbem.forms import TimeControl
 from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.models import Game
@@ -98,19 +100,39 @@ _PLAYER = re.compile(r"^\s*(?P<name>[^<]+?)\s*<(?P<email>[^>]+)>\s*$")
     required=True,
     help='"Name <email>"; the first is the creator.',
 )
+@click.option(
+    "--computer",
+    "computers",
+    multiple=True,
+    type=click.Choice(LEVELS),
+    help="a computer player of this level in the next seat after the players",
+)
+@click.option(
+    "--takeover",
+    type=click.Choice([*LEVELS, "none"]),
+    default="casual",
+    help="the computer level that plays an absent player's seat (none: timeout moves)",
+)
 @click.option("--option", "opts", multiple=True, help="name=value, e.g. courts=true")
 @click.option("--seed", type=int, default=None)
 @with_appcontext
 def new_game_command(
-    slug: str, players: tuple[str, ...], opts: tuple[str, ...], seed: int | None
+    slug: str,
+    players: tuple[str, ...],
+    computers: tuple[str, ...],
+    takeover: str,
+    opts: tuple[str, ...],
+    seed: int | None,
 ) -> None:
-    """Start a game and invite its players by mail."""
+    """Start a game and invite its players by mail (a game with computers only starts now)."""
     invitees = []
     for text in players:
         match = _PLAYER.match(text)
         if not match:
             raise click.BadParameter(f'expected "Name <email>", got {text!r}')
         invitees.append(play.Invitee(match["name"], match["email"]))
+    for level in computers:
+        invitees.append(play.Invitee("", "", computer=level))
     options: dict[str, Any] = {}
     for text in opts:
         name, _, raw = text.partition("=")
@@ -128,6 +150,7 @@ def new_game_command(
                 options,
                 app.config["CLOCK"](),
                 seed=seed,
+                timing=TimeControl(takeover=None if takeover == "none" else takeover),
             )
             click.echo(f"Game #{game.id} created; invitations queued.")
     except (PlayError, ValueError) as exc:

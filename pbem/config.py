@@ -27,6 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "SENDER_INTERVAL": 5.0,  # seconds between outbox drains in the clock
     "SENDER_BATCH": 50,
     "SWEEP_INTERVAL": 30.0,  # seconds between sweeps for timeouts, reminders and digests
+    "COMPUTER_DELAY": 3.0,  # seconds a computer player waits before its move
+    "COMPUTER_INTERVAL": 2.0,  # seconds between the clock's looks for computer moves due
     "DEBUG": False,
     "DEFAULT_LANG": "en",
 }

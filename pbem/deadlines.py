@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
+from pbem.computer import level_for
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Vacation
 
@@ -84,6 +85,14 @@ def start_clock(session: Session, game: Game, seat: Seat, now: datetime) -> None
     """The seat is newly due to act: set its deadline and first reminder."""
     seat.turn_started_at = now
     seat.reminders_sent = 0
+    seat.computer_due_at = None
+    if level_for(game, seat):
+        # A computer plays this seat (a computer seat, or an absent one taken over): the
+        # computer sweep makes the move after its short delay; no deadline, no reminders.
+        seat.computer_due_at = now
+        seat.deadline = None
+        seat.next_reminder_at = None
+        return
     if seat.absent:
         # An absent seat's turns are played by timeout moves at once.
         seat.deadline = now
@@ -104,6 +113,7 @@ def stop_clock(seat: Seat) -> None:
     seat.deadline = None
     seat.next_reminder_at = None
     seat.reminders_sent = 0
+    seat.computer_due_at = None
 
 
 def update_clocks(

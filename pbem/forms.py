@@ -22,6 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from pbem.bots import LEVELS
 from pbem.deadlines import ScheduleError, parse_schedule
 from pbem.games.base import Game, Option
 from pbem.mailer import neutralise_encoded_words
@@ -125,16 +126,29 @@ class PlayersForm(BaseModel):
 
 
 class TimeControl(Form):
-    """A game's time control: days per move (None: no limit), reminders, absences."""
+    """A game's time control: days per move (None: no limit), reminders, absences, and who
+    plays an absent seat."""
 
     days_per_move: int | None = Field(default=3, ge=1, le=14)
     reminders: list[str] = Field(default_factory=lambda: ["24h", "80%"])
     absent_after: int = Field(default=3, ge=1, le=10)
+    # The computer level that plays an absent seat until its person is back (None: none).
+    takeover: str | None = "casual"
     refusals = {
         "days_per_move": ("lobby.error.days_per_move", {}),
         "reminders": ("lobby.error.reminders", {}),
         "absent_after": ("lobby.error.absent_after", {}),
+        "takeover": ("lobby.error.level", {}),
     }
+
+    @field_validator("takeover", mode="before")
+    @classmethod
+    def _level(cls, value: Any) -> Any:
+        if value in (None, "", "none"):
+            return None
+        if value not in LEVELS:
+            raise _refuse("lobby.error.level")
+        return value
 
     @field_validator("days_per_move", mode="before")
     @classmethod

@@ -44,6 +44,9 @@ class Game(SQLModel, table=True):
         default_factory=lambda: ["24h", "80%"], sa_column=Column(JSON, nullable=False)
     )
     absent_after: int = 3  # consecutive timeouts before a seat is marked absent
+    # The computer level that plays an absent seat until its person is back (None: timeout
+    # moves, as before computers could play).
+    takeover: str | None = Field(default=None, max_length=12)
     watch_key: str = Field(max_length=32)
     # A digest of the lobby form's token: the same form sent again creates nothing new.
     form_key: str | None = Field(default=None, max_length=64, unique=True, index=True)
@@ -73,6 +76,9 @@ class Seat(SQLModel, table=True):
     reminders_sent: int = 0  # reminders sent for the current turn
     timeouts_in_row: int = 0
     absent: bool = False
+    computer: str | None = Field(default=None, max_length=12)  # the level of a computer seat
+    # Since when a computer owes this seat's move (a computer seat, or an absent one taken over).
+    computer_due_at: datetime | None = Field(default=None, index=True)
     told_talk: int = 0  # the table-talk messages up to this id were in a mail this seat got
 
 

@@ -81,8 +81,11 @@ def queue(
     event: str,
     now: datetime,
     extra: dict[str, Any] | None = None,
-) -> Outbox:
-    """Render the mail for `event` to `seat` and put it in the outbox (this transaction)."""
+) -> Outbox | None:
+    """Render the mail for `event` to `seat` and put it in the outbox (this transaction);
+    a computer seat gets no mail (None)."""
+    if seat.computer:
+        return None
     player = player_of(session, seat)
     seats = seats_of(session, game)
     context = mail_context(session, site, game, seat, seats, player, event, now)

@@ -13,8 +13,9 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from pbem.computer import LEVELS, computer_player, is_computer_email
 from pbem.deadlines import update_clocks
-from pbem.forms import PlayersForm, TimeControl
+from pbem.forms import PlayersForm, TimeControl, clean_name
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
 from pbem.links import Site, new_key
@@ -40,6 +41,7 @@ class Invitee:
     name: str
     email: str
     lang: str = "en"
+    computer: str | None = None  # a computer player of this level takes the seat
 
 
 # --- creating and joining -------------------------------------------------
@@ -48,9 +50,28 @@ class Invitee:
 def check_invitees(
     rules: Rules, invitees: list[Invitee], options: dict[str, Any]
 ) -> tuple[list[Invitee], dict[str, Any]]:
-    """The players (cleaned) and options of a new game; PlayError names the first problem."""
-    checked = PlayersForm.read([asdict(person) for person in invitees])
-    people = [Invitee(p.name, p.email, p.lang) for p in checked]
+    """The players (cleaned) and options of a new game; PlayError names the first problem.
+
+    A computer seat has a level and no address; the creator (the first row) is a person.
+    """
+    for number, person in enumerate(invitees, start=1):
+        if person.computer is not None:
+            if person.computer not in LEVELS:
+                raise PlayError("lobby.error.level")
+            if number == 1:
+                raise PlayError("lobby.error.creator_computer")
+    humans = [person for person in invitees if person.computer is None]
+    checked = iter(PlayersForm.read([asdict(person) for person in humans]))
+    people = []
+    for number, person in enumerate(invitees, start=1):
+        if person.computer is not None:
+            name = clean_name(person.name) or f"{person.computer.title()} {number}"
+            people.append(Invitee(name, "", person.lang, person.computer))
+            continue
+        human = next(checked)
+        if is_computer_email(human.email):
+            raise PlayError("lobby.error.email_invalid", number=number)  # the computers' own
+        people.append(Invitee(human.name, human.email, human.lang))
     try:
         return people, rules.check_options(len(people), options)
     except GameError as exc:
@@ -89,6 +110,7 @@ def create_game(
         days_per_move=timing.days_per_move,
         reminders=timing.reminders,
         absent_after=timing.absent_after,
+        takeover=timing.takeover,
         seed=seed if seed is not None else secrets.randbits(62),
         status="forming",
         creator_seat=0,
@@ -100,18 +122,27 @@ def create_game(
     session.flush()
     seats = []
     for number, person in enumerate(invitees):
-        player = player_for(session, person, now)
+        if person.computer is not None:
+            player = computer_player(session, person.computer, now)
+        else:
+            player = player_for(session, person, now)
         seat = Seat(
             game_id=id_of(game),
             seat=number,
             player_id=id_of(player),
             name=person.name,
-            status="joined" if number == 0 else "invited",
+            # A computer player takes its seat at once; people join by their link.
+            status="joined" if number == 0 or person.computer else "invited",
+            computer=person.computer,
             link_key=new_key(),
         )
         session.add(seat)
         seats.append(seat)
     session.flush()
+    if all(seat.status == "joined" for seat in seats):
+        # One person and computer players: the game starts at once.
+        start(session, site, game, now)
+        return game
     for seat in seats:
         queue(session, site, game, seat, "created" if seat.seat == 0 else "invitation", now)
     return game
@@ -271,6 +302,8 @@ def submit_move(
 
 def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:
     """Keep count of a seat's timeouts in a row; True when it has just become absent."""
+    if source == "computer":
+        return False  # a computer move for an absent seat: still absent
     if source != "timeout":
         mover.timeouts_in_row = 0
         mover.absent = False  # a player who moves is back
@@ -278,6 +311,10 @@ def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:
     mover.timeouts_in_row += 1
     if not mover.absent and mover.timeouts_in_row >= game.absent_after:
         mover.absent = True
+        if game.takeover:
+            # From now on a computer plays the seat: its clock starts again as one.
+            mover.turn_started_at = None
+            mover.deadline = None
         return True
     return False
 

@@ -7,13 +7,14 @@ scheduler; gunicorn workers never do. Jobs are safe to run twice.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
+from pbem.computer_sweep import sweep_computers
 from pbem.mailer import make_backend
 from pbem.sender import drain
 from pbem.sweeps import sweep
@@ -40,6 +41,17 @@ def sweep_due(app: Flask) -> dict[str, int]:
     return result
 
 
+def computer_moves(app: Flask) -> int:
+    """Make the computer moves due for the delay, then send the mail they made."""
+    engine = app.extensions["pbem"]["engine"]
+    delay = timedelta(seconds=float(app.config["COMPUTER_DELAY"]))
+    made = sweep_computers(engine, app.extensions["pbem"]["site"], app.config["CLOCK"](), delay)
+    if made:
+        log.info("computer moves: %d", made)
+        drain_outbox(app)
+    return made
+
+
 def make_scheduler(app: Flask, blocking: bool) -> Any:
     """A scheduler holding the clock's jobs, not yet started."""
     scheduler = BlockingScheduler() if blocking else BackgroundScheduler(daemon=True)
@@ -59,6 +71,18 @@ def make_scheduler(app: Flask, blocking: bool) -> Any:
         # A first run at once, then every interval. (None here would mean "paused" to
         # APScheduler 3: the clock would then send mail only after each sweep.)
         next_run_time=datetime.now(UTC),
+    )
+    # Computer players move a few seconds after their turn comes, by this job only (never
+    # in a web request); one run at a time, each move in its own transaction.
+    scheduler.add_job(
+        computer_moves,
+        "interval",
+        seconds=float(app.config["COMPUTER_INTERVAL"]),
+        args=[app],
+        id="computer_moves",
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=60,
     )
     # The sweep finds due rows by indexed queries; a late or doubled run is harmless, and
     # after downtime the first run handles everything that fell due.

@@ -8,6 +8,7 @@ state exactly.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +112,12 @@ class Game:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of the state; None is a spectator."""
+        raise NotImplementedError
+
+    def deal(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """A full state that gives `seat` exactly `view`: whatever the seat cannot see
+        (hidden hands, the draw pile, secret bids and prices) drawn with `rng` from what
+        it has not seen. Search bots sample these; the real state is never needed."""
         raise NotImplementedError
 
     def outcome(self, state: State) -> Outcome | None:

@@ -239,6 +239,11 @@ class ColourBazaar(Game):
             )
         return result
 
+    def deal(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """A state giving `seat` this view: unseen cards shuffled into others' hands,
+        their face-down discards and the draw pile."""
+        return deal_state(view, seat, rng)
+
     def outcome(self, state: State) -> Outcome | None:
         """Scores with the full breakdown, once the last chip is taken."""
         if not state["over"]:
@@ -294,6 +299,66 @@ class ColourBazaar(Game):
         if after["over"]:
             lines.append(Message("cb.log.last_chip", {}))
         return lines
+
+
+def deal_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
+    """A full state consistent with `seat`'s view, the unseen cards placed at random."""
+    n = view["n"]
+    options = dict(view["options"])
+    hands_view = view["hands"]
+    known = [list(h["known"]) for h in hands_view]
+    seen = set(view["hand"]) | set(view["my_discards"])
+    seen.update(c for market in view["markets"] for c in market)
+    seen.update(c for k in known for c in k)
+    full = list(BASIC) + (list(COURTS) if options["courts"] else [])
+    unseen = [c for c in full if c not in seen]
+    rng.shuffle(unseen)
+    # Courts: a seat bound by an edict that did not show its hand holds the named suit.
+    edict = view["edict"]
+    bound = None
+    if edict is not None and not view["over"] and edict["seat"] != seat:
+        shown = any(r["ply"] == view["ply"] and r["seat"] == edict["seat"] for r in view["reveals"])
+        if not shown:
+            bound = edict["seat"]
+    hands: list[list[str]] = []
+    for s in range(n):
+        if s == seat:
+            hands.append(list(view["hand"]))
+            continue
+        extra = hands_view[s]["count"] - len(known[s])
+        if s == bound and extra > 0:
+            bit = _SUIT_BIT[edict["suit"]]
+            fit = next((i for i, c in enumerate(unseen) if _MASK[c] & bit), None)
+            if fit is not None and not any(_MASK[c] & bit for c in unseen[:extra]):
+                unseen[0], unseen[fit] = unseen[fit], unseen[0]
+        hands.append(known[s] + unseen[:extra])
+        del unseen[:extra]
+    discards: list[list[Any]] = []
+    for s in range(n):
+        if s == seat:
+            discards.extend([s, c] for c in view["my_discards"])
+        else:
+            count = view["discard_counts"][s]
+            discards.extend([s, c] for c in unseen[:count])
+            del unseen[:count]
+    if len(unseen) != view["draw_count"]:
+        raise ValueError("the view does not account for every card")
+    return {
+        "n": n,
+        "options": options,
+        "deck": unseen,
+        "hands": hands,
+        "markets": [list(m) for m in view["markets"]],
+        "discards": discards,
+        "chips_left": dict(view["chips_left"]),
+        "chips": [dict(c) for c in view["chips"]],
+        "turn": view["turn"],
+        "ply": view["ply"],
+        "edict": dict(edict) if edict else None,
+        "known": known,
+        "reveals": [dict(r, cards=list(r["cards"])) for r in view["reveals"]],
+        "over": view["over"],
+    }
 
 
 def _replace(items: list[Any], index: int, value: Any) -> list[Any]:

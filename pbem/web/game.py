@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from pbem import account, play, talk
+from pbem.computer import level_for
 from pbem.db import read_session, write_session
 from pbem.forms import TALK_MAX, ExtendForm, TalkForm
 from pbem.games import GAMES, IllegalMove
@@ -90,6 +91,16 @@ def _page(
         moves = moves_of(session, game)
         shown = presenter(game.slug)
         my_last = max((m.ply for m in moves if m.seat == seat_no), default=-1)
+        # Seats a computer plays and the table waits on: their move comes by itself.
+        thinking = [
+            names[s] for s in rules.to_act(game.state) if level_for(game, seats[s]) is not None
+        ]
+        if thinking and seat_no is not None:
+            context.update(
+                computers_thinking=thinking,
+                poll_url=url_for("game.seat_ply", token=token),
+                reload_url=url_for("game.seat_page", token=token),
+            )
         context.update(
             view=view,
             table=shown.play_context(game.state, view, seat_no, lang, names),
@@ -130,6 +141,17 @@ def seat_page(token: str) -> tuple[str, int]:
     game_id, seat_no = _seat_from(token)
     notice = request.args.get("done")
     return _page(token, game_id, seat_no, notice="done" if notice else None)
+
+
+@bp.get("/p/<token>/ply")
+def seat_ply(token: str) -> dict[str, Any]:
+    """How far the game has gone, for the page's poll: a cheap look at one row."""
+    game_id, _ = _seat_from(token)
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            abort(404)
+        return {"ply": game.ply, "status": game.status}
 
 
 @bp.get("/w/<token>")

@@ -9,8 +9,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 from werkzeug.wrappers import Response
 
+from pbem.computer import LEVELS
 from pbem.db import read_session, write_session
-from pbem.forms import PlayersForm, TimeControl, read_options
+from pbem.forms import TimeControl, read_options
 from pbem.links import BadLink, make_token, read_token
 from pbem.models import Game, Player
 from pbem.play import Invitee, create_game
@@ -26,7 +27,9 @@ MAX_ROWS = 8
 @bp.get("/")
 def index() -> str:
     """The home page with the new-game form."""
-    return render_template("lobby/new.html", games=playable(), rows=MAX_ROWS, form={}, error=None)
+    return render_template(
+        "lobby/new.html", games=playable(), rows=MAX_ROWS, form={}, error=None, levels=LEVELS
+    )
 
 
 def _form_key() -> str:
@@ -63,17 +66,19 @@ def create() -> Response | tuple[str, int]:
     games = playable()
     if slug not in games:
         error = PlayError("lobby.error.no_such_game")
-    rows = [
-        {"name": form.get(f"name_{row}", ""), "email": form.get(f"email_{row}", ""), "lang": g.lang}
-        for row in range(MAX_ROWS)
-        if form.get(f"name_{row}", "").strip() or form.get(f"email_{row}", "").strip()
-    ]
     invitees: list[Invitee] = []
+    for row in range(MAX_ROWS):
+        name, email = form.get(f"name_{row}", ""), form.get(f"email_{row}", "")
+        computer = form.get(f"computer_{row}", "") if row else ""
+        if computer:
+            # A computer player of this level takes the seat (the address is not used).
+            invitees.append(Invitee(name=name, email="", lang=g.lang, computer=computer[:12]))
+        elif name.strip() or email.strip():
+            invitees.append(Invitee(name=name, email=email, lang=g.lang))
     if error is None:
         try:
             timing = TimeControl.read(form)
             record(engine(), NEW_GAMES, address, now())
-            invitees = [Invitee(p.name, p.email, p.lang) for p in PlayersForm.read(rows)]
             options = read_options(games[slug], slug, form)
             with write_session(engine()) as session:
                 game = create_game(session, site(), slug, invitees, options, now(), timing=timing)
@@ -90,7 +95,9 @@ def create() -> Response | tuple[str, int]:
                 raise
             return _to_created(made)
     if error is not None:
-        page = render_template("lobby/new.html", games=games, rows=MAX_ROWS, form=form, error=error)
+        page = render_template(
+            "lobby/new.html", games=games, rows=MAX_ROWS, form=form, error=error, levels=LEVELS
+        )
         return page, 400
     assert game_id is not None
     return _to_created(game_id)
@@ -112,5 +119,6 @@ def created(token: str) -> str:
         invitees = []
         for seat in seats_of(session, game):
             player = session.get(Player, seat.player_id)
-            invitees.append(Invitee(name=seat.name, email=player.email if player else ""))
+            email = player.email if player and not seat.computer else ""
+            invitees.append(Invitee(name=seat.name, email=email, computer=seat.computer))
     return render_template("lobby/created.html", game_id=game.id, invitees=invitees)

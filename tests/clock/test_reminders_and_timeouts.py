@@ -81,7 +81,8 @@ def test_a_timeout_plays_the_engines_move_and_tells_everyone(
 def test_third_timeout_in_a_row_marks_the_seat_absent(
     client: Any, app: Any, smtpd: Any, clock: Any
 ) -> None:
-    ana, leo = two_players(client, app, smtpd)
+    # No computer takes the absent seat over here: its turns are timeout moves.
+    ana, leo = two_players(client, app, smtpd, takeover="none")
     for round_ in range(3):
         clock.advance(days=3)
         assert run_sweep(app)["timeouts"] == 1

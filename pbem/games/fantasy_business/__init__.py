@@ -29,6 +29,7 @@ from pbem.games.fantasy_business.cards import (
     card_type,
     specials_table,
 )
+from pbem.games.fantasy_business.deal import deal_state
 from pbem.games.fantasy_business.log import describe_events
 from pbem.games.fantasy_business.moves import apply_move, refuse
 from pbem.games.fantasy_business.view import build_view, round_view
@@ -118,6 +119,10 @@ class FantasyBusiness(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see; None is a spectator."""
         return build_view(state, seat, self.slug)
+
+    def deal(self, view: dict[str, Any], seat: int, rng: Any) -> State:
+        """A state giving `seat` this view, the hidden cards, bids and prices drawn at random."""
+        return deal_state(view, seat, rng)
 
     def outcome(self, state: State) -> Outcome | None:
         """Scores (écus + base prices of articles), shared ranks, and a per-round breakdown."""

@@ -1,0 +1,145 @@
+"""Information-set Monte Carlo tree search: one tree over a seat's own choices.
+
+Each simulation deals a full state from the seat's view (`game.deal`), so what the seat
+cannot see is drawn afresh every time. The tree holds only the searching seat's
+decisions; other seats, and the seat itself below the tree, play the game's fast policy.
+A child is scored by UCB over the simulations in which its move was available (the
+"availability" count of single-observer ISMCTS), so moves legal in some deals only are
+compared fairly. The number of simulations is fixed by the caller: the same view and
+rng give the same move.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from typing import Any, Protocol
+
+from pbem.games.base import Game, Move, State
+
+EXPLORATION = 0.7
+
+
+class GameBot(Protocol):
+    """What a game's bot module offers the levels and the search."""
+
+    def beginner(
+        self, game: Game, view: dict[str, Any], legal: list[Move], rng: random.Random
+    ) -> Move:
+        """A legal move with a little sense."""
+        ...
+
+    def casual(
+        self, game: Game, view: dict[str, Any], legal: list[Move], rng: random.Random
+    ) -> Move:
+        """The best move by a one-move lookahead with the game's own scoring."""
+        ...
+
+    def candidates(self, state: State, seat: int, legal: list[Move] | None) -> list[Move]:
+        """The moves worth searching for `seat` (from its own information only)."""
+        ...
+
+    def policy(self, state: State, seat: int, rng: random.Random) -> Move:
+        """A quick, sensible move for any seat in a simulation."""
+        ...
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """How good the state is for `seat`, from 0 (lost) to 1 (won)."""
+        ...
+
+    def horizon(self, start: State, state: State) -> bool:
+        """Whether a simulation from `start` may stop at `state` and be evaluated."""
+        ...
+
+
+class Node:
+    """One decision of the searching seat: its children by move."""
+
+    __slots__ = ("children", "visits", "total", "avail", "move")
+
+    def __init__(self, move: Move | None = None) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.move = move
+
+
+def move_key(move: Move) -> str:
+    """A move as a dictionary key."""
+    return json.dumps(move, sort_keys=True)
+
+
+def _select(node: Node, options: list[Move], rng: random.Random) -> tuple[Node, bool]:
+    """The child to follow: an untried option first, else the best by UCB; and whether new."""
+    keyed = [(move_key(m), m) for m in options]
+    untried = [(k, m) for k, m in keyed if k not in node.children]
+    for k, _ in keyed:
+        child = node.children.get(k)
+        if child is not None:
+            child.avail += 1
+    if untried:
+        k, m = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        child = Node(m)
+        child.avail = 1
+        node.children[k] = child
+        return child, True
+    best: Node | None = None
+    best_score = -1.0
+    for k, _ in keyed:
+        child = node.children[k]
+        score = child.total / child.visits + EXPLORATION * math.sqrt(
+            math.log(max(child.avail, 1)) / child.visits
+        )
+        if score > best_score:
+            best, best_score = child, score
+    assert best is not None
+    return best, False
+
+
+def search(
+    bot: GameBot,
+    game: Game,
+    view: dict[str, Any],
+    seat: int,
+    legal: list[Move],
+    rng: random.Random,
+    simulations: int,
+) -> Move:
+    """The most visited of the seat's candidate moves after `simulations` simulations."""
+    first = game.deal(view, seat, rng)
+    root_moves = bot.candidates(first, seat, legal)
+    if len(root_moves) == 1:
+        return root_moves[0]
+    root = Node()
+    for _ in range(simulations):
+        state = game.deal(view, seat, rng)
+        start = state
+        node = root
+        path = [root]
+        in_tree = True
+        while not game.is_over(state):
+            actor = game.to_act(state)[0]
+            if actor == seat and in_tree:
+                options = root_moves if node is root else bot.candidates(state, seat, None)
+                if len(options) == 1:
+                    move = options[0]
+                else:
+                    node, new = _select(node, options, rng)
+                    path.append(node)
+                    assert node.move is not None
+                    move = node.move
+                    in_tree = not new
+            else:
+                move = bot.policy(state, actor, rng)
+            state = game.apply(state, actor, move)
+            if bot.horizon(start, state):
+                break
+        value = bot.evaluate(state, seat)
+        for visited in path:
+            visited.visits += 1
+            visited.total += value
+    best = max(root.children.values(), key=lambda c: (c.visits, c.total))
+    assert best.move is not None
+    return best.move
