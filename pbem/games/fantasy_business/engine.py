@@ -7,13 +7,12 @@ back always waits on at least one seat (or the game is over).
 
 from __future__ import annotations
 
-import json
 import random
-from collections import Counter
 from typing import Any
 
 from pbem.games.base import State
 from pbem.games.fantasy_business import auction as auc
+from pbem.games.fantasy_business import orders
 from pbem.games.fantasy_business.cards import (
     ARTICLE_BY_ID,
     ARTICLE_IDS,
@@ -22,6 +21,7 @@ from pbem.games.fantasy_business.cards import (
     specials_table,
 )
 from pbem.games.fantasy_business.income import settle_income
+from pbem.games.fantasy_business.tally import counts, goods_value
 
 START_MONEY = 10
 event = auc.event
@@ -62,6 +62,12 @@ def new_state(n: int, options: dict[str, Any], seed: Any) -> State:
         "effects": {"defaulting": [], "defective": []},
         "prices": [None] * n,  # this round's prices, secret until all are set
         "last_prices": [{} for _ in range(n)],
+        # Orders mode (Spec, Playing by mail): the order of sale, each seat's limits by slot,
+        # each holder's list of special plays, and the plays still to carry out.
+        "order": [],
+        "limits": [None] * n,
+        "plays": [None] * n,
+        "queue": [],
         "history": [],  # one record per round (the last is the current one)
         "events": [],  # what the last move caused, for log lines
         "ply": 0,
@@ -70,12 +76,34 @@ def new_state(n: int, options: dict[str, Any], seed: Any) -> State:
     return state
 
 
+def _copy(data: Any) -> Any:
+    """A deep copy of plain JSON data (lists, dicts, numbers, strings)."""
+    if isinstance(data, list):
+        return [_copy(v) if isinstance(v, (list, dict)) else v for v in data]
+    if isinstance(data, dict):
+        return {k: _copy(v) if isinstance(v, (list, dict)) else v for k, v in data.items()}
+    return data
+
+
+# The parts of a state a move never changes in place: shared between a state and its copy.
+# The draw pile and the row are only ever replaced, never changed in place; options and the
+# specials table never change; finished rounds never change.
+_SHARED = frozenset({"options", "table", "deck", "row", "history", "events", "last_prices"})
+_FLAT = frozenset({"money", "discard", "unseen", "pending", "won", "specials_order", "order"})
+
+
 def clone(state: State) -> State:
-    """A copy safe to change; finished rounds are shared, as nothing changes them."""
-    rest = {k: v for k, v in state.items() if k not in ("history", "events")}
-    new: State = json.loads(json.dumps(rest))
+    """A copy safe to change: only the parts a move may change are copied."""
+    new: State = dict(state)
+    for key, value in state.items():
+        if key in _SHARED:
+            continue
+        if key in _FLAT:
+            new[key] = list(value)
+        elif isinstance(value, (list, dict)):
+            new[key] = _copy(value)
     history = state["history"]
-    new["history"] = history[:-1] + json.loads(json.dumps(history[-1:]))
+    new["history"] = history[:-1] + [_copy(history[-1])] if history else []
     new["events"] = []
     return new
 
@@ -86,6 +114,14 @@ def run(state: State) -> None:
         step = state["step"]
         if step == "reveal":
             _reveal(state)
+        elif step == "lots" and state["options"]["auction"] == "orders":
+            orders.start_round(state)
+        elif step == "limits_start":
+            orders.start_limits(state)
+        elif step == "specials_start" and state["options"]["auction"] == "orders":
+            orders.start_plays(state)
+        elif step == "carry_out":
+            orders.carry_on(state)
         elif step == "lots":
             if not state["pending"]:
                 state["step"] = "specials_start"
@@ -172,27 +208,6 @@ def default_prices(state: State, seat: int) -> dict[str, int]:
     return {a: last.get(a, ARTICLE_BY_ID[a].base) for a in on_sale(state, seat)}
 
 
-def counts(state: State) -> list[dict[str, int]]:
-    """Each seat's article cards, counted by article."""
-    return [dict(Counter(card_type(card) for card in held)) for held in state["articles"]]
-
-
-def monopolies(state: State) -> dict[int, list[str]]:
-    """Per seat, the articles of which they are the only owner."""
-    held = counts(state)
-    result: dict[int, list[str]] = {}
-    for article in ARTICLE_IDS:
-        owners = [seat for seat, c in enumerate(held) if c.get(article)]
-        if len(owners) == 1:
-            result.setdefault(owners[0], []).append(article)
-    return result
-
-
-def goods_value(state: State, seat: int) -> int:
-    """The base prices of the article cards a seat holds."""
-    return sum(ARTICLE_BY_ID[card_type(card)].base for card in state["articles"][seat])
-
-
 def scores(state: State) -> list[dict[str, int]]:
     """Spec, End of game: écus plus the base prices of the articles held, per seat."""
     result = []
@@ -220,7 +235,7 @@ def _income(state: State) -> None:
             event(state, "income", seat=seat, article=article, **entry)
     record["prices"] = [dict(p) if p else None for p in prices]
     record["income"] = income
-    record["effects"] = json.loads(json.dumps(effects))
+    record["effects"] = _copy(effects)
     state["last_prices"] = [dict(p) if p else {} for p in prices]
     # Spec, A round, 6: the first buyer role passes to the left.
     state["first"] = (state["first"] + 1) % state["n"]
@@ -233,7 +248,8 @@ def _income(state: State) -> None:
 
 
 def step_name(state: State) -> str:
-    """The waiting step, with the auction mode: choose, open, sealed, single, specials..."""
+    """The waiting step: choose, open, sealed, single, specials, pricing; in orders mode
+    order, limits, lists and antitrust_limits."""
     if state["step"] == "auction":
         return state["auction"]["mode"]
     return state["step"]
@@ -253,12 +269,29 @@ def to_act(state: State) -> list[int]:
         return [state["specials_order"][0]]
     if step == "pricing":
         return [seat for seat in must_price(state) if state["prices"][seat] is None]
+    if step == "order":
+        return [state["first"]]
+    if step == "limits":
+        return [seat for seat in orders.limit_seats(state) if state["limits"][seat] is None]
+    if step == "lists":
+        return [seat for seat in orders.holders(state) if state["plays"][seat] is None]
+    if step == "antitrust_limits":
+        limits = state["auction"]["limits"]
+        return [seat for seat in orders.antitrust_seats(state) if limits[seat] is None]
     return []
 
 
 def may_act(state: State, seat: int) -> bool:
     """Whether `seat` may move now; in pricing, also to revise prices already set."""
-    if state["step"] == "pricing":
+    step = state["step"]
+    if step == "pricing":
         # Spec, A round, 4: prices may be changed until the last player has set theirs.
         return seat in must_price(state)
+    # Spec, Playing by mail, 3, 5 and 6: limits and lists too, until the last one is in.
+    if step == "limits":
+        return seat in orders.limit_seats(state)
+    if step == "lists":
+        return seat in orders.holders(state)
+    if step == "antitrust_limits":
+        return seat in orders.antitrust_seats(state)
     return seat in to_act(state)
