@@ -261,22 +261,14 @@ def _limit_moves(state: State, seat: int) -> list[Move]:
     """A few sets of limits: none, all at base, a little or all one holds, one card only."""
     money = state["money"][seat]
     bases = [base_price(card) for card in state["row"]]
-
-    def fit(amount: int, base: int) -> int:
-        return amount if base <= amount <= money else (money if amount > money >= base else 0)
-
-    sets = [[0] * len(bases)]
-    for extra in (0, 1, 3):
-        sets.append([fit(base + extra, base) for base in bases])
-    sets.append([fit(money, base) for base in bases])
+    # A limit is 0 or from the base price to the écus held: each wish is brought in range.
+    sets = [tuple(0 for _ in bases)]
+    for extra in (0, 1, 3, money):
+        sets.append(tuple(min(b + extra, money) if b <= money else 0 for b in bases))
     for slot, base in enumerate(bases):
-        sets.append([fit(2 * base, base) if s == slot else 0 for s in range(len(bases))])
-    moves: list[Move] = []
-    for limits in sets:
-        move = {"action": "limits", "limits": limits}
-        if move not in moves:
-            moves.append(move)
-    return moves
+        if base <= money:
+            sets.append(tuple(min(2 * base, money) if s == slot else 0 for s in range(len(bases))))
+    return [{"action": "limits", "limits": list(limits)} for limits in dict.fromkeys(sets)]
 
 
 def _price_moves(state: State, seat: int) -> list[Move]:

@@ -129,6 +129,7 @@ def build_deck(table: dict[str, dict[str, int]]) -> list[str]:
 
 # Precomputed card tables: the engine asks these questions on every move.
 _TYPE: dict[str, str] = {card: card.rsplit("-", 1)[0] for card in ALL_CARD_IDS}
+CARD_TYPE = _TYPE  # card id -> article id or special kind, for the engine's inner loops
 _SPECIAL_IDS: frozenset[str] = frozenset(c for c, kind in _TYPE.items() if kind in KIND_BY_ID)
 _BASE: dict[str, int] = {
     card: ARTICLE_BY_ID[kind].base if kind in ARTICLE_BY_ID else SPECIAL_BASE

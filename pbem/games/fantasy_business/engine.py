@@ -16,6 +16,7 @@ from pbem.games.fantasy_business import orders
 from pbem.games.fantasy_business.cards import (
     ARTICLE_BY_ID,
     ARTICLE_IDS,
+    CARD_TYPE,
     build_deck,
     card_type,
     specials_table,
@@ -85,25 +86,55 @@ def _copy(data: Any) -> Any:
     return data
 
 
-# The parts of a state a move never changes in place: shared between a state and its copy.
-# The draw pile and the row are only ever replaced, never changed in place; options and the
-# specials table never change; finished rounds never change.
-_SHARED = frozenset({"options", "table", "deck", "row", "history", "events", "last_prices"})
-_FLAT = frozenset({"money", "discard", "unseen", "pending", "won", "specials_order", "order"})
+def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
+    # The current round's record: lots, played specials and the ledger grow by appending;
+    # an entry, once appended, never changes, except an Antitrust play's list of sales.
+    new = dict(record)
+    new["lots"] = list(record["lots"])
+    new["played"] = [
+        {**played, "sales": list(played["sales"])} if "sales" in played else played
+        for played in record["played"]
+    ]
+    new["ledger"] = [list(entries) for entries in record["ledger"]]
+    return new
+
+
+def _copy_auction(auction: dict[str, Any] | None) -> dict[str, Any] | None:
+    # Its lists change by append, remove or item; their entries never change in place.
+    if auction is None:
+        return None
+    return {k: list(v) if isinstance(v, list) else v for k, v in auction.items()}
 
 
 def clone(state: State) -> State:
-    """A copy safe to change: only the parts a move may change are copied."""
+    """A copy safe to change, copying only what a move may change in place.
+
+    Speed matters (computer players play thousands of games a decision): instead of a deep
+    copy, each part is copied as deep as moves change it. The draw pile, the row and last
+    round's prices are only ever replaced, the options and the specials table never change,
+    nor do finished rounds, so they are shared. Entries appended to a list (log lines, ledger
+    lines, lots, listed plays) are never changed afterwards.
+    """
     new: State = dict(state)
-    for key, value in state.items():
-        if key in _SHARED:
-            continue
-        if key in _FLAT:
-            new[key] = list(value)
-        elif isinstance(value, (list, dict)):
-            new[key] = _copy(value)
+    for key in ("money", "discard", "unseen", "pending", "won", "specials_order", "order"):
+        if key in state:
+            new[key] = list(state[key])
+    new["articles"] = [list(cards) for cards in state["articles"]]
+    new["specials"] = [list(cards) for cards in state["specials"]]
+    # A seat's prices, limits and list are replaced whole when set, never changed in place.
+    new["prices"] = list(state["prices"])
+    effects = state["effects"]
+    new["effects"] = {
+        "defaulting": list(effects["defaulting"]),
+        "defective": list(effects["defective"]),
+    }
+    new["auction"] = _copy_auction(state["auction"])
+    if "limits" in state:
+        new["limits"] = list(state["limits"])
+        new["plays"] = list(state["plays"])
+        new["queue"] = list(state["queue"])
     history = state["history"]
-    new["history"] = history[:-1] + [_copy(history[-1])] if history else []
+    new["history"] = history[:-1] + [_copy_record(history[-1])] if history else []
     new["events"] = []
     return new
 
@@ -150,7 +181,9 @@ def run(state: State) -> None:
             else:
                 state["step"] = "pricing_start"
         elif step == "pricing_start":
-            state["step"] = "pricing" if must_price(state) else "income"
+            # The sellers cannot change while prices are set: noted once, read on every move.
+            state["asked"] = must_price(state)
+            state["step"] = "pricing" if state["asked"] else "income"
             if state["step"] == "pricing":
                 event(state, "pricing")
         elif step == "income":
@@ -192,9 +225,14 @@ def _reveal(state: State) -> None:
 
 def on_sale(state: State, seat: int) -> list[str]:
     """The articles `seat` owns and sells this round (not hit by defective goods)."""
-    owned = {card_type(card) for card in state["articles"][seat]}
-    off = {article for target, article in state["effects"]["defective"] if target == seat}
-    return [article for article in ARTICLE_IDS if article in owned and article not in off]
+    held = state["articles"][seat]
+    if not held:
+        return []
+    owned = {CARD_TYPE[card] if card in CARD_TYPE else card_type(card) for card in held}
+    for target, article in state["effects"]["defective"]:
+        if target == seat:
+            owned.discard(article)
+    return [article for article in ARTICLE_IDS if article in owned]
 
 
 def must_price(state: State) -> list[int]:
@@ -268,16 +306,16 @@ def to_act(state: State) -> list[int]:
     if step == "specials":
         return [state["specials_order"][0]]
     if step == "pricing":
-        return [seat for seat in must_price(state) if state["prices"][seat] is None]
+        return [seat for seat in asked(state) if state["prices"][seat] is None]
     if step == "order":
         return [state["first"]]
     if step == "limits":
-        return [seat for seat in orders.limit_seats(state) if state["limits"][seat] is None]
+        return [seat for seat in state["asked"] if state["limits"][seat] is None]
     if step == "lists":
-        return [seat for seat in orders.holders(state) if state["plays"][seat] is None]
+        return [seat for seat in state["asked"] if state["plays"][seat] is None]
     if step == "antitrust_limits":
         limits = state["auction"]["limits"]
-        return [seat for seat in orders.antitrust_seats(state) if limits[seat] is None]
+        return [seat for seat in state["asked"] if limits[seat] is None]
     return []
 
 
@@ -286,12 +324,15 @@ def may_act(state: State, seat: int) -> bool:
     step = state["step"]
     if step == "pricing":
         # Spec, A round, 4: prices may be changed until the last player has set theirs.
-        return seat in must_price(state)
+        return seat in asked(state)
     # Spec, Playing by mail, 3, 5 and 6: limits and lists too, until the last one is in.
-    if step == "limits":
-        return seat in orders.limit_seats(state)
-    if step == "lists":
-        return seat in orders.holders(state)
-    if step == "antitrust_limits":
-        return seat in orders.antitrust_seats(state)
+    if step in ("limits", "lists", "antitrust_limits"):
+        return seat in state["asked"]
     return seat in to_act(state)
+
+
+def asked(state: State) -> list[int]:
+    """The seats asked to act in the simultaneous step under way (pricing, limits, lists)."""
+    if state["step"] == "pricing" and "asked" not in state:
+        return must_price(state)  # a state saved before "asked" was noted
+    return list(state["asked"])

@@ -13,10 +13,10 @@ from pbem.games.fantasy_business import auction as auc
 from pbem.games.fantasy_business import orders
 from pbem.games.fantasy_business.cards import ARTICLE_BY_ID
 from pbem.games.fantasy_business.engine import (
+    asked,
     clone,
     event,
     may_act,
-    must_price,
     on_sale,
     run,
     step_name,
@@ -112,7 +112,7 @@ def apply_move(state: State, seat: Any, move: Any) -> State:
     step = step_name(state)
     if action not in ACTIONS[step]:
         raise IllegalMove(f"fb.expect_{step}")
-    new = clone(state)
+    new = _light_clone(state, seat, action) or clone(state)
     if action == "choose":
         _choose(new, move.get("slot"))
     elif action == "bid":
@@ -139,6 +139,31 @@ def apply_move(state: State, seat: Any, move: Any) -> State:
         _set_prices(new, seat, move.get("prices"))
     new["ply"] += 1
     run(new)
+    return new
+
+
+# The simultaneous steps: the action, and where each seat's answer is kept.
+_ANSWERS = {"limits": "limits", "specials": "plays", "prices": "prices", "limit": "auction"}
+
+
+def _light_clone(state: State, seat: int, action: str) -> State | None:
+    """A cheap copy for an answer in a simultaneous step while others are still to answer.
+
+    Such a move only sets the seat's own answer (and the log), so only that list is copied;
+    None when the move may complete the step (then everything may change).
+    """
+    key = _ANSWERS.get(action)
+    if key is None:
+        return None
+    answers = state["auction"]["limits"] if key == "auction" else state[key]
+    if all(answers[s] is not None for s in asked(state) if s != seat):
+        return None
+    new = dict(state)
+    if key == "auction":
+        new["auction"] = {**state["auction"], "limits": list(answers)}
+    else:
+        new[key] = list(answers)
+    new["events"] = []
     return new
 
 
@@ -176,7 +201,7 @@ def _set_prices(state: State, seat: int, prices: Any) -> None:
     revised = state["prices"][seat] is not None
     state["prices"][seat] = chosen
     event(state, "prices_set", seat=seat, prices=chosen, revised=revised)
-    if all(state["prices"][s] is not None for s in must_price(state)):
+    if all(state["prices"][s] is not None for s in asked(state)):
         state["step"] = "income"
 
 

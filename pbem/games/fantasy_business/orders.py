@@ -53,6 +53,8 @@ def settle_card(
 def start_round(state: State) -> None:
     """After the reveal: the first buyer orders the row (nothing to order with one card)."""
     state["order"] = list(range(len(state["row"])))
+    # The row as everyone may name it, noted once for the log lines of the round.
+    state["shown_row"] = [public_card(card) for card in state["row"]]
     state["limits"] = [None] * state["n"]
     state["plays"] = [None] * state["n"]
     if len(state["row"]) > 1:
@@ -106,7 +108,9 @@ def limit_seats(state: State) -> list[int]:
 def start_limits(state: State) -> None:
     """Open the limits step, or work the sale out at once when nobody can buy."""
     state["limits"] = [None] * state["n"]
-    if limit_seats(state):
+    # Nobody's écus change while limits are set: who is asked is noted once.
+    state["asked"] = limit_seats(state)
+    if state["asked"]:
         state["step"] = "limits"
         event(state, "limits_start")
     else:
@@ -120,10 +124,12 @@ def set_limits(state: State, seat: int, limits: Any) -> None:
         raise IllegalMove("fb.limits_not_list", count=len(row))
     money = state["money"][seat]
     for slot, limit in enumerate(limits):
-        if isinstance(limit, bool) or not isinstance(limit, int):
+        if limit.__class__ is not int:  # a bool is not a number of écus either
             raise IllegalMove("fb.limit_not_int", number=slot + 1)
+        if limit == 0:
+            continue
         base = base_price(row[slot])
-        if limit != 0 and not base <= limit <= money:
+        if not base <= limit <= money:
             if limit > money and money >= base:
                 raise IllegalMove(_one("fb.limit_too_high", money), number=slot + 1, money=money)
             if limit > money:
@@ -131,9 +137,9 @@ def set_limits(state: State, seat: int, limits: Any) -> None:
             raise IllegalMove(_one("fb.limit_too_low", base), number=slot + 1, base=base)
     revised = state["limits"][seat] is not None
     state["limits"][seat] = list(limits)
-    cards = [public_card(card) for card in row]
+    cards = state.get("shown_row") or [public_card(card) for card in row]
     event(state, "limits_set", seat=seat, limits=list(limits), cards=cards, revised=revised)
-    if all(state["limits"][s] is not None for s in limit_seats(state)):
+    if all(state["limits"][s] is not None for s in state["asked"]):
         sale(state)
 
 
@@ -182,7 +188,8 @@ def start_plays(state: State) -> None:
     """Spec, Playing by mail, 5: every holder of specials lists their plays, all at once."""
     state["plays"] = [None] * state["n"]
     state["queue"] = []
-    if holders(state):
+    state["asked"] = holders(state)
+    if state["asked"]:
         state["step"] = "lists"
         event(state, "lists_start")
     else:
@@ -213,10 +220,10 @@ def set_plays(state: State, seat: int, plays: Any) -> None:
     revised = state["plays"][seat] is not None
     state["plays"][seat] = checked
     event(state, "lists_set", seat=seat, plays=checked, revised=revised)
-    if all(state["plays"][s] is not None for s in holders(state)):
+    if all(state["plays"][s] is not None for s in state["asked"]):
         # Carried out in clockwise order from the first buyer, each list in its own order.
-        state["queue"] = [play for s in holders(state) for play in state["plays"][s]]
-        event(state, "lists_open", plays=[list(state["plays"][s]) for s in holders(state)])
+        state["queue"] = [play for s in state["asked"] for play in state["plays"][s]]
+        event(state, "lists_open")
         state["step"] = "carry_out"
 
 
@@ -255,7 +262,8 @@ def start_antitrust(state: State, owner: int, article: str, cards: list[str]) ->
         "total": len(cards),
         "slot": None,
     }
-    if antitrust_seats(state):
+    state["asked"] = antitrust_seats(state)
+    if state["asked"]:
         state["step"] = "antitrust_limits"
         event(state, "antitrust_start", owner=owner, article=article, count=len(cards))
     else:
@@ -281,7 +289,7 @@ def set_antitrust_limit(state: State, seat: int, amount: Any) -> None:
     revised = auction["limits"][seat] is not None
     auction["limits"][seat] = amount
     event(state, "antitrust_limit_set", seat=seat, amount=amount, revised=revised)
-    if all(auction["limits"][s] is not None for s in antitrust_seats(state)):
+    if all(auction["limits"][s] is not None for s in state["asked"]):
         antitrust_sale(state)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.base import State
-from pbem.games.fantasy_business.cards import ARTICLE_IDS, base_price, card_type
+from pbem.games.fantasy_business.cards import ARTICLE_IDS, CARD_TYPE, base_price, card_type
 
 
 def counts(state: State) -> list[dict[str, int]]:
@@ -12,7 +12,7 @@ def counts(state: State) -> list[dict[str, int]]:
     for held in state["articles"]:
         tally: dict[str, int] = {}
         for card in held:
-            kind = card_type(card)
+            kind = CARD_TYPE[card] if card in CARD_TYPE else card_type(card)
             tally[kind] = tally.get(kind, 0) + 1
         result.append(tally)
     return result

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import State
-from pbem.games.fantasy_business import engine, orders
+from pbem.games.fantasy_business import engine
 from pbem.games.fantasy_business.auction import min_bid
 from pbem.games.fantasy_business.cards import ARTICLE_BY_ID, base_price, is_special
 from pbem.games.fantasy_business.tally import counts, goods_value
@@ -98,7 +98,7 @@ def _antitrust_limits_view(state: State, viewer: int | None) -> dict[str, Any]:
         "total": auction["total"],
         "number": 1,
         "queue": list(auction["cards"][1:]),
-        "limit_seats": orders.antitrust_seats(state),
+        "limit_seats": engine.asked(state),
         "limit_in": [s for s in auction["eligible"] if auction["limits"][s] is not None],
     }
     if viewer is not None and viewer in auction["eligible"]:
@@ -243,19 +243,19 @@ def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
         },
         # Orders mode (Spec, Playing by mail): who may act and who has, never what.
         "limits": {
-            "seats": orders.limit_seats(state),
+            "seats": engine.asked(state),
             "set": [s for s in range(n) if state["limits"][s] is not None],
         }
         if step == "limits"
         else None,
         "lists": {
-            "holders": orders.holders(state),
+            "holders": engine.asked(state),
             "set": [s for s in range(n) if state["plays"][s] is not None],
         }
         if step == "lists"
         else None,
         "pricing": {
-            "sellers": engine.must_price(state),
+            "sellers": engine.asked(state),
             "set": [s for s in range(n) if state["prices"][s] is not None],
         }
         if step == "pricing"
