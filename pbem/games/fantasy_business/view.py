@@ -28,6 +28,7 @@ def _lot_view(lot: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         "slot": lot["slot"],
         "card": _shown(lot["card"], viewer, lot["winner"]),
         "special": is_special(lot["card"]),
+        "base": base_price(lot["card"]),
         "mode": lot["mode"],
         "winner": lot["winner"],
         "price": lot["price"],
