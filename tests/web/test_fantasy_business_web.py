@@ -203,7 +203,8 @@ def assert_hides(html: str, state: dict[str, Any], viewer: int | None, where: st
     secret, kinds = secret_specials(state, viewer)
     for card in secret:
         found = re.search(re.escape(card) + r"(?!\d)", html)
-        assert not found, f"{card} on {where}: " + html[max(0, found.start() - 300) : found.end() + 100]
+        context = html[max(0, found.start() - 300) : found.end() + 100] if found else ""
+        assert not found, f"{card} on {where}: {context}"
     for kind in kinds:
         for lang in ("en", "fr"):
             name = card_name(kind, lang)
