@@ -690,7 +690,8 @@ def test_lists_of_specials_are_secret_until_carried_out(client: Any, app: Any, s
     others += [text_of(m) + html_of(m) for m in smtpd.messages if recipient(m) != EMAILS[first]]
     for html in others:
         assert "will play, in this order" not in html
-        assert_hides(html, stored(app).state, None, "another seat's view of a list")
+    assert_hides(others[0], stored(app).state, other, "another seat's page during lists")
+    assert_hides(others[1], stored(app).state, None, "the spectator page during lists")
     assert f"{name} has listed their special cards." in others[0]
 
 
