@@ -269,7 +269,7 @@ def _lists_form(
                 "card": card,
                 "kind": kind,
                 "name": card_name(kind, lang),
-                "effect": t(lang, f"fb.page.effect.{kind}", amount=ecus(amount, lang)),
+                "effect": say(lang, f"fb.page.effect.{kind}", amount=ecus(amount, lang)),
                 "playable": card in options,
                 "choices": choices,
                 "listed": chosen is not None,
@@ -559,7 +559,7 @@ def _order(form: Any) -> dict[str, Any]:
 
 def _lists(form: Any) -> dict[str, Any]:
     # Spec, Playing by mail, 5: the cards ticked, in the order of their places, with targets.
-    chosen = []
+    chosen: list[tuple[int, int, dict[str, Any]]] = []
     for name in form:
         name = str(name)
         if not name.startswith("use_"):
@@ -689,7 +689,7 @@ def turn_prompt(
         params["card"] = (
             card_name(auction["card"], lang)
             if auction["card"] and not auction["special"]
-            else t(lang, "fb.page.special_face_down")
+            else say(lang, "fb.page.special_face_down")
         )
         if auction["kind"] == "antitrust":
             params.update(
@@ -700,17 +700,17 @@ def turn_prompt(
     order = current["order"] if current is not None and step != "order" else None
     lines = []
     for card in _in_order(row, order):
-        name = card["name"] or t(lang, "fb.page.special_face_down")
-        base = t(lang, "fb.page.base", price=ecus(card["base"], lang))
+        name = card["name"] or say(lang, "fb.page.special_face_down")
+        base = say(lang, "fb.page.base", price=ecus(card["base"], lang))
         text = f"{card['position']}. {name} ({base})"
         if card["status"] == "won":
-            text += " — " + t(
+            text += " — " + say(
                 lang, "fb.page.won_by", name=card["winner"], price=ecus(card["price"], lang)
             )
         elif card["status"] == "discarded":
-            text += " — " + t(lang, "fb.page.unsold")
+            text += " — " + say(lang, "fb.page.unsold")
         lines.append(text)
-    return {"ask": t(lang, f"fb.page.ask.{step}", **params), "row": lines}
+    return {"ask": say(lang, f"fb.page.ask.{step}", **params), "row": lines}
 
 
 def round_reports(
@@ -723,19 +723,20 @@ def round_reports(
     for record in finished:
         lots = []
         for lot in _lots(record["lots"], names, lang):
-            title = lot["name"] or t(lang, "fb.page.special_face_down")
+            title = lot["name"] or say(lang, "fb.page.special_face_down")
             bids = ", ".join(
                 f"{b['name']} {b['amount'] if b['amount'] is not None else '–'}"
                 for b in lot["bids"]
             )
             result = (
-                t(lang, "fb.page.won_by", name=lot["winner"], price=ecus(lot["price"], lang))
+                say(lang, "fb.page.won_by", name=lot["winner"], price=ecus(lot["price"], lang))
                 if lot["winner"]
-                else t(lang, "fb.page.unsold")
+                else say(lang, "fb.page.unsold")
             )
+            base = say(lang, "fb.page.base", price=ecus(lot["base"], lang))
             lots.append(
                 {
-                    "title": f"{title} ({t(lang, 'fb.page.base', price=ecus(lot['base'], lang))})",
+                    "title": f"{title} ({base})",
                     "bids": lot["bids"],
                     "bids_text": bids,
                     "result": result,

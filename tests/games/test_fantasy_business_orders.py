@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from pbem.games.base import Message
 from pbem.games.fantasy_business import engine
 from pbem.games.fantasy_business.orders import settle_card
-from pbem.games.text import render
+from pbem.games.message import Message
+from pbem.present.text import render, translated
+from pbem.present.vocabulary import VOCABULARY
 from tests.games.test_fantasy_business_rules import G, play, raises
 
 NAMES = ["Ana", "Léo", "Zoé", "Max"]
@@ -152,8 +153,12 @@ def test_the_sale_worked_out_card_by_card():
 def test_describe_in_french():
     state = play(fresh(3, ROW3), (0, order(0, 1, 2)), (0, limits(7, 0, 0)), (1, limits(5, 0, 0)))
     seen = lines(state, 2, limits(0, 0, 0), None, "fr")
-    assert "Épées (base 4) : Ana 7, Léo 5, Zoé –. Ana l'emporte à 6 écus." in seen
-    assert "Chevaux (base 5) : Léo –, Zoé –. Personne n'enchérit : la carte est défaussée." in seen
+    # French typography: a no-break space before the colon.
+    assert "Épées (base 4)\u00a0: Ana 7, Léo 5, Zoé –. Ana l'emporte à 6 écus." in seen
+    assert (
+        "Chevaux (base 5)\u00a0: Léo –, Zoé –. Personne n'enchérit\u00a0: la carte est défaussée."
+        in seen
+    )
 
 
 def test_ineligible_after_winning_and_the_last_eligible_player():
@@ -388,10 +393,8 @@ def test_antitrust_in_orders_mode_names_another_player_only():
 
 
 def test_describe_keys_exist_in_both_languages():
-    from pbem.games.text import catalogue
-
-    keys = [k for k in catalogue("en") if k.startswith(("fb.log.sold", "fb.log.antitrust_sold"))]
-    assert len(keys) >= 9 and all(k in catalogue("fr") for k in keys)
+    keys = [k for k in VOCABULARY if k.startswith(("fb.log.sold", "fb.log.antitrust_sold"))]
+    assert len(keys) >= 9 and all(translated(k, lang) for k in keys for lang in ("en", "fr"))
     assert render(
         Message(
             "fb.log.sold", {"card": "swords", "base": 4, "limits": [[0, 7]], "seat": 0, "price": 4}

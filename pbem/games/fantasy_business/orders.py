@@ -205,7 +205,7 @@ def set_plays(state: State, seat: int, plays: Any) -> None:
     """Check a list of plays against the state now and keep it (revisable until all are in)."""
     if not isinstance(plays, list) or len(plays) > len(state["specials"][seat]):
         raise IllegalMove("fb.plays_not_list")
-    checked = []
+    checked: list[dict[str, Any]] = []
     for play in plays:
         if not isinstance(play, dict) or "card" not in play:
             raise IllegalMove("fb.plays_not_list")
