@@ -102,6 +102,7 @@ def mail_context(
             )
             for entry in log_lines(recent, seat.seat, lang, names)
         ]
+        context.update(_game_blocks(game, rules, seat.seat, recent, names, lang))
     if game.outcome is not None:
         context["results"] = presenter(game.slug).results(game.outcome, names, lang)
         context["winners_text"] = join_names(context["results"]["winners"], lang)
@@ -110,6 +111,26 @@ def mail_context(
     context["others_text"] = join_names(context["others"], lang)
     context["to_act_text"] = join_names(context["to_act"], lang)
     return context
+
+
+def _game_blocks(
+    game: Game, rules: Any, seat: int, recent: list[Any], names: list[str], lang: str
+) -> dict[str, Any]:
+    """A game's own parts of a mail, if its presenter has them: what the step asks of the
+    seat with the row (`prompt`), and the rounds finished since the seat's last mail."""
+    shown = presenter(game.slug)
+    view = rules.view(game.state, seat)
+    blocks: dict[str, Any] = {"prompt": None, "rounds": []}
+    if hasattr(shown, "turn_prompt"):
+        blocks["prompt"] = shown.turn_prompt(view, seat, names, lang)
+    if hasattr(shown, "round_reports"):
+        ended = sum(
+            1
+            for m in recent
+            if any(x["key"] == shown.ROUND_END for x in m.lines.get(str(seat), []))
+        )
+        blocks["rounds"] = shown.round_reports(view, names, lang, ended)
+    return blocks
 
 
 def digest_entry(

@@ -12,8 +12,8 @@ class Message:
 
     Parameters follow a naming convention read by `pbem.present.text`: a key
     ending in `card` holds a card id, `cards` a list of card ids, `suit` a suit
-    id, `seat` a seat number, `market` a market index (shown from 1); others
-    are shown as they are.
+    id, `seat` a seat number, `market` a market index (shown from 1), `limits` a list
+    of [seat, amount or None] pairs ("Ana 7, Léo –"); others are shown as they are.
     """
 
     key: str

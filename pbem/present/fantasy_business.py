@@ -21,6 +21,8 @@ RULES = FantasyBusiness()
 _NEEDS_TARGET = {"theft", "defaulting", "defective"}
 _NUMBER = re.compile(r"^\d{1,4}$")
 _MAX_PRICES = len(ARTICLE_IDS)
+_MAX_ROW = 8  # the most cards a row can hold (8 players)
+ROUND_END = "fb.log.prices_revealed"  # the log line of the move that ends a round
 
 
 def ecus(amount: int, lang: str) -> str:
@@ -65,12 +67,20 @@ def _played(records: list[dict[str, Any]], names: list[str], lang: str) -> list[
 
 
 def _lots(lots: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[str, Any]]:
+    """The cards sold in a round, each with every bid or limit (public once sold)."""
     return [
         {
             "special": lot["special"],
             "name": card_name(lot["card"], lang) if lot["card"] else None,
             "winner": _name(lot["winner"], names),
             "price": lot["price"],
+            "mode": lot["mode"],
+            "base": lot.get("base"),
+            # Orders mode: one limit per eligible player ("–" for none); open: the bids.
+            "bids": [
+                {"name": names[s], "amount": amount, "won": s == lot["winner"]}
+                for s, amount in lot["bids"]
+            ],
         }
         for lot in lots
     ]
@@ -166,6 +176,11 @@ def _auction(view: dict[str, Any], names: list[str], lang: str) -> dict[str, Any
     if auction["mode"] == "sealed":
         info["bid_in"] = [names[s] for s in auction["bid_in"]]
         info["my_bid"] = auction.get("my_bid")
+    elif auction["mode"] == "limits":
+        # Spec, Playing by mail, 6: who has set a limit, never how much.
+        info["limit_in"] = [names[s] for s in auction["limit_in"]]
+        info["count"] = len(auction["cards"])
+        info["my_limit"] = auction.get("my_limit")
     else:
         info.update(
             bid=auction["bid"],
@@ -183,6 +198,105 @@ def _auction(view: dict[str, Any], names: list[str], lang: str) -> dict[str, Any
             total=auction["total"],
         )
     return info
+
+
+def _in_order(row: list[dict[str, Any]], order: list[int] | None) -> list[dict[str, Any]]:
+    """The row in the order of sale, each card with its place in it ("position", from 1)."""
+    slots = order if order is not None and len(order) == len(row) else range(len(row))
+    return [{**row[slot], "position": k} for k, slot in enumerate(slots, start=1)]
+
+
+def _order_form(context: dict[str, Any]) -> dict[str, Any]:
+    """Spec, Playing by mail, 2: the row, with a place in the order of sale for each card."""
+    cards = _in_order(context["row"], None)
+    return {"kind": "order", "cards": cards, "places": list(range(1, len(cards) + 1))}
+
+
+def _limits_form(view: dict[str, Any], seat: int, context: dict[str, Any]) -> dict[str, Any]:
+    """Spec, Playing by mail, 3: one limit per card, in the order of sale."""
+    me = view["me"]
+    mine = me.get("limits")
+    ranges = me.get("limit_ranges") or [None] * len(context["row"])
+    cards = [
+        {
+            **card,
+            "can": ranges[card["slot"]] is not None,
+            "max": ranges[card["slot"]][1] if ranges[card["slot"]] else 0,
+            "value": mine[card["slot"]] if mine else 0,
+        }
+        for card in context["sale_order"]
+    ]
+    return {
+        "kind": "limits",
+        "cards": cards,
+        "ecus": view["players"][seat]["ecus"],
+        "set": mine is not None,
+    }
+
+
+def _lists_form(
+    state: dict[str, Any], view: dict[str, Any], seat: int, names: list[str], lang: str
+) -> dict[str, Any]:
+    """Spec, Playing by mail, 5: each special held, to list (in order) with its target."""
+    listed = {play["card"]: (k, play) for k, play in enumerate(view["me"].get("plays") or [])}
+    options: dict[str, list[dict[str, Any]]] = {}
+    for move in RULES.legal_moves(state, seat)[1:]:
+        (play,) = move["plays"]
+        options.setdefault(play["card"], []).append(play)
+    amount = view["specials_table"]["subsidy"].get("amount", 0)
+    held = view["me"]["specials"]
+    cards = []
+    for card in held:
+        kind = card_type(card)
+        choices = []
+        for play in options.get(card, []):
+            if "target" not in play:
+                continue
+            value = str(play["target"])
+            label = names[play["target"]]
+            if "article" in play:
+                value += ":" + play["article"]
+                label += " — " + card_name(play["article"], lang)
+            choices.append({"value": value, "label": label})
+        chosen = listed.get(card)
+        picked = None
+        if chosen and chosen[1]["target"] is not None:
+            picked = str(chosen[1]["target"])
+            if chosen[1]["article"] is not None and kind != "defaulting":
+                picked += ":" + chosen[1]["article"]
+        cards.append(
+            {
+                "card": card,
+                "kind": kind,
+                "name": card_name(kind, lang),
+                "effect": say(lang, f"fb.page.effect.{kind}", amount=ecus(amount, lang)),
+                "playable": card in options,
+                "choices": choices,
+                "listed": chosen is not None,
+                "rank": chosen[0] + 1 if chosen else None,
+                "picked": picked,
+            }
+        )
+    return {
+        "kind": "lists",
+        "cards": cards,
+        "places": list(range(1, len(cards) + 1)),
+        "set": view["me"].get("plays") is not None,
+    }
+
+
+def _antitrust_form(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Spec, Playing by mail, 6: one limit, the most one would pay per card."""
+    me, auction = view["me"], view["auction"]
+    return {
+        "kind": "antitrust_limit",
+        "base": auction["base"],
+        "max": view["players"][seat]["ecus"],
+        "ecus": view["players"][seat]["ecus"],
+        "value": me.get("limit") or 0,
+        "set": me.get("limit") is not None,
+        "count": len(auction["cards"]),
+    }
 
 
 def _effects(view: dict[str, Any], names: list[str], lang: str) -> list[dict[str, Any]]:
@@ -270,6 +384,14 @@ def _form(
         return {"kind": "single", "can_take": money >= base, "base": base}
     if step == "specials":
         return _specials_form(state, seat, context["my_specials"], names, lang)
+    if step == "order":
+        return _order_form(context)
+    if step == "limits":
+        return _limits_form(view, seat, context)
+    if step == "lists":
+        return _lists_form(state, view, seat, names, lang)
+    if step == "antitrust_limits":
+        return _antitrust_form(view, seat)
     if step != "pricing":
         return None
     mine = me["prices"]
@@ -320,6 +442,9 @@ def play_context(
             }
         )
     pricing = view["pricing"]
+    row = _row(view["row"], names, lang)
+    waiting = [names[s] for s in view["to_act"]]
+    simultaneous = view["limits"] or view["lists"]
     context: dict[str, Any] = {
         "round": view["round"],
         "rounds": view["rounds"],
@@ -328,7 +453,18 @@ def play_context(
         "first": names[view["first"]],
         "mode": view["options"]["auction"],
         "draw_count": view["draw_count"],
-        "row": _row(view["row"], names, lang),
+        "row": row,
+        # Orders mode: the row in the order of sale, once the first buyer has given it.
+        "sale_order": _in_order(row, current["order"] if current is not None else None),
+        "order_set": step != "order" and current is not None and current["order"] is not None,
+        # Orders mode: who has sent limits or a list of specials (never what).
+        "answers": {
+            "step": step,
+            "set": [names[s] for s in simultaneous["set"]],
+            "waiting": waiting,
+        }
+        if simultaneous
+        else None,
         "auction": _auction(view, names, lang),
         "specials_turn": _name(view["specials_turn"], names),
         "played": _played(current["played"], names, lang)
@@ -395,9 +531,63 @@ def _prices(form: Any) -> dict[str, Any]:
     return {"action": "prices", "prices": prices}
 
 
+def _numbered(form: Any, prefix: str, key: str, blank: int | None) -> list[int]:
+    """Fields prefix0, prefix1, ... as numbers, in slot order; a blank field is `blank`."""
+    found: dict[int, int] = {}
+    for name in form:
+        name = str(name)
+        if not name.startswith(prefix):
+            continue
+        slot = _number(name[len(prefix) :], "fb.form.garbled")
+        raw = str(form.get(name, "")).strip()
+        if not raw and blank is not None:
+            found[slot] = blank
+        else:
+            found[slot] = _number(raw, key)
+    if not found or sorted(found) != list(range(len(found))) or len(found) > _MAX_ROW:
+        raise FormError("fb.form.garbled")
+    return [found[slot] for slot in range(len(found))]
+
+
+def _order(form: Any) -> dict[str, Any]:
+    # Spec, Playing by mail, 2: each card of the row gets its place in the order of sale.
+    places = _numbered(form, "place_", "fb.form.bad_order", None)
+    if sorted(places) != list(range(1, len(places) + 1)):
+        raise FormError("fb.form.bad_order")
+    return {"action": "order", "order": sorted(range(len(places)), key=lambda s: places[s])}
+
+
+def _lists(form: Any) -> dict[str, Any]:
+    # Spec, Playing by mail, 5: the cards ticked, in the order of their places, with targets.
+    chosen: list[tuple[int, int, dict[str, Any]]] = []
+    for name in form:
+        name = str(name)
+        if not name.startswith("use_"):
+            continue
+        card = name[len("use_") :]
+        raw = str(form.get(f"rank_{card}", "")).strip()
+        rank = _number(raw, "fb.form.garbled") if raw else 99
+        play = _play(form, card)
+        del play["action"]
+        chosen.append((rank, len(chosen), play))
+    if len(chosen) > _MAX_ROW * 3:
+        raise FormError("fb.form.garbled")
+    return {"action": "specials", "plays": [play for _, _, play in sorted(chosen)]}
+
+
 def parse_form(form: Any) -> dict[str, Any]:
     """The move a turn form describes; FormError when a part is missing or garbled."""
     action = str(form.get("action", "")).strip()
+    if action == "order":
+        return _order(form)
+    if action == "limits":
+        # A blank limit is no bid: a phone user may leave the cards they do not want empty.
+        return {"action": "limits", "limits": _numbered(form, "limit_", "fb.form.bad_limit", 0)}
+    if action == "specials":
+        return _lists(form)
+    if action == "limit":
+        raw = str(form.get("amount", "")).strip()
+        return {"action": "limit", "amount": _number(raw, "fb.form.bad_amount") if raw else 0}
     if action == "choose":
         if not str(form.get("slot", "")).strip():
             raise FormError("fb.form.no_slot")
@@ -483,3 +673,93 @@ def results(outcome: dict[str, Any], names: list[str], lang: str) -> dict[str, A
         "winners": [names[n] for n in order if outcome["ranks"][n] == 1],
         "rounds": rounds,
     }
+
+
+def turn_prompt(
+    view: dict[str, Any], seat: int, names: list[str], lang: str
+) -> dict[str, Any] | None:
+    """For a turn mail: what the step asks of the seat, in words, and the row as it stands."""
+    if view["over"] or seat not in view["to_act"]:
+        return None
+    step = view["step"]
+    money = view["players"][seat]["ecus"]
+    params: dict[str, Any] = {"ecus": ecus(money, lang), "count": len(view["row"])}
+    auction = view["auction"]
+    if auction is not None:
+        params["card"] = (
+            card_name(auction["card"], lang)
+            if auction["card"] and not auction["special"]
+            else say(lang, "fb.page.special_face_down")
+        )
+        if auction["kind"] == "antitrust":
+            params.update(
+                owner=names[auction["owner"]], article=card_name(auction["article"], lang)
+            )
+    row = _row(view["row"], names, lang)
+    current = view["history"][-1] if view["history"] else None
+    order = current["order"] if current is not None and step != "order" else None
+    lines = []
+    for card in _in_order(row, order):
+        name = card["name"] or say(lang, "fb.page.special_face_down")
+        base = say(lang, "fb.page.base", price=ecus(card["base"], lang))
+        text = f"{card['position']}. {name} ({base})"
+        if card["status"] == "won":
+            text += " — " + say(
+                lang, "fb.page.won_by", name=card["winner"], price=ecus(card["price"], lang)
+            )
+        elif card["status"] == "discarded":
+            text += " — " + say(lang, "fb.page.unsold")
+        lines.append(text)
+    return {"ask": say(lang, f"fb.page.ask.{step}", **params), "row": lines}
+
+
+def round_reports(
+    view: dict[str, Any], names: list[str], lang: str, count: int
+) -> list[dict[str, Any]]:
+    """The last `count` finished rounds, for a mail: one block per card sold (every limit or
+    bid, the winner, the price) and the income, seller by seller."""
+    finished = [r for r in view["history"] if r["income"] is not None][-count:] if count else []
+    reports = []
+    for record in finished:
+        lots = []
+        for lot in _lots(record["lots"], names, lang):
+            title = lot["name"] or say(lang, "fb.page.special_face_down")
+            bids = ", ".join(
+                f"{b['name']} {b['amount'] if b['amount'] is not None else '–'}"
+                for b in lot["bids"]
+            )
+            result = (
+                say(lang, "fb.page.won_by", name=lot["winner"], price=ecus(lot["price"], lang))
+                if lot["winner"]
+                else say(lang, "fb.page.unsold")
+            )
+            base = say(lang, "fb.page.base", price=ecus(lot["base"], lang))
+            lots.append(
+                {
+                    "title": f"{title} ({base})",
+                    "bids": lot["bids"],
+                    "bids_text": bids,
+                    "result": result,
+                }
+            )
+        income = [
+            {
+                "name": seller["name"],
+                "article": group["name"],
+                "cards": seller["cards"],
+                "price": seller["price"],
+                "amount": seller["amount"],
+                "reason": seller["reason_text"],
+            }
+            for group in _by_article(record["income"], names, lang)
+            for seller in group["sellers"]
+        ]
+        reports.append(
+            {
+                "round": record["round"],
+                "lots": lots,
+                "played": _played(record["played"], names, lang),
+                "income": income,
+            }
+        )
+    return reports

@@ -2,7 +2,8 @@
 
 The engines emit `Message(key, params)`; parameters follow a naming convention: a key
 ending in `card` holds a card id, `cards` a list of card ids, `suit` a suit id, `seat` a
-seat number, `market` a market index (shown from 1); others are shown as they are.
+seat number, `market` a market index (shown from 1), `limits` a list of [seat, amount or
+None] pairs ("Ana 7, Léo –"); others are shown as they are.
 """
 
 from __future__ import annotations
@@ -81,6 +82,12 @@ def join_names(names: list[str], lang: str) -> str:
 
 
 def _param(name: str, value: Any, lang: str, names: list[str] | None) -> Any:
+    if name.endswith("limits"):
+        # [[seat, amount or None], ...] -> "Ana 7, Léo 5, Zoé –" (a dash: no limit set).
+        return ", ".join(
+            f"{seat_name(seat, lang, names)} {'–' if amount is None else amount}"
+            for seat, amount in value
+        )
     if name.endswith("cards"):
         return ", ".join(card_name(c, lang) for c in value)
     if name.endswith("card"):

@@ -90,7 +90,7 @@ def test_defaulting_buyer_price_still_counts():
 
 def test_defaulting_and_defective_through_a_round():
     state = skip_to_specials(
-        G.setup(3, None, 1),
+        G.setup(3, {"auction": "open"}, 1),
         articles={0: ["swords-1"], 1: ["swords-2", "herbs-1"], 2: ["swords-3", "herbs-2"]},
         specials={0: ["defaulting-1", "defective-1"]},
     )
@@ -122,7 +122,7 @@ def test_defaulting_and_defective_through_a_round():
 
 def test_antitrust_proceeds_and_income():
     state = skip_to_specials(
-        G.setup(4, None, 1),
+        G.setup(4, {"auction": "open"}, 1),
         articles={1: ["horses-1", "horses-2", "herbs-1"], 2: ["herbs-2"]},
         specials={0: ["antitrust-1"]},
     )
@@ -149,7 +149,7 @@ def test_antitrust_proceeds_and_income():
 
 
 def test_subsidy_and_auction_payments_in_the_breakdown():
-    state = G.setup(3, None, 2)
+    state = G.setup(3, {"auction": "open"}, 2)
     state.update(first=0)
     state = skip_to_specials(state, articles={0: ["herbs-1"]}, specials={0: ["subsidy-1"]})
     state = play(state, (0, {"action": "play", "card": "subsidy-1"}), (0, prices(herbs=4)))

@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from pbem.games.base import IllegalMove
 from pbem.games.fantasy_business import FantasyBusiness, engine
-from pbem.games.fantasy_business.cards import ARTICLE_BY_ID, build_deck, card_type, is_special
+from pbem.games.fantasy_business.cards import (
+    ARTICLE_BY_ID,
+    base_price,
+    build_deck,
+    card_type,
+    is_special,
+)
 from pbem.present.text import render, translated
 
 G = FantasyBusiness()
@@ -78,6 +84,8 @@ def _card_places(state):
     if state["step"] == "auction":
         cards.append(auction["card"])
         cards.extend(auction.get("queue", []))
+    if state["step"] == "antitrust_limits":
+        cards.extend(auction["cards"])
     return cards
 
 
@@ -111,7 +119,71 @@ def _scrambled(state, viewer):
         for seat, amount in enumerate(auction["bids"]):
             if amount is not None and seat != viewer:
                 auction["bids"][seat] = amount + 17
+    # Orders mode: other seats' limits and lists of specials are as secret as prices.
+    if other["step"] == "limits":
+        for seat, given in enumerate(other["limits"]):
+            if given is not None and seat != viewer:
+                other["limits"][seat] = [amount + 17 for amount in given]
+    if other["step"] == "lists":
+        for seat, listed in enumerate(other["plays"]):
+            if listed is not None and seat != viewer:
+                other["plays"][seat] = listed[::-1] if len(listed) > 1 else []
+    if other["step"] == "antitrust_limits":
+        for seat, amount in enumerate(auction["limits"]):
+            if amount is not None and seat != viewer:
+                auction["limits"][seat] = amount + 17
     return other
+
+
+def _check_sales(before, after):
+    """Spec, Playing by mail, 4 and 6: every card sold by limits in this move, checked."""
+    if len(after["history"]) != len(before["history"]) and before["history"]:
+        record, old = after["history"][len(before["history"]) - 1], before["history"][-1]
+    else:
+        record, old = after["history"][-1], before["history"][-1] if before["history"] else None
+    n, money = before["n"], list(before["money"])
+    done = len(old["lots"]) if old else 0
+    first = record["first"]
+    won = [lot["winner"] for lot in record["lots"][:done] if lot["winner"] is not None]
+    sales = [(lot, (first + 0) % n, won) for lot in record["lots"][done:]]
+    if sales and sales[0][0]["mode"] != "orders":
+        sales = []
+    old_played = old["played"] if old else []
+    for index, played in enumerate(record["played"]):
+        already = len(old_played[index].get("sales", [])) if index < len(old_played) else 0
+        for sale in played.get("sales", [])[already:]:
+            if sale["mode"] == "limits":
+                sales.append((sale, (played["target"] + 1) % n, None))
+    for lot, start, winners in sales:
+        seats = [s for s, _ in lot["bids"]]
+        clockwise = [(start + i) % n for i in range(n)]
+        if winners is not None:
+            # Eligible: everyone who has not won a card this round, clockwise from the first
+            # buyer (the tie-break order).
+            assert seats == [s for s in clockwise if s not in winners]
+        else:
+            assert seats == [s for s in clockwise if s != (start - 1) % n]
+        base = base_price(lot["card"])
+        capped = {s: min(limit or 0, money[s]) for s, limit in lot["bids"]}
+        bidders = [s for s in seats if capped[s] >= base]
+        winner, price = lot["winner"], lot["price"]
+        if not bidders:
+            assert winner is None and price is None
+            continue
+        top = max(capped[s] for s in bidders)
+        # Nobody left eligible had a higher capped limit; a tie goes to the first in order.
+        assert capped[winner] == top and winner == next(s for s in seats if capped[s] == top)
+        assert base <= price <= capped[winner] <= money[winner]
+        others = [capped[s] for s in bidders if s != winner]
+        if not others:
+            assert price == base
+        elif max(others) + 1 <= capped[winner]:
+            assert price == max(others) + 1
+        else:
+            assert price == capped[winner]
+        money[winner] -= price
+        if winners is not None:
+            winners.append(winner)
 
 
 def _check_state(state, full_deck):
@@ -190,6 +262,18 @@ def _pick(state, rng):
         selling = engine.on_sale(state, seat)
         prices = {a: rng.randint(ARTICLE_BY_ID[a].base, 2 * ARTICLE_BY_ID[a].base) for a in selling}
         return seat, {"action": "prices", "prices": prices}
+    if step == "limits" and roll < 0.5:
+        ranges = G.view(state, seat)["me"]["limit_ranges"]
+        given = [rng.choice([0, rng.randint(*r)]) if r else 0 for r in ranges]
+        return seat, {"action": "limits", "limits": given}
+    if step == "lists" and roll < 0.5:
+        # One listed play per card, in a random order: later ones may lose their target.
+        by_card = {}
+        for move in G.legal_moves(state, seat)[1:]:
+            by_card.setdefault(move["plays"][0]["card"], []).append(move["plays"][0])
+        listed = [rng.choice(options) for options in by_card.values() if rng.random() < 0.7]
+        rng.shuffle(listed)
+        return seat, {"action": "specials", "plays": listed}
     if step == "open" and roll < 0.3:
         low, high = G.view(state, seat)["me"]["bid_range"] or (0, -1)
         if low <= high:
@@ -221,6 +305,15 @@ def play_random_game(n, mode, specials, seed, policy, thorough=0.1):
                 assert view == G.view(_scrambled(state, viewer), viewer)
         seat, move = _pick(state, rng)
         after = G.apply(state, seat, move)
+        if mode == "orders":
+            _check_sales(state, after)
+            if move["action"] in ("limits", "specials", "limit"):
+                # Until the last one is in, the others read only that this seat has acted.
+                if G.turn_token(after, seat) == G.turn_token(state, seat):
+                    for viewer in [None, *range(n)]:
+                        if viewer != seat:
+                            (line,) = G.describe(state, seat, move, viewer)
+                            assert line.params == {"seat": seat}
         for viewer in (None, seat, (seat + 1) % n):
             lines = G.describe(state, seat, move, viewer)
             text = json.dumps([m.to_json() for m in lines])
@@ -268,7 +361,7 @@ def play_random_game(n, mode, specials, seed, policy, thorough=0.1):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(3, 8),
-    mode=st.sampled_from(["open", "sealed"]),
+    mode=st.sampled_from(["orders", "orders", "open", "sealed"]),
     specials=st.sampled_from(["standard", "none", MANY_SPECIALS]),
     seed=st.integers(0, 2**32),
     policy=st.integers(0, 2**32),
@@ -279,14 +372,14 @@ def test_random_games(n, mode, specials, seed, policy):
 
 def test_every_size_and_mode_once():
     for n in range(3, 9):
-        for mode in ("open", "sealed"):
+        for mode in ("orders", "open", "sealed"):
             play_random_game(n, mode, MANY_SPECIALS, seed=n, policy=n * 7, thorough=0.02)
 
 
 def _sample_states():
     """States at each kind of step, from two random games."""
     found = {}
-    for mode in ("open", "sealed"):
+    for mode in ("orders", "open", "sealed"):
         state = G.setup(4, {"auction": mode, "specials": MANY_SPECIALS}, 11)
         rng = random.Random(3)
         while G.to_act(state):
@@ -306,8 +399,13 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=6,
 )
-FIELD = st.sampled_from(["action", "slot", "amount", "card", "target", "article", "prices"])
-ACTION = st.sampled_from(["choose", "bid", "pass", "take", "play", "done", "prices", "x"])
+FIELD = st.sampled_from(
+    ["action", "slot", "amount", "card", "target", "article", "prices", "order", "limits", "plays"]
+)
+ACTION = st.sampled_from(
+    ["choose", "bid", "pass", "take", "play", "done", "prices", "order", "limits", "specials"]
+    + ["limit", "x"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -325,6 +423,9 @@ ACTION = st.sampled_from(["choose", "bid", "pass", "take", "play", "done", "pric
             "target": JSON,
             "article": JSON,
             "prices": JSON,
+            "order": JSON,
+            "limits": JSON,
+            "plays": JSON,
         },
     ),
 )
@@ -341,4 +442,5 @@ def test_junk_never_raises_anything_but_illegal_move(index, seat, move):
 def test_samples_cover_the_steps():
     steps = {engine.step_name(s) for s in SAMPLES}
     assert {"choose", "open", "sealed", "single", "specials", "pricing", "over"} <= steps
+    assert {"order", "limits", "lists", "antitrust_limits"} <= steps
     assert any(s["step"] == "auction" and s["auction"]["kind"] == "antitrust" for s in SAMPLES)

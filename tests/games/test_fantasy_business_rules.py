@@ -29,8 +29,10 @@ FULL_DECK = build_deck(standard_table())
 
 
 def fresh(n=4, row=(), first=0, options=None, seed=1):
-    """A new game whose round 1 reveals `row` (then the rest of a shuffled pile)."""
-    state = G.setup(n, options, seed)
+    """A new game whose round 1 reveals `row` (then the rest of a shuffled pile).
+
+    Bid by bid unless `options` say otherwise: most rules are shown on the open auction."""
+    state = G.setup(n, {"auction": "open", **(options or {})}, seed)
     rest = [c for c in state["deck"] + state["row"] if c not in row]
     state.update(deck=list(row) + rest, history=[], step="reveal", first=first, events=[])
     engine.run(state)
@@ -131,7 +133,9 @@ def test_seed_gives_shuffle_and_first_buyer():
 
 
 def test_options():
-    assert G.check_options(3, None) == {"auction": "open", "specials": "standard"}
+    # Spec, Playing by mail: the orders auction is the default for new games.
+    assert G.check_options(3, None) == {"auction": "orders", "specials": "standard"}
+    assert G.check_options(3, {"auction": "open"})["auction"] == "open"
     assert G.check_options(3, {"auction": "sealed"})["auction"] == "sealed"
     for bad, key in [
         ({"auction": "dutch"}, "error.option_choice"),
@@ -481,12 +485,27 @@ def test_antitrust_names_the_article_of_several_monopolies():
     assert state["auction"]["card"] == "potions-1" and state["articles"][1] == ["horses-1"]
 
 
-def test_antitrust_may_name_oneself():
+@pytest.mark.parametrize("mode", ["open", "sealed", "orders"])
+def test_antitrust_names_another_player_only(mode):
+    # Spec, Rulings: Antitrust names another player; one's own monopoly is no target, and
+    # with no other player's monopoly in play the card has no effect.
     state = skip_to_specials(
-        fresh(3, ROW4[:3]), articles={0: ["horses-1"]}, specials={0: ["antitrust-1"]}
+        fresh(3, ROW4[:3], options={"auction": mode}),
+        articles={0: ["horses-1"]},
+        specials={0: ["antitrust-1"]},
     )
-    state = play(state, (0, {"action": "play", "card": "antitrust-1", "target": 0}))
-    assert state["auction"]["eligible"] == [1, 2]
+    if mode == "orders":
+        raises(
+            "fb.target_self",
+            state,
+            0,
+            {"action": "specials", "plays": [{"card": "antitrust-1", "target": 0}]},
+        )
+        moves = G.legal_moves(state, 0)
+        assert {"action": "specials", "plays": [{"card": "antitrust-1"}]} in moves
+        return
+    raises("fb.target_self", state, 0, {"action": "play", "card": "antitrust-1", "target": 0})
+    assert G.legal_moves(state, 0) == [DONE, {"action": "play", "card": "antitrust-1"}]
 
 
 def test_antitrust_without_monopoly_has_no_effect():

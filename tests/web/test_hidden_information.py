@@ -214,6 +214,25 @@ def fb_shuffle(state: dict[str, Any], viewer: int | None, rng: random.Random) ->
         if seat != viewer and chosen:
             prices[seat] = {article: price + rng.randint(0, 3) for article, price in chosen.items()}
     new["prices"] = prices
+    # Orders mode: others' limits, lists of specials and Antitrust limits are as secret.
+    if state.get("limits"):
+        limits = list(state["limits"])
+        for seat, given in enumerate(limits):
+            if seat != viewer and given is not None:
+                limits[seat] = [rng.choice([0, amount]) for amount in given]
+        new["limits"] = limits
+    if state.get("plays"):
+        plays = list(state["plays"])
+        for seat, listed in enumerate(plays):
+            if seat != viewer and listed:
+                plays[seat] = rng.choice([[], listed[::-1]])
+        new["plays"] = plays
+    if auction and auction.get("limits"):
+        limits = list(auction["limits"])
+        for seat, amount in enumerate(limits):
+            if seat != viewer and amount is not None:
+                limits[seat] = rng.choice([0, auction["base"], state["money"][seat]])
+        new["auction"] = {**new["auction"], "limits": limits}
     return new
 
 
@@ -396,13 +415,15 @@ def test_colour_bazaar_pages_and_mails_hide_what_each_seat_may_not_see(
     assert 'id="results"' in results or "results" in results
 
 
-@pytest.mark.parametrize(("lang", "auction"), [("en", "sealed"), ("fr", "open")])
+@pytest.mark.parametrize(
+    ("lang", "auction"), [("en", "sealed"), ("fr", "open"), ("en", "orders"), ("fr", "orders")]
+)
 def test_fantasy_business_pages_and_mails_hide_what_each_seat_may_not_see(
     client: Any, app: Any, smtpd: Any, lang: str, auction: str
 ) -> None:
     walk = Walk(client, app, smtpd, "fantasy-business", lang)
     walk.start(
-        7_340_033 if auction == "sealed" else 4_194_319,
+        {"sealed": 7_340_033, "open": 4_194_319}.get(auction, 5_242_883),
         {"auction": auction, "specials": "standard"},
     )
     played = 0

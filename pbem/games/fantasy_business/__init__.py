@@ -11,6 +11,11 @@ Moves are dicts with an "action":
     {"action": "play", "card": "theft-2", "target": 1, "article": "herbs"}
     {"action": "done"}                        no more specials this round
     {"action": "prices", "prices": {"herbs": 3, "swords": 6}}
+In orders mode (the default; Spec, Playing by mail):
+    {"action": "order", "order": [2, 0, 1]}   first buyer: the order of sale, by slot
+    {"action": "limits", "limits": [5, 0, 3]} the most one would pay, per slot (0 = none)
+    {"action": "specials", "plays": [{"card": "theft-2", "target": 1, "article": "herbs"}]}
+    {"action": "limit", "amount": 6}          one limit per card in an Antitrust sale
 `legal_moves` lists every move of the step but only a few amounts for bids and prices;
 `apply` accepts any bid or price in range.
 """
@@ -26,12 +31,15 @@ from pbem.games.fantasy_business.auction import min_bid
 from pbem.games.fantasy_business.cards import (
     ARTICLE_BY_ID,
     PRESETS,
+    base_price,
     card_type,
     specials_table,
 )
 from pbem.games.fantasy_business.deal import deal_state
 from pbem.games.fantasy_business.log import describe_events
 from pbem.games.fantasy_business.moves import apply_move, refuse
+from pbem.games.fantasy_business.specials import others_monopolies
+from pbem.games.fantasy_business.tally import counts
 from pbem.games.fantasy_business.view import build_view, round_view
 
 # The few amounts over the minimum that `legal_moves` offers; any other is accepted too.
@@ -46,7 +54,8 @@ class FantasyBusiness(Game):
     min_players = 3
     max_players = 8
     options = (
-        Option("auction", "choice", "open", ("open", "sealed")),
+        # Spec, Playing by mail: "orders" is the default; "open" is bid by bid.
+        Option("auction", "choice", "orders", ("orders", "open", "sealed")),
         # A preset name, or a table {kind: copies or {"copies": n, "amount": n}}.
         Option("specials", "choice", "standard", tuple(PRESETS)),
     )
@@ -78,6 +87,10 @@ class FantasyBusiness(Game):
             return f"r{state['round']}-pricing"
         if step == "sealed":
             return f"r{state['round']}-sealed-{state['auction']['slot']}"
+        if step in ("limits", "lists"):
+            return f"r{state['round']}-{step}"
+        if step == "antitrust_limits":
+            return f"r{state['round']}-antitrust-{len(state['history'][-1]['played'])}"
         return str(state["ply"])
 
     def may_act(self, state: State, seat: int) -> bool:
@@ -110,6 +123,21 @@ class FantasyBusiness(Game):
             return take + [{"action": "pass"}]
         if step == "specials":
             return [{"action": "done"}] + _plays(state, seat)
+        if step == "order":
+            return _order_moves(state)
+        if step == "limits":
+            return _limit_moves(state, seat)
+        if step == "lists":
+            plays = [{k: v for k, v in p.items() if k != "action"} for p in _plays(state, seat)]
+            return [{"action": "specials", "plays": []}] + [
+                {"action": "specials", "plays": [play]} for play in plays
+            ]
+        if step == "antitrust_limits":
+            low = auction["base"]
+            amounts = sorted({low + k for k in _BID_STEPS} | {money})
+            return [{"action": "limit", "amount": 0}] + [
+                {"action": "limit", "amount": a} for a in amounts if low <= a <= money
+            ]
         return _price_moves(state, seat)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
@@ -130,7 +158,7 @@ class FantasyBusiness(Game):
             return None
         final = engine.scores(state)
         totals = [entry["score"] for entry in final]
-        held = engine.counts(state)
+        held = counts(state)
         players = [
             {
                 **final[seat],
@@ -167,6 +195,15 @@ class FantasyBusiness(Game):
             return {"action": "bid", "amount": 0}
         if step == "specials":
             return {"action": "done"}
+        # Spec, Playing by mail: the row's order, 0 for every card, no specials, limit 0.
+        if step == "order":
+            return {"action": "order", "order": list(range(len(state["row"])))}
+        if step == "limits":
+            return {"action": "limits", "limits": [0] * len(state["row"])}
+        if step == "lists":
+            return {"action": "specials", "plays": []}
+        if step == "antitrust_limits":
+            return {"action": "limit", "amount": 0}
         prices = state["prices"][seat] or engine.default_prices(state, seat)
         return {"action": "prices", "prices": dict(prices)}
 
@@ -196,7 +233,8 @@ def _plays(state: State, seat: int) -> list[Move]:
     moves: list[Move] = []
     others = [s for s in range(state["n"]) if s != seat]
     owned = [sorted({card_type(c) for c in state["articles"][s]}) for s in range(state["n"])]
-    held_monopolies = engine.monopolies(state)
+    # Spec, Rulings: Antitrust names another player who alone owns an article.
+    held_monopolies = others_monopolies(state, seat)
     for card in state["specials"][seat]:
         kind = card_type(card)
         play = {"action": "play", "card": card}
@@ -215,6 +253,27 @@ def _plays(state: State, seat: int) -> list[Move]:
                 for a in articles
             )
     return moves
+
+
+def _order_moves(state: State) -> list[Move]:
+    """A few orders of sale: the row's, reversed, and each card first."""
+    slots = list(range(len(state["row"])))
+    sets = [slots, slots[::-1]] + [[s] + [o for o in slots if o != s] for s in slots[1:]]
+    return [{"action": "order", "order": order} for order in sets]
+
+
+def _limit_moves(state: State, seat: int) -> list[Move]:
+    """A few sets of limits: none, all at base, a little or all one holds, one card only."""
+    money = state["money"][seat]
+    bases = [base_price(card) for card in state["row"]]
+    # A limit is 0 or from the base price to the écus held: each wish is brought in range.
+    sets = [tuple(0 for _ in bases)]
+    for extra in (0, 1, 3, money):
+        sets.append(tuple(min(b + extra, money) if b <= money else 0 for b in bases))
+    for slot, base in enumerate(bases):
+        if base <= money:
+            sets.append(tuple(min(2 * base, money) if s == slot else 0 for s in range(len(bases))))
+    return [{"action": "limits", "limits": list(limits)} for limits in dict.fromkeys(sets)]
 
 
 def _price_moves(state: State, seat: int) -> list[Move]:

@@ -127,22 +127,34 @@ def build_deck(table: dict[str, dict[str, int]]) -> list[str]:
     return deck
 
 
+# Precomputed card tables: the engine asks these questions on every move.
+_TYPE: dict[str, str] = {card: card.rsplit("-", 1)[0] for card in ALL_CARD_IDS}
+CARD_TYPE = _TYPE  # card id -> article id or special kind, for the engine's inner loops
+_SPECIAL_IDS: frozenset[str] = frozenset(c for c, kind in _TYPE.items() if kind in KIND_BY_ID)
+_BASE: dict[str, int] = {
+    card: ARTICLE_BY_ID[kind].base if kind in ARTICLE_BY_ID else SPECIAL_BASE
+    for card, kind in _TYPE.items()
+}
+
+
 def card_type(card: str) -> str:
     """The article id or special kind of a card id: "herbs-3" -> "herbs"."""
-    return card.rsplit("-", 1)[0]
+    kind = _TYPE.get(card)
+    return kind if kind is not None else card.rsplit("-", 1)[0]
 
 
 def is_special(card: str) -> bool:
     """Whether a card id is a special card."""
-    return card_type(card) in KIND_BY_ID
+    return card in _SPECIAL_IDS or (card not in _TYPE and card_type(card) in KIND_BY_ID)
 
 
 def base_price(card: str) -> int:
     """The auction base price of a card (spec, Components: 1 écu for a special)."""
+    price = _BASE.get(card)
+    if price is not None:
+        return price
     kind = card_type(card)
-    if kind in ARTICLE_BY_ID:
-        return ARTICLE_BY_ID[kind].base
-    return SPECIAL_BASE
+    return ARTICLE_BY_ID[kind].base if kind in ARTICLE_BY_ID else SPECIAL_BASE
 
 
 def article_base(article: str) -> int:

@@ -7,21 +7,22 @@ back always waits on at least one seat (or the game is over).
 
 from __future__ import annotations
 
-import json
 import random
-from collections import Counter
 from typing import Any
 
 from pbem.games.base import State
 from pbem.games.fantasy_business import auction as auc
+from pbem.games.fantasy_business import orders
 from pbem.games.fantasy_business.cards import (
     ARTICLE_BY_ID,
     ARTICLE_IDS,
+    CARD_TYPE,
     build_deck,
     card_type,
     specials_table,
 )
 from pbem.games.fantasy_business.income import settle_income
+from pbem.games.fantasy_business.tally import counts, goods_value
 
 START_MONEY = 10
 event = auc.event
@@ -62,6 +63,12 @@ def new_state(n: int, options: dict[str, Any], seed: Any) -> State:
         "effects": {"defaulting": [], "defective": []},
         "prices": [None] * n,  # this round's prices, secret until all are set
         "last_prices": [{} for _ in range(n)],
+        # Orders mode (Spec, Playing by mail): the order of sale, each seat's limits by slot,
+        # each holder's list of special plays, and the plays still to carry out.
+        "order": [],
+        "limits": [None] * n,
+        "plays": [None] * n,
+        "queue": [],
         "history": [],  # one record per round (the last is the current one)
         "events": [],  # what the last move caused, for log lines
         "ply": 0,
@@ -70,12 +77,64 @@ def new_state(n: int, options: dict[str, Any], seed: Any) -> State:
     return state
 
 
+def _copy(data: Any) -> Any:
+    """A deep copy of plain JSON data (lists, dicts, numbers, strings)."""
+    if isinstance(data, list):
+        return [_copy(v) if isinstance(v, (list, dict)) else v for v in data]
+    if isinstance(data, dict):
+        return {k: _copy(v) if isinstance(v, (list, dict)) else v for k, v in data.items()}
+    return data
+
+
+def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
+    # The current round's record: lots, played specials and the ledger grow by appending;
+    # an entry, once appended, never changes, except an Antitrust play's list of sales.
+    new = dict(record)
+    new["lots"] = list(record["lots"])
+    new["played"] = [
+        {**played, "sales": list(played["sales"])} if "sales" in played else played
+        for played in record["played"]
+    ]
+    new["ledger"] = [list(entries) for entries in record["ledger"]]
+    return new
+
+
+def _copy_auction(auction: dict[str, Any] | None) -> dict[str, Any] | None:
+    # Its lists change by append, remove or item; their entries never change in place.
+    if auction is None:
+        return None
+    return {k: list(v) if isinstance(v, list) else v for k, v in auction.items()}
+
+
 def clone(state: State) -> State:
-    """A copy safe to change; finished rounds are shared, as nothing changes them."""
-    rest = {k: v for k, v in state.items() if k not in ("history", "events")}
-    new: State = json.loads(json.dumps(rest))
+    """A copy safe to change, copying only what a move may change in place.
+
+    Speed matters (computer players play thousands of games a decision): instead of a deep
+    copy, each part is copied as deep as moves change it. The draw pile, the row and last
+    round's prices are only ever replaced, the options and the specials table never change,
+    nor do finished rounds, so they are shared. Entries appended to a list (log lines, ledger
+    lines, lots, listed plays) are never changed afterwards.
+    """
+    new: State = dict(state)
+    for key in ("money", "discard", "unseen", "pending", "won", "specials_order", "order"):
+        if key in state:
+            new[key] = list(state[key])
+    new["articles"] = [list(cards) for cards in state["articles"]]
+    new["specials"] = [list(cards) for cards in state["specials"]]
+    # A seat's prices, limits and list are replaced whole when set, never changed in place.
+    new["prices"] = list(state["prices"])
+    effects = state["effects"]
+    new["effects"] = {
+        "defaulting": list(effects["defaulting"]),
+        "defective": list(effects["defective"]),
+    }
+    new["auction"] = _copy_auction(state["auction"])
+    if "limits" in state:
+        new["limits"] = list(state["limits"])
+        new["plays"] = list(state["plays"])
+        new["queue"] = list(state["queue"])
     history = state["history"]
-    new["history"] = history[:-1] + json.loads(json.dumps(history[-1:]))
+    new["history"] = history[:-1] + [_copy_record(history[-1])] if history else []
     new["events"] = []
     return new
 
@@ -86,6 +145,14 @@ def run(state: State) -> None:
         step = state["step"]
         if step == "reveal":
             _reveal(state)
+        elif step == "lots" and state["options"]["auction"] == "orders":
+            orders.start_round(state)
+        elif step == "limits_start":
+            orders.start_limits(state)
+        elif step == "specials_start" and state["options"]["auction"] == "orders":
+            orders.start_plays(state)
+        elif step == "carry_out":
+            orders.carry_on(state)
         elif step == "lots":
             if not state["pending"]:
                 state["step"] = "specials_start"
@@ -114,7 +181,9 @@ def run(state: State) -> None:
             else:
                 state["step"] = "pricing_start"
         elif step == "pricing_start":
-            state["step"] = "pricing" if must_price(state) else "income"
+            # The sellers cannot change while prices are set: noted once, read on every move.
+            state["asked"] = must_price(state)
+            state["step"] = "pricing" if state["asked"] else "income"
             if state["step"] == "pricing":
                 event(state, "pricing")
         elif step == "income":
@@ -156,9 +225,14 @@ def _reveal(state: State) -> None:
 
 def on_sale(state: State, seat: int) -> list[str]:
     """The articles `seat` owns and sells this round (not hit by defective goods)."""
-    owned = {card_type(card) for card in state["articles"][seat]}
-    off = {article for target, article in state["effects"]["defective"] if target == seat}
-    return [article for article in ARTICLE_IDS if article in owned and article not in off]
+    held = state["articles"][seat]
+    if not held:
+        return []
+    owned = {CARD_TYPE[card] if card in CARD_TYPE else card_type(card) for card in held}
+    for target, article in state["effects"]["defective"]:
+        if target == seat:
+            owned.discard(article)
+    return [article for article in ARTICLE_IDS if article in owned]
 
 
 def must_price(state: State) -> list[int]:
@@ -170,27 +244,6 @@ def default_prices(state: State, seat: int) -> dict[str, int]:
     """Spec, Timeouts: last round's price for each article, the base price for a new one."""
     last = state["last_prices"][seat]
     return {a: last.get(a, ARTICLE_BY_ID[a].base) for a in on_sale(state, seat)}
-
-
-def counts(state: State) -> list[dict[str, int]]:
-    """Each seat's article cards, counted by article."""
-    return [dict(Counter(card_type(card) for card in held)) for held in state["articles"]]
-
-
-def monopolies(state: State) -> dict[int, list[str]]:
-    """Per seat, the articles of which they are the only owner."""
-    held = counts(state)
-    result: dict[int, list[str]] = {}
-    for article in ARTICLE_IDS:
-        owners = [seat for seat, c in enumerate(held) if c.get(article)]
-        if len(owners) == 1:
-            result.setdefault(owners[0], []).append(article)
-    return result
-
-
-def goods_value(state: State, seat: int) -> int:
-    """The base prices of the article cards a seat holds."""
-    return sum(ARTICLE_BY_ID[card_type(card)].base for card in state["articles"][seat])
 
 
 def scores(state: State) -> list[dict[str, int]]:
@@ -220,7 +273,7 @@ def _income(state: State) -> None:
             event(state, "income", seat=seat, article=article, **entry)
     record["prices"] = [dict(p) if p else None for p in prices]
     record["income"] = income
-    record["effects"] = json.loads(json.dumps(effects))
+    record["effects"] = _copy(effects)
     state["last_prices"] = [dict(p) if p else {} for p in prices]
     # Spec, A round, 6: the first buyer role passes to the left.
     state["first"] = (state["first"] + 1) % state["n"]
@@ -233,7 +286,8 @@ def _income(state: State) -> None:
 
 
 def step_name(state: State) -> str:
-    """The waiting step, with the auction mode: choose, open, sealed, single, specials..."""
+    """The waiting step: choose, open, sealed, single, specials, pricing; in orders mode
+    order, limits, lists and antitrust_limits."""
     if state["step"] == "auction":
         return state["auction"]["mode"]
     return state["step"]
@@ -252,13 +306,33 @@ def to_act(state: State) -> list[int]:
     if step == "specials":
         return [state["specials_order"][0]]
     if step == "pricing":
-        return [seat for seat in must_price(state) if state["prices"][seat] is None]
+        return [seat for seat in asked(state) if state["prices"][seat] is None]
+    if step == "order":
+        return [state["first"]]
+    if step == "limits":
+        return [seat for seat in state["asked"] if state["limits"][seat] is None]
+    if step == "lists":
+        return [seat for seat in state["asked"] if state["plays"][seat] is None]
+    if step == "antitrust_limits":
+        limits = state["auction"]["limits"]
+        return [seat for seat in state["asked"] if limits[seat] is None]
     return []
 
 
 def may_act(state: State, seat: int) -> bool:
     """Whether `seat` may move now; in pricing, also to revise prices already set."""
-    if state["step"] == "pricing":
+    step = state["step"]
+    if step == "pricing":
         # Spec, A round, 4: prices may be changed until the last player has set theirs.
-        return seat in must_price(state)
+        return seat in asked(state)
+    # Spec, Playing by mail, 3, 5 and 6: limits and lists too, until the last one is in.
+    if step in ("limits", "lists", "antitrust_limits"):
+        return seat in state["asked"]
     return seat in to_act(state)
+
+
+def asked(state: State) -> list[int]:
+    """The seats asked to act in the simultaneous step under way (pricing, limits, lists)."""
+    if state["step"] == "pricing" and "asked" not in state:
+        return must_price(state)  # a state saved before "asked" was noted
+    return list(state["asked"])

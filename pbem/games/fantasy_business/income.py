@@ -27,6 +27,8 @@ def settle_income(
     result: list[dict[str, dict[str, Any]]] = [{} for _ in counts]
     for article in ARTICLE_IDS:
         owners = [seat for seat, held in enumerate(counts) if held.get(article, 0)]
+        if not owners:
+            continue
         # Spec, Income: only owners whose article is on sale this round are compared;
         # a defective article's price is left out (Spec, Special cards: defective goods).
         on_sale = [seat for seat in owners if (seat, article) not in off]

@@ -40,6 +40,10 @@ def _won(ev: dict[str, Any], viewer: int | None) -> Message:
 def _played(ev: dict[str, Any]) -> Message:
     kind = ev["kind"]
     params: dict[str, Any] = {"seat": ev["seat"], "card": ev["card"]}
+    if ev.get("skipped"):
+        # Spec, Playing by mail, 5: a listed play whose target is no longer valid.
+        params.update(target_seat=ev["target"], article_card=ev["article"])
+        return Message(f"fb.log.skipped_{ev['skipped']}", params)
     if kind == "subsidy":
         return Message(one("fb.log.subsidy", ev["amount"]), {**params, "amount": ev["amount"]})
     if kind == "antitrust" and not ev["cards"]:
@@ -149,6 +153,103 @@ def _simple(ev: dict[str, Any]) -> list[Message]:
     return []
 
 
+def _sold(ev: dict[str, Any], viewer: int | None) -> list[Message]:
+    """Spec, Playing by mail, 4: one card of the sale, with every limit, the winner, the price."""
+    special = is_special(ev["card"])
+    params: dict[str, Any] = {"base": ev["base"], "limits": ev["bids"]}
+    key = "fb.log.sold_special" if special else "fb.log.sold"
+    if not special:
+        params["card"] = ev["card"]
+    if ev["seat"] is None:
+        return [Message(key + "_none", params)]
+    params.update(seat=ev["seat"], price=ev["price"])
+    bidders = sum(1 for _, amount in ev["bids"] if amount is not None and amount >= ev["base"])
+    lines = [Message(key + ("_base" if bidders == 1 else ""), params)]
+    if special and viewer == ev["seat"]:
+        # Spec, What each player sees: only the winner learns which special it is.
+        lines.append(Message("fb.log.special_own", {"seat": ev["seat"], "card": ev["card"]}))
+    return lines
+
+
+def _limits_set(ev: dict[str, Any], viewer: int | None) -> list[Message]:
+    if viewer != ev["seat"]:
+        # Spec, Playing by mail, 3: limits are secret until the sale is worked out.
+        return [Message("fb.log.limits_set", {"seat": ev["seat"]})]
+    key = "fb.log.limits_revised_own" if ev["revised"] else "fb.log.limits_own"
+    lines = [Message(key, {"seat": ev["seat"]})]
+    lines.extend(
+        Message(
+            "fb.log.limit_own" if amount else "fb.log.limit_none_own",
+            {"card": card, "amount": amount},
+        )
+        for card, amount in zip(ev["cards"], ev["limits"], strict=True)
+    )
+    return lines
+
+
+def _list_item(number: int, play: dict[str, Any]) -> Message:
+    params: dict[str, Any] = {"number": number, "card": play["card"]}
+    if play["target"] is None:
+        return Message("fb.log.list_item", params)
+    params["target_seat"] = play["target"]
+    if play["article"] is None:
+        return Message("fb.log.list_item_target", params)
+    return Message("fb.log.list_item_article", {**params, "article_card": play["article"]})
+
+
+def _lists_set(ev: dict[str, Any], viewer: int | None) -> list[Message]:
+    if viewer != ev["seat"]:
+        # Spec, Playing by mail, 5: the lists are secret until they are carried out.
+        return [Message("fb.log.lists_set", {"seat": ev["seat"]})]
+    if not ev["plays"]:
+        return [Message("fb.log.lists_none_own", {"seat": ev["seat"]})]
+    key = "fb.log.lists_revised_own" if ev["revised"] else "fb.log.lists_own"
+    lines = [Message(key, {"seat": ev["seat"]})]
+    lines.extend(_list_item(i, play) for i, play in enumerate(ev["plays"], start=1))
+    return lines
+
+
+def _antitrust_limit(ev: dict[str, Any], viewer: int | None) -> Message:
+    if viewer != ev["seat"]:
+        return Message("fb.log.antitrust_limit_set", {"seat": ev["seat"]})
+    if ev["amount"]:
+        return Message("fb.log.antitrust_limit_own", {"seat": ev["seat"], "amount": ev["amount"]})
+    return Message("fb.log.antitrust_limit_none_own", {"seat": ev["seat"]})
+
+
+def _antitrust_sold(ev: dict[str, Any]) -> Message:
+    params: dict[str, Any] = {k: ev[k] for k in ("card", "base", "number", "total")}
+    params.update(limits=ev["bids"], owner_seat=ev["owner"])
+    if ev["seat"] is None:
+        return Message("fb.log.antitrust_sold_none", params)
+    params.update(seat=ev["seat"], price=ev["price"])
+    bidders = sum(1 for _, amount in ev["bids"] if amount is not None and amount >= ev["base"])
+    return Message("fb.log.antitrust_sold" + ("_base" if bidders == 1 else ""), params)
+
+
+def _orders(ev: dict[str, Any], viewer: int | None) -> list[Message] | None:
+    """The orders mode's events (Spec, Playing by mail), or None for another event."""
+    kind = ev["e"]
+    if kind == "order_set":
+        return [Message("fb.log.order_set", {"seat": ev["seat"], "cards": ev["cards"]})]
+    if kind == "sold":
+        return _sold(ev, viewer)
+    if kind == "limits_set":
+        return _limits_set(ev, viewer)
+    if kind == "lists_set":
+        return _lists_set(ev, viewer)
+    if kind in ("limits_start", "lists_start", "lists_open"):
+        return [Message(f"fb.log.{kind}")]
+    if kind == "antitrust_start":
+        params = {"owner_seat": ev["owner"], "article_card": ev["article"], "count": ev["count"]}
+        return [Message(one("fb.log.antitrust_start", ev["count"]), params)]
+    if kind == "antitrust_limit_set":
+        return [_antitrust_limit(ev, viewer)]
+    if kind == "antitrust_sold":
+        return [_antitrust_sold(ev)]
+    return None
+
+
 def describe_events(events: list[dict[str, Any]], viewer: int | None) -> list[Message]:
     """Log lines for the events of one move, hiding what `viewer` may not see."""
     lines: list[Message] = []
@@ -166,6 +267,8 @@ def describe_events(events: list[dict[str, Any]], viewer: int | None) -> list[Me
             lines.append(_sealed_bid(ev, viewer))
         elif kind == "prices_set":
             lines.extend(_prices_set(ev, viewer))
+        elif (orders := _orders(ev, viewer)) is not None:
+            lines.extend(orders)
         else:
             lines.extend(_simple(ev))
     return lines

@@ -10,22 +10,18 @@ from typing import Any
 
 from pbem.games.base import IllegalMove, State
 from pbem.games.fantasy_business import auction as auc
-from pbem.games.fantasy_business.cards import (
-    ALL_CARD_IDS,
-    ARTICLE_BY_ID,
-    KIND_BY_ID,
-    card_type,
-)
+from pbem.games.fantasy_business import orders
+from pbem.games.fantasy_business.cards import ARTICLE_BY_ID
 from pbem.games.fantasy_business.engine import (
+    asked,
     clone,
     event,
     may_act,
-    monopolies,
-    must_price,
     on_sale,
     run,
     step_name,
 )
+from pbem.games.fantasy_business.specials import carry_out, check_play
 
 FIELDS: dict[str, set[str]] = {
     "choose": {"slot"},
@@ -35,6 +31,10 @@ FIELDS: dict[str, set[str]] = {
     "play": {"card", "target", "article"},
     "done": set(),
     "prices": {"prices"},
+    "order": {"order"},
+    "limits": {"limits"},
+    "specials": {"plays"},
+    "limit": {"amount"},
 }
 
 
@@ -60,6 +60,10 @@ ACTIONS: dict[str, set[str]] = {
     "single": {"take", "pass"},
     "specials": {"play", "done"},
     "pricing": {"prices"},
+    "order": {"order"},
+    "limits": {"limits"},
+    "lists": {"specials"},
+    "antitrust_limits": {"limit"},
 }
 
 
@@ -83,6 +87,16 @@ def refuse(state: State, seat: int) -> IllegalMove:
         return IllegalMove("fb.wait_bid", turn_seat=auction["turn"])
     if step == "specials":
         return IllegalMove("fb.wait_specials", turn_seat=state["specials_order"][0])
+    if step == "order":
+        return IllegalMove("fb.wait_order", first_seat=state["first"])
+    if step == "limits":
+        return IllegalMove("fb.no_limits_needed")
+    if step == "lists":
+        return IllegalMove("fb.no_specials_held")
+    if step == "antitrust_limits":
+        if seat == state["auction"]["owner"]:
+            return IllegalMove("fb.own_antitrust")
+        return IllegalMove("fb.cannot_afford", base=state["auction"]["base"])
     return IllegalMove("fb.no_prices_needed")
 
 
@@ -98,7 +112,7 @@ def apply_move(state: State, seat: Any, move: Any) -> State:
     step = step_name(state)
     if action not in ACTIONS[step]:
         raise IllegalMove(f"fb.expect_{step}")
-    new = clone(state)
+    new = _light_clone(state, seat, action) or clone(state)
     if action == "choose":
         _choose(new, move.get("slot"))
     elif action == "bid":
@@ -113,10 +127,43 @@ def apply_move(state: State, seat: Any, move: Any) -> State:
         new["specials_order"].pop(0)
         event(new, "done", seat=seat)
         new["step"] = "specials_next"
+    elif action == "order":
+        orders.set_order(new, move.get("order"))
+    elif action == "limits":
+        orders.set_limits(new, seat, move.get("limits"))
+    elif action == "specials":
+        orders.set_plays(new, seat, move.get("plays"))
+    elif action == "limit":
+        orders.set_antitrust_limit(new, seat, move.get("amount"))
     else:
         _set_prices(new, seat, move.get("prices"))
     new["ply"] += 1
     run(new)
+    return new
+
+
+# The simultaneous steps: the action, and where each seat's answer is kept.
+_ANSWERS = {"limits": "limits", "specials": "plays", "prices": "prices", "limit": "auction"}
+
+
+def _light_clone(state: State, seat: int, action: str) -> State | None:
+    """A cheap copy for an answer in a simultaneous step while others are still to answer.
+
+    Such a move only sets the seat's own answer (and the log), so only that list is copied;
+    None when the move may complete the step (then everything may change).
+    """
+    key = _ANSWERS.get(action)
+    if key is None:
+        return None
+    answers = state["auction"]["limits"] if key == "auction" else state[key]
+    if all(answers[s] is not None for s in asked(state) if s != seat):
+        return None
+    new = dict(state)
+    if key == "auction":
+        new["auction"] = {**state["auction"], "limits": list(answers)}
+    else:
+        new[key] = list(answers)
+    new["events"] = []
     return new
 
 
@@ -154,122 +201,24 @@ def _set_prices(state: State, seat: int, prices: Any) -> None:
     revised = state["prices"][seat] is not None
     state["prices"][seat] = chosen
     event(state, "prices_set", seat=seat, prices=chosen, revised=revised)
-    if all(state["prices"][s] is not None for s in must_price(state)):
+    if all(state["prices"][s] is not None for s in asked(state)):
         state["step"] = "income"
-
-
-def _target(state: State, seat: int, card: str, target: Any) -> int:
-    if target is None:
-        raise IllegalMove("fb.target_needed", card=card)
-    if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < state["n"]:
-        raise IllegalMove("fb.bad_target", count=state["n"])
-    if target == seat:
-        raise IllegalMove("fb.target_self", card=card)
-    return target
-
-
-def _held_article(state: State, card: str, target: int, article: Any) -> str:
-    if article is None:
-        raise IllegalMove("fb.article_needed", card=card)
-    if not isinstance(article, str) or article not in ARTICLE_BY_ID:
-        raise IllegalMove("fb.unknown_article", name=str(article)[:40])
-    if not any(card_type(c) == article for c in state["articles"][target]):
-        raise IllegalMove("fb.target_lacks", target_seat=target, article_card=article)
-    return article
 
 
 def play_special(state: State, seat: int, card: Any, target: Any, article: Any) -> None:
     """Spec, Special cards: play one special card, which is then discarded face up."""
-    if not isinstance(card, str) or card not in ALL_CARD_IDS:
-        raise IllegalMove("fb.unknown_card", name=str(card)[:40])
-    kind = card_type(card)
-    if kind not in KIND_BY_ID:
-        raise IllegalMove("fb.not_special", card=card)
-    if card not in state["specials"][seat]:
-        raise IllegalMove("fb.not_held", card=card)
-    record: dict[str, Any] = {
-        "seat": seat,
-        "card": card,
-        "kind": kind,
-        "target": None,
-        "article": None,
-    }
-    if kind in ("subsidy", "defaulting") and article is not None:
-        raise IllegalMove("fb.no_article", card=card)
-    if kind == "subsidy":
-        if target is not None:
-            raise IllegalMove("fb.no_target", card=card)
-        amount = state["table"]["subsidy"]["amount"]
-        state["money"][seat] += amount
-        record["amount"] = amount
-        state["history"][-1]["ledger"][seat].append({"what": "subsidy", "amount": amount})
-    elif kind == "theft":
-        record["target"] = _target(state, seat, card, target)
-        record["article"] = _held_article(state, card, record["target"], article)
-        # Any card of the article will do; the thief takes the one the victim got last.
-        victim = state["articles"][record["target"]]
-        taken = next(c for c in reversed(victim) if card_type(c) == record["article"])
-        victim.remove(taken)
-        state["articles"][seat].append(taken)
-        record["taken"] = taken
-    elif kind == "defaulting":
-        record["target"] = _target(state, seat, card, target)
-        if record["target"] not in state["effects"]["defaulting"]:
-            state["effects"]["defaulting"].append(record["target"])
-    elif kind == "defective":
-        record["target"] = _target(state, seat, card, target)
-        record["article"] = _held_article(state, card, record["target"], article)
-        pair = [record["target"], record["article"]]
-        if pair not in state["effects"]["defective"]:
-            state["effects"]["defective"].append(pair)
-    else:
-        _antitrust(state, seat, card, target, article, record)
-    state["specials"][seat].remove(card)
-    state["discard"].append(card)
-    state["history"][-1]["played"].append(record)
-    event(state, "played", **record)
-    if record.get("cards"):
+    play = check_play(state, seat, card, target, article)
+    cards = carry_out(state, play)
+    if cards:
         state["auction"] = {
             "kind": "antitrust",
-            "owner": record["target"],
-            "article": record["article"],
-            "queue": list(record["cards"]),
+            "owner": play["target"],
+            "article": play["article"],
+            "queue": cards,
             "number": 0,
-            "total": len(record["cards"]),
+            "total": len(cards),
             "slot": None,
         }
         state["step"] = "antitrust_next"
     else:
         state["step"] = "specials_next"
-
-
-def _antitrust(
-    state: State, seat: int, card: str, target: Any, article: Any, record: dict[str, Any]
-) -> None:
-    # Spec, Special cards, antitrust: name a player who alone owns some article (any
-    # player, the one who plays the card included); with no monopoly in play, no effect.
-    held = monopolies(state)
-    record["sales"] = []
-    if target is None:
-        if held:
-            raise IllegalMove("fb.antitrust_target")
-        if article is not None:
-            raise IllegalMove("fb.target_needed", card=card)
-        record["cards"] = []
-        return
-    if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < state["n"]:
-        raise IllegalMove("fb.bad_target", count=state["n"])
-    if target not in held:
-        raise IllegalMove("fb.no_monopoly", target_seat=target)
-    if article is None:
-        # The article may be left out when the named player has a single monopoly.
-        if len(held[target]) > 1:
-            raise IllegalMove("fb.which_monopoly", target_seat=target)
-        article = held[target][0]
-    if not isinstance(article, str) or article not in ARTICLE_BY_ID:
-        raise IllegalMove("fb.unknown_article", name=str(article)[:40])
-    if article not in held[target]:
-        raise IllegalMove("fb.not_monopoly", target_seat=target, article_card=article)
-    cards = [c for c in state["articles"][target] if card_type(c) == article]
-    state["articles"][target] = [c for c in state["articles"][target] if c not in cards]
-    record.update(target=target, article=article, cards=cards)

@@ -13,6 +13,7 @@ from pbem.games.base import State
 from pbem.games.fantasy_business import engine
 from pbem.games.fantasy_business.auction import min_bid
 from pbem.games.fantasy_business.cards import ARTICLE_BY_ID, base_price, is_special
+from pbem.games.fantasy_business.tally import counts, goods_value
 
 
 def _shown(card: str | None, viewer: int | None, owner: int | None) -> str | None:
@@ -27,6 +28,7 @@ def _lot_view(lot: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         "slot": lot["slot"],
         "card": _shown(lot["card"], viewer, lot["winner"]),
         "special": is_special(lot["card"]),
+        "base": base_price(lot["card"]),
         "mode": lot["mode"],
         "winner": lot["winner"],
         "price": lot["price"],
@@ -66,6 +68,8 @@ def round_view(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     return {
         "round": record["round"],
         "first": record["first"],
+        # Orders mode: the order of sale, by slot, once the first buyer has given it.
+        "order": list(record["order"]) if record.get("order") is not None else None,
         "row": row,
         "lots": [_lot_view(lot, viewer) for lot in record["lots"]],
         "played": [_played_view(p) for p in record["played"]],
@@ -77,8 +81,36 @@ def round_view(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     }
 
 
+def _antitrust_limits_view(state: State, viewer: int | None) -> dict[str, Any]:
+    """Spec, Playing by mail, 6: an Antitrust sale by limits; the limits stay secret."""
+    auction = state["auction"]
+    result: dict[str, Any] = {
+        "kind": "antitrust",
+        "mode": "limits",
+        "slot": None,
+        "card": auction["cards"][0],
+        "special": False,
+        "base": auction["base"],
+        "eligible": list(auction["eligible"]),
+        "waiting": engine.to_act(state),
+        "owner": auction["owner"],
+        "article": auction["article"],
+        "cards": list(auction["cards"]),
+        "total": auction["total"],
+        "number": 1,
+        "queue": list(auction["cards"][1:]),
+        "limit_seats": engine.asked(state),
+        "limit_in": [s for s in auction["eligible"] if auction["limits"][s] is not None],
+    }
+    if viewer is not None and viewer in auction["eligible"]:
+        result["my_limit"] = auction["limits"][viewer]
+    return result
+
+
 def _auction_view(state: State, viewer: int | None) -> dict[str, Any] | None:
     auction = state["auction"]
+    if state["step"] == "antitrust_limits":
+        return _antitrust_limits_view(state, viewer)
     if state["step"] != "auction" or auction is None:
         return None
     mode = auction["mode"]
@@ -132,11 +164,30 @@ def _my_view(state: State, seat: int) -> dict[str, Any]:
         "last_prices": dict(state["last_prices"][seat]),
     }
     auction = state["auction"]
+    money = state["money"][seat]
     if state["step"] == "auction" and engine.may_act(state, seat):
-        money = state["money"][seat]
         low = min_bid(auction) if auction["mode"] == "open" else auction["base"]
         mine["bid_range"] = [low, money] if low <= money else None
+    step = state["step"]
+    if step in ("limits", "lists", "antitrust_limits"):
+        # Spec, Playing by mail: a seat sees its own limits and list, nobody else's.
+        mine["limits"] = _own(state.get("limits"), seat)
+        mine["plays"] = _own(state.get("plays"), seat)
+    if step == "limits" and engine.may_act(state, seat):
+        mine["limit_ranges"] = [
+            [base_price(card), money] if money >= base_price(card) else None
+            for card in state["row"]
+        ]
+    if step == "antitrust_limits" and engine.may_act(state, seat):
+        mine["limit_range"] = [auction["base"], money]
+        mine["limit"] = auction["limits"][seat]
     return mine
+
+
+def _own(per_seat: list[Any] | None, seat: int) -> Any:
+    if not per_seat or per_seat[seat] is None:
+        return None
+    return json_copy(per_seat[seat])
 
 
 def _row(state: State, seat: int | None) -> list[dict[str, Any]]:
@@ -150,14 +201,14 @@ def _row(state: State, seat: int | None) -> list[dict[str, Any]]:
 def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
     """Everything a play page needs, and nothing `seat` may not see."""
     n = state["n"]
-    held = engine.counts(state)
+    held = counts(state)
     players = [
         {
             "seat": s,
             "ecus": state["money"][s],
             "articles": held[s],
             "cards": list(state["articles"][s]),
-            "goods_value": engine.goods_value(state, s),
+            "goods_value": goods_value(state, s),
             "specials": len(state["specials"][s]),
             "won_this_round": s in state["won"],
             "priced": state["prices"][s] is not None,
@@ -191,8 +242,21 @@ def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
             "defaulting": list(state["effects"]["defaulting"]),
             "defective": [list(pair) for pair in state["effects"]["defective"]],
         },
+        # Orders mode (Spec, Playing by mail): who may act and who has, never what.
+        "limits": {
+            "seats": engine.asked(state),
+            "set": [s for s in range(n) if state["limits"][s] is not None],
+        }
+        if step == "limits"
+        else None,
+        "lists": {
+            "holders": engine.asked(state),
+            "set": [s for s in range(n) if state["plays"][s] is not None],
+        }
+        if step == "lists"
+        else None,
         "pricing": {
-            "sellers": engine.must_price(state),
+            "sellers": engine.asked(state),
             "set": [s for s in range(n) if state["prices"][s] is not None],
         }
         if step == "pricing"
