@@ -234,6 +234,23 @@ def _limits_form(view: dict[str, Any], seat: int, context: dict[str, Any]) -> di
     }
 
 
+def _target_choices(
+    plays: list[dict[str, Any]], names: list[str], lang: str
+) -> list[dict[str, str]]:
+    """The form's choices for one special card: each legal target, with its article if any."""
+    choices = []
+    for play in plays:
+        if "target" not in play:
+            continue
+        value = str(play["target"])
+        label = names[play["target"]]
+        if "article" in play:
+            value += ":" + play["article"]
+            label += " — " + card_name(play["article"], lang)
+        choices.append({"value": value, "label": label})
+    return choices
+
+
 def _lists_form(
     state: dict[str, Any], view: dict[str, Any], seat: int, names: list[str], lang: str
 ) -> dict[str, Any]:
@@ -248,16 +265,7 @@ def _lists_form(
     cards = []
     for card in held:
         kind = card_type(card)
-        choices = []
-        for play in options.get(card, []):
-            if "target" not in play:
-                continue
-            value = str(play["target"])
-            label = names[play["target"]]
-            if "article" in play:
-                value += ":" + play["article"]
-                label += " — " + card_name(play["article"], lang)
-            choices.append({"value": value, "label": label})
+        choices = _target_choices(options.get(card, []), names, lang)
         chosen = listed.get(card)
         picked = None
         if chosen and chosen[1]["target"] is not None:
@@ -334,21 +342,9 @@ def _specials_form(
     cards = []
     for entry in mine:
         card = entry["ids"][0]
-        choices = []
-        playable = False
-        for move in plays:
-            if move["card"] != card:
-                continue
-            playable = True
-            if "target" not in move:
-                continue
-            value = str(move["target"])
-            label = names[move["target"]]
-            if "article" in move:
-                value += ":" + move["article"]
-                label += " — " + card_name(move["article"], lang)
-            choices.append({"value": value, "label": label})
-        cards.append({**entry, "card": card, "playable": playable, "choices": choices})
+        of_card = [move for move in plays if move["card"] == card]
+        choices = _target_choices(of_card, names, lang)
+        cards.append({**entry, "card": card, "playable": bool(of_card), "choices": choices})
     return {"kind": "specials", "cards": cards}
 
 

@@ -9,11 +9,8 @@ from typing import Any
 
 from pbem.games import GAMES
 from pbem.games.base import State
-from pbem.games.decktet import BASIC, COURTS, PAWNS
 from pbem.games.fantasy_business.cards import build_deck
-
-CB = GAMES["colour-bazaar"]
-FB = GAMES["fantasy-business"]
+from tests.games.helpers import cards_on_table, expected_cards
 
 # (game slug, players, options): every mode and player count the tests cover.
 SETUPS: list[tuple[str, int, dict[str, Any]]] = [
@@ -27,14 +24,12 @@ SETUPS: list[tuple[str, int, dict[str, Any]]] = [
     ("fantasy-business", 4, {"auction": "open", "specials": "none"}),
     ("fantasy-business", 8, {"auction": "sealed"}),
 ]
-# The orders auction (Spec, Playing by mail), once the engine offers it.
-_AUCTIONS = next(o.choices for o in FB.options if o.name == "auction")
-if "orders" in _AUCTIONS:
-    SETUPS += [
-        ("fantasy-business", 4, {"auction": "orders"}),
-        ("fantasy-business", 3, {"auction": "orders", "specials": {"antitrust": 10, "theft": 8}}),
-        ("fantasy-business", 6, {"auction": "orders"}),
-    ]
+# The orders auction (Spec, Playing by mail), the default mode.
+SETUPS += [
+    ("fantasy-business", 4, {"auction": "orders"}),
+    ("fantasy-business", 3, {"auction": "orders", "specials": {"antitrust": 10, "theft": 8}}),
+    ("fantasy-business", 6, {"auction": "orders"}),
+]
 
 
 def actors(slug: str, state: State) -> list[int]:
@@ -72,21 +67,14 @@ def sample_positions(count: int, seed: int, per_game: int = 6) -> list[tuple[str
 def full_cards(slug: str, state: State) -> Counter[str]:
     """Every card of this game's deck."""
     if slug == "colour-bazaar":
-        courts = list(COURTS) if state["options"]["courts"] else []
-        return Counter(list(BASIC) + list(PAWNS) + courts)
+        return expected_cards(state)
     return Counter(build_deck(state["table"]))
 
 
 def card_places(slug: str, state: State) -> Counter[str]:
     """Every card in the state, wherever it lies; each must be in exactly one place."""
     if slug == "colour-bazaar":
-        found: Counter[str] = Counter(state["deck"])
-        for hand in state["hands"]:
-            found.update(hand)
-        for market in state["markets"]:
-            found.update(market)
-        found.update(c for _, c in state["discards"])
-        return found
+        return cards_on_table(state)
     cards = list(state["deck"]) + [state["row"][slot] for slot in state["pending"]]
     for held in state["articles"] + state["specials"]:
         cards.extend(held)
