@@ -412,7 +412,12 @@ def test_colour_bazaar_pages_and_mails_hide_what_each_seat_may_not_see(
     ]
     assert shown_then_discarded
     results = client.get(walk.links[0]).get_data(as_text=True)
-    assert 'id="results"' in results or "results" in results
+    outcome = GAMES["colour-bazaar"].outcome(state)
+    assert outcome is not None
+    section = unescape(results.split('<section id="results">', 1)[1].split("</section>", 1)[0])
+    for seat, name in enumerate(walk.names):
+        shown = rf"<strong>{re.escape(name)}</strong>[^<\d]*\b{outcome.scores[seat]}\s+points?\b"
+        assert re.search(shown, section), f"{name}'s score on the results"
 
 
 @pytest.mark.parametrize(
