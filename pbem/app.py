@@ -21,7 +21,7 @@ from pbem.links import Site
 from pbem.mailer import make_env
 from pbem.present import check_parts
 from pbem.present.text import install_jinja
-from pbem.web import account, csrf, devmail, game, lobby
+from pbem.web import account, csrf, devmail, game, lobby, webhooks
 
 ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
@@ -66,6 +66,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         base_url=config["BASE_URL"],
         mail_env=make_env(),
         domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
+        reply_domain=config["REPLY_DOMAIN"],
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
     check_parts(app.jinja_env, site.mail_env)  # a game missing a part fails here, not later
@@ -73,6 +74,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(account.bp)
+    app.register_blueprint(webhooks.bp)
     if config["MAIL_BACKEND"] == "file":
         if config["DEBUG"]:
             # The mailbox shows every player's links: only for local use.

@@ -19,6 +19,7 @@ from pbem.db import read_session, write_session
 from pbem.forms import TimeControl
 from pbem.games import GAMES
 from pbem.games.message import Message
+from pbem.mailin.cli import inbound_command
 from pbem.models import Game
 from pbem.present.text import render
 from pbem.scheduler import drain_outbox, make_scheduler, sweep_due
@@ -212,6 +213,7 @@ COMMANDS = [
     games_command,
     log_command,
     check_command,
+    inbound_command,
 ]
 
 

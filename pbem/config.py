@@ -29,6 +29,12 @@ DEFAULTS: dict[str, Any] = {
     "SWEEP_INTERVAL": 30.0,  # seconds between sweeps for timeouts, reminders and digests
     "COMPUTER_DELAY": 3.0,  # seconds a computer player waits before its move
     "COMPUTER_INTERVAL": 2.0,  # seconds between the clock's looks for computer moves due
+    "REPLY_DOMAIN": "",  # replies to turn mails go to play+<token>@ this domain; empty: none
+    "INBOUND_HOST": "127.0.0.1",  # pbem inbound listens here (the MTA hands it the domain)
+    "INBOUND_PORT": 8025,
+    "INBOUND_MAX_BYTES": 262144,  # a bigger mail is refused
+    "WEBHOOK_ALLOW_LOOPBACK": False,  # tests only: allow http://127.0.0.1 webhooks
+    "WEBHOOK_TIMEOUT": 5.0,  # seconds before a silent chat server counts as failed
     "DEBUG": False,
     "DEFAULT_LANG": "en",
 }

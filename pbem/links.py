@@ -65,6 +65,7 @@ class Site:
     base_url: str
     mail_env: Environment  # over mail/
     domain: str = "pbem.local"
+    reply_domain: str = ""  # where replies to turn mails go (pbem inbound); empty: none
 
     def seat_url(self, seat: Seat) -> str:
         """The seat's own link."""

@@ -157,3 +157,55 @@ class Talk(SQLModel, table=True):
     to_seat: int | None = None  # None: everyone
     text: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime
+
+
+class InboundMail(SQLModel, table=True):
+    """A reply received by `pbem inbound`: one row per Message-ID, so a second copy is ignored.
+
+    Written in the same transaction as the move it applied, or the answer it queued.
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True, max_length=200)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    seat: int | None = None
+    turn: str = Field(default="", max_length=40)
+    sender: str = Field(default="", max_length=254)
+    status: str = Field(max_length=12)  # applied, refused, ignored
+    reason: str = Field(default="", max_length=40)
+    move: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    created_at: datetime
+
+
+class Webhook(SQLModel, table=True):
+    """A chat-room webhook: a player's own (their turns, all games) or a game's whole table."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)  # the owner, told if it fails
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)  # a table's
+    kind: str = Field(max_length=10)  # discord, slack or generic
+    url: str = Field(max_length=500)
+    secret: str = Field(max_length=64)  # signs generic deliveries (X-Pbem-Signature)
+    enabled: bool = True
+    failures: int = 0  # failed deliveries in a row
+    disabled_at: datetime | None = None
+    created_at: datetime
+
+
+class WebhookDelivery(SQLModel, table=True):
+    """One event for one webhook: the webhooks' outbox, written with what caused it."""
+
+    __table_args__ = (Index("ix_webhookdelivery_due", "sent_at", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    webhook_id: int = Field(foreign_key="webhook.id", index=True)
+    event_id: str = Field(unique=True, max_length=120)  # stable across retries
+    event: str = Field(max_length=40)
+    body: str = Field(sa_column=Column(Text, nullable=False))  # the exact bytes POSTed
+    created_at: datetime
+    next_attempt_at: datetime
+    attempts: int = 0
+    claimed_until: datetime | None = None
+    sent_at: datetime | None = None  # delivered, or given up (see given_up)
+    given_up: bool = False
+    last_error: str | None = Field(default=None, max_length=500)

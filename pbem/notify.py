@@ -15,9 +15,11 @@ from pbem.games import GAMES
 from pbem.links import Site, new_key
 from pbem.mail_context import digest_entry, mail_context, player_context
 from pbem.mailer import render_mail
+from pbem.mailin.context import reply_context
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.store import player_of, seats_of
 from pbem.talk import news_for
+from pbem.webhooks.events import queue_events
 
 # Mails that carry the table talk a player has not yet seen.
 TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
@@ -90,12 +92,16 @@ def queue(
     seats = seats_of(session, game)
     context = mail_context(session, site, game, seat, seats, player, event, now)
     context.update(extra or {})
+    context.update(reply_context(site, game, seat, event, player.lang, [s.name for s in seats]))
     news = news_for(session, game, seat) if event in TALK_EVENTS else []
     names = [s.name for s in seats]
     context["talk"] = [
         {"who": names[m.seat], "private": m.to_seat is not None, "text": m.text} for m in news
     ]
     row = _write(session, site, player, seat.name, event, context, now, game)
+    if context["reply_address"]:
+        row.headers = {**row.headers, "Reply-To": context["reply_address"]}
+    queue_events(session, site, game, seat, event, now, names, context)
     if news:
         seat.told_talk = max(m.id or 0 for m in news)
     seat.told_ply = game.ply

@@ -32,6 +32,7 @@ from pbem.store import (
     seat_of,
     seats_of,
 )
+from pbem.webhooks.events import queue_events
 
 
 @dataclass
@@ -221,9 +222,14 @@ def start(session: Session, site: Site, game: Game, now: datetime) -> None:
 
 
 def _tell_turn(session: Session, site: Site, game: Game, seat: Seat, now: datetime) -> None:
-    """A "your move" mail, unless the player chose digests, reminders only, or no mail."""
+    """A "your move" mail, unless the player chose digests, reminders only, or no mail
+    (webhooks hear of the turn either way)."""
     if player_of(session, seat).notify == "every" and not seat.absent:
         queue(session, site, game, seat, "your_turn", now)
+    elif not seat.absent:
+        # No mail, but a chat-room webhook still hears of the turn.
+        names = [s.name for s in seats_of(session, game)]
+        queue_events(session, site, game, seat, "your_turn", now, names, {})
 
 
 # --- moves ------------------------------------------------------------------

@@ -18,6 +18,7 @@ from pbem.computer_sweep import sweep_computers
 from pbem.mailer import make_backend
 from pbem.sender import drain
 from pbem.sweeps import sweep
+from pbem.webhooks.deliver import drain as drain_hooks
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,15 @@ def drain_outbox(app: Flask) -> dict[str, int]:
     result = drain(engine, make_backend(app.config), app.config, app.config["CLOCK"]())
     if result["sent"] or result["failed"]:
         log.info("outbox: %(sent)d sent, %(failed)d failed", result)
+    return result
+
+
+def drain_webhooks(app: Flask) -> dict[str, int]:
+    """Post the webhook events that are due now."""
+    ext = app.extensions["pbem"]
+    result = drain_hooks(ext["engine"], ext["site"], app.config, app.config["CLOCK"]())
+    if any(result.values()):
+        log.info("webhooks: %(sent)d sent, %(failed)d failed, %(disabled)d disabled", result)
     return result
 
 
@@ -80,6 +90,17 @@ def make_scheduler(app: Flask, blocking: bool) -> Any:
         seconds=float(app.config["COMPUTER_INTERVAL"]),
         args=[app],
         id="computer_moves",
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=60,
+    )
+    # Webhooks have their own outbox and sender, so a slow chat server never delays mail.
+    scheduler.add_job(
+        drain_webhooks,
+        "interval",
+        seconds=interval,
+        args=[app],
+        id="drain_webhooks",
         max_instances=1,
         coalesce=True,
         misfire_grace_time=60,

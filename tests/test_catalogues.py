@@ -81,7 +81,7 @@ UNSUBSCRIBE = "https://pbem.example/u/2-xyz"
 TWO_DAYS = timedelta(days=2, hours=5)
 URGENT = {"en": "(urgent)", "fr": "(urgent)"}
 # Events sent about a game (mail_context) and about the player alone (player_context).
-PLAYER_EVENTS = {"digest", "vacation_start", "vacation_end"}
+PLAYER_EVENTS = {"digest", "vacation_start", "vacation_end", "webhook_disabled"}
 # How long the recipient has left to move, by default, in each event's sample.
 DEFAULT_LEFT = {"your_turn": TWO_DAYS, "reminder": TWO_DAYS, "deadline_warning": timedelta(hours=5)}
 
@@ -225,10 +225,18 @@ CASES = [
     ("digest", {}),
     ("vacation_start", {}),
     ("vacation_end", {}),
+    ("webhook_disabled", {"host": "discord.com", "failures": 8, "error": "HTTP 404"}),
     ("cancelled", {"reason": "declined", "by": "Zoé"}),
     ("cancelled", {"reason": "cancelled", "by": "Ana"}),
     ("game_over", {}),
     ("game_over", {"winners": 2}),
+    ("your_turn", {"reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",
+                   "reply_example": "play castle 3 knots"}),  # fmt: skip
+    ("move_refused", {"reason": "That is not one of your legal moves now.", "line": "hello",
+                      "moves": ["play castle 3 knots", "play castle 3 moons"], "more_moves": 4,
+                      "sample": False}),  # fmt: skip
+    ("move_refused", {"reason": "The turn you answered has already been played.", "line": "",
+                      "moves": [], "more_moves": 0, "sample": True}),  # fmt: skip
 ]
 
 
@@ -279,6 +287,12 @@ def test_mail_renders(
         assert message["text"] in body and escape(message["text"]) in html
     for line in context["since"]:
         assert line in body
+    if context.get("reply_address"):
+        assert context["reply_example"] in body and context["reply_example"] in html
+    for move in context.get("moves", []):
+        assert move in body and move in html
+    if "reason" in context and event == "move_refused":
+        assert context["reason"] in body and escape(context["reason"]) in html
 
 
 @pytest.mark.parametrize("lang", LANGS)

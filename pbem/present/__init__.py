@@ -107,3 +107,9 @@ def check_parts(pages: Environment, mails: Environment) -> None:
     ]
     if problems:
         raise MissingPart("games registered without all their parts: " + "; ".join(problems))
+
+
+def text_presenter(slug: str) -> ModuleType:
+    """The text-move module of a game (replies by mail), beside its presenter:
+    parse, text_of, legal_texts, example."""
+    return import_module(GameParts(slug).presenter_module + "_text")

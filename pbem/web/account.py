@@ -16,6 +16,7 @@ from pbem.store import PlayError, player_of, seat_of
 from pbem.timefmt import format_when, zones
 from pbem.web import bad_link, engine, now, signed_pair, site
 from pbem.web.game import _seat_from
+from pbem.webhooks.page import settings_webhooks
 
 bp = Blueprint("account", __name__)
 
@@ -40,6 +41,7 @@ def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, in
             "away_to": format_when(vacation.ends_at, player.tz, player.lang) if vacation else "",
             "days_left": max(player.vacation_days - used, 0),
             "max_days": MAX_VACATION_DAYS,
+            "webhooks": settings_webhooks(session, player, game_id, seat_no),
             **extra,
         }
     return render_template("account/settings.html", **context), status

@@ -15,6 +15,7 @@ from pbem.db import read_session, write_session
 from pbem.forms import TALK_MAX, ExtendForm, TalkForm
 from pbem.games import GAMES, IllegalMove
 from pbem.links import BadLink, read_token
+from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
 from pbem.present.common import FormError, game_title, log_lines
@@ -112,6 +113,7 @@ def _page(
             results=shown.results(game.outcome, names, lang) if game.outcome else None,
             clocks=_clocks(session, game, seats, tz, lang),
             time_control=game.days_per_move,
+            by_mail=page_moves(site(), game, seat, lang, names),
         )
         return render_template(f"games/{game.slug}/page.html", **context), status
 

@@ -1,0 +1,56 @@
+"""What a turn mail says about answering by mail: the Reply-To address and an example move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games import GAMES
+from pbem.mailin.address import make_address
+from pbem.models import Game, Seat
+from pbem.present import text_presenter
+
+# The mails that ask a seat for its move, and so carry a Reply-To that plays it.
+TURN_MAILS = frozenset({"your_turn", "reminder", "deadline_warning", "move_refused"})
+
+
+def reply_context(
+    site: Any, game: Game, seat: Seat, event: str, lang: str, names: list[str]
+) -> dict[str, str]:
+    """The reply address and an example from the seat's own hand; empty when not offered."""
+    domain = getattr(site, "reply_domain", "")
+    empty = {"reply_address": "", "reply_example": ""}
+    if not domain or event not in TURN_MAILS or game.state is None or game.status != "active":
+        return empty
+    rules = GAMES[game.slug]
+    if not rules.may_act(game.state, seat.seat):
+        return empty
+    address = make_address(
+        site.secret,
+        domain,
+        game.id or 0,
+        seat.seat,
+        rules.turn_token(game.state, seat.seat),
+        seat.link_key,
+    )
+    example = text_presenter(game.slug).example(game.state, seat.seat, lang, names)
+    return {"reply_address": address, "reply_example": example}
+
+
+def page_moves(
+    site: Any, game: Game, seat: Seat | None, lang: str, names: list[str]
+) -> dict[str, Any] | None:
+    """For the seat's page: each legal move's text form, and the address replies go to."""
+    if seat is None or game.state is None or game.status != "active":
+        return None
+    rules = GAMES[game.slug]
+    if not rules.may_act(game.state, seat.seat):
+        return None
+    texts = text_presenter(game.slug).legal_texts(game.state, seat.seat, lang, names)
+    if not texts:
+        return None
+    address = reply_context(site, game, seat, "your_turn", lang, names)["reply_address"]
+    return {
+        "address": address,
+        "moves": list(dict.fromkeys(entry["text"] for entry in texts)),
+        "sample": game.slug == "fantasy-business",
+    }

@@ -1,0 +1,332 @@
+"""Apply one reply received for a reply address: once, or not at all with one answer saying why.
+
+The move goes through `play.submit_move`, exactly like a POST from the page. The reply's
+row in `inboundmail` (unique Message-ID) is written in the same transaction as the move
+or the answer, so a second copy of a mail changes nothing. An automatic mail (out of
+office, bounce, list, our own mail coming back) is never answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import Any
+
+from sqlalchemy import Engine, func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from pbem import play
+from pbem.db import read_session, write_session
+from pbem.games import GAMES, IllegalMove
+from pbem.games.message import Message
+from pbem.mailin import reading
+from pbem.mailin.address import ReplyAddress, fold_turn, parse_address, signature_ok
+from pbem.models import Game, InboundMail, Player, Seat
+from pbem.notify import queue
+from pbem.present import text_presenter
+from pbem.present.text import error_text, render
+from pbem.present.textmove import TextMoveError
+from pbem.ratelimit import Limit, record
+from pbem.store import PlayError, id_of, lock_game, seats_of
+
+log = logging.getLogger(__name__)
+# Spec (issue 14): rate-limit by address and by seat; answers are limited further, so
+# that a mail loop with a machine that ignores Auto-Submitted stops quickly.
+BY_ADDRESS = Limit("mailin-addr", 120, 3600)  # one address may hold seats in many games
+BY_SEAT = Limit("mailin-seat", 60, 3600)  # a quick open auction still fits
+ANSWERS = Limit("mailin-answer", 5, 3600)  # counted from inboundmail, in the transaction
+MAX_LISTED = 60  # legal moves listed in an answer
+_OUR_MESSAGE_ID = re.compile(r"^[0-9a-f]{32}\.g\d+@")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What became of one mail: applied, refused (answered), ignored, rejected or deferred."""
+
+    status: str
+    reason: str
+    smtp: str
+
+
+APPLIED = "250 2.0.0 Move played"
+ACCEPTED = "250 2.0.0 Accepted"
+
+
+def seat_for(session: Session, secret: str, reply: ReplyAddress) -> tuple[Game, Seat] | None:
+    """The game and seat a correctly signed reply address names, or None."""
+    seat = session.exec(
+        select(Seat).where(Seat.game_id == reply.game_id, Seat.seat == reply.seat)
+    ).first()
+    if seat is None or not signature_ok(secret, reply, seat.link_key):
+        return None
+    game = session.get(Game, reply.game_id)
+    return (game, seat) if game is not None else None
+
+
+def address_ok(engine: Engine, site: Any, address: str) -> bool:
+    """Whether `address` is a reply address we signed (checked at RCPT)."""
+    reply = parse_address(address, site.reply_domain) if site.reply_domain else None
+    if reply is None:
+        return False
+    with read_session(engine) as session:
+        return seat_for(session, site.secret, reply) is not None
+
+
+def _message_id(msg: EmailMessage, raw: bytes) -> str:
+    given = reading.header(msg, "Message-ID")
+    if given and len(given) <= 200:
+        return given
+    # No usable Message-ID: the content stands for it, so an identical copy is still one mail.
+    return f"<{hashlib.sha256(raw).hexdigest()[:40]}@no-message-id>"
+
+
+def _ours(msg: EmailMessage, site: Any) -> bool:
+    """Whether the mail is one of ours coming back (our Message-ID pattern at our domain)."""
+    for name in ("Message-ID",):
+        value = reading.header(msg, name).strip("<>").lower()
+        if _OUR_MESSAGE_ID.match(value) and value.rpartition("@")[2] == site.domain.lower():
+            return True
+    return False
+
+
+def _say(key: str, params: dict[str, Any], lang: str) -> str:
+    """A refusal reason in the player's language (card ids shown by name)."""
+    return render(Message(key, params), lang)
+
+
+def _record(
+    session: Session,
+    message_id: str,
+    reply: ReplyAddress,
+    sender: str,
+    status: str,
+    reason: str,
+    now: datetime,
+    move: dict[str, Any] | None = None,
+) -> None:
+    session.add(
+        InboundMail(
+            message_id=message_id,
+            game_id=reply.game_id,
+            seat=reply.seat,
+            turn=reply.turn,
+            sender=sender[:254],
+            status=status,
+            reason=reason[:40],
+            move=move,
+            created_at=now,
+        )
+    )
+
+
+def _answer(
+    session: Session,
+    site: Any,
+    game: Game,
+    seat: Seat,
+    reason: str,
+    line: str,
+    now: datetime,
+) -> None:
+    """Queue the one mail that says why nothing was played, with the legal moves."""
+    since = now - timedelta(seconds=ANSWERS.seconds)
+    answered = session.exec(
+        select(func.count())
+        .select_from(InboundMail)
+        .where(
+            InboundMail.game_id == game.id,
+            InboundMail.seat == seat.seat,
+            InboundMail.status == "refused",
+            InboundMail.created_at > since,
+        )
+    ).one()
+    if answered > ANSWERS.count:
+        return  # enough answers for this seat this hour: a loop, or a player who will look
+    player = session.get(Player, seat.player_id)
+    lang = player.lang if player is not None else "en"
+    moves: list[str] = []
+    if game.status == "active" and game.state is not None:
+        if GAMES[game.slug].may_act(game.state, seat.seat):
+            names = [s.name for s in seats_of(session, game)]
+            texts = text_presenter(game.slug).legal_texts(game.state, seat.seat, lang, names)
+            moves = list(dict.fromkeys(entry["text"] for entry in texts))
+    queue(
+        session,
+        site,
+        game,
+        seat,
+        "move_refused",
+        now,
+        extra={
+            "reason": reason,
+            "line": line[:200],
+            "moves": moves[:MAX_LISTED],
+            "more_moves": max(len(moves) - MAX_LISTED, 0),
+            "sample": game.slug == "fantasy-business",
+        },
+    )
+
+
+def receive(
+    engine: Engine,
+    site: Any,
+    envelope_from: str,
+    rcpt: str,
+    raw: bytes,
+    now: datetime,
+    max_bytes: int,
+) -> Verdict:
+    """Handle one mail to one reply address; never raises for anything the sender controls."""
+    reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
+    if reply is None:
+        return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")
+    if len(raw) > max_bytes:
+        return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move")
+    try:
+        msg = reading.parse(raw)
+    except reading.Malformed:
+        return Verdict("rejected", "malformed", "550 5.6.0 Malformed message")
+    message_id = _message_id(msg, raw)
+    with read_session(engine) as session:
+        found = seat_for(session, site.secret, reply)
+        player = session.get(Player, found[1].player_id) if found else None
+    if found is None or player is None:
+        return Verdict("rejected", "bad_token", "550 5.1.1 No such mailbox here")
+    own = {site.domain.lower(), site.reply_domain.lower()}
+    why_auto = reading.automatic(msg, envelope_from, own) or ("loop" if _ours(msg, site) else None)
+    sender = reading.sender(msg) or ""
+    if why_auto is not None:
+        return _store_only(engine, message_id, reply, sender, "ignored", why_auto, now)
+    if record(engine, BY_ADDRESS, sender or envelope_from or "?", now) > BY_ADDRESS.count:
+        return Verdict("deferred", "rate_address", "451 4.7.1 Too many mails, try again later")
+    if sender != player.email.lower():
+        _store_only(engine, message_id, reply, sender, "rejected", "forged_from", now)
+        return Verdict(
+            "rejected", "forged_from", "550 5.7.1 This address takes mail from its player only"
+        )
+    if record(engine, BY_SEAT, f"{reply.game_id}:{reply.seat}", now) > BY_SEAT.count:
+        return Verdict("deferred", "rate_seat", "451 4.7.1 Too many mails, try again later")
+    lines = reading.move_lines(reading.body_text(msg))
+    try:
+        with write_session(engine) as session:
+            return _decide(session, site, reply, message_id, sender, lines, now)
+    except IntegrityError:
+        # A twin of this mail (same Message-ID) or a move for the same ply won the race.
+        return Verdict("ignored", "duplicate", ACCEPTED)
+
+
+def _store_only(
+    engine: Engine,
+    message_id: str,
+    reply: ReplyAddress,
+    sender: str,
+    status: str,
+    reason: str,
+    now: datetime,
+) -> Verdict:
+    """Keep a row for a mail that is not acted on (automatic, forged); a copy adds nothing."""
+    try:
+        with write_session(engine) as session:
+            seen = session.exec(
+                select(InboundMail.id).where(InboundMail.message_id == message_id)
+            ).first()
+            if seen is None:
+                _record(session, message_id, reply, sender, status, reason, now)
+    except IntegrityError:
+        pass
+    return Verdict(status, reason, ACCEPTED)
+
+
+def _decide(
+    session: Session,
+    site: Any,
+    reply: ReplyAddress,
+    message_id: str,
+    sender: str,
+    lines: list[str],
+    now: datetime,
+) -> Verdict:
+    """Inside the write transaction: the move applied, or refused with an answer queued."""
+    seen = session.exec(select(InboundMail.id).where(InboundMail.message_id == message_id)).first()
+    if seen is not None:
+        return Verdict("ignored", "duplicate", ACCEPTED)
+    game = lock_game(session, reply.game_id)
+    seat = session.exec(
+        select(Seat).where(Seat.game_id == game.id, Seat.seat == reply.seat)
+    ).one()
+    player = session.get(Player, seat.player_id)
+    lang = player.lang if player is not None else "en"
+
+    def refuse(reason: str, text: str, line: str = "") -> Verdict:
+        _record(session, message_id, reply, sender, "refused", reason, now)
+        session.flush()
+        _answer(session, site, game, seat, text, line, now)
+        return Verdict("refused", reason, ACCEPTED)
+
+    if game.status != "active" or game.state is None:
+        return refuse("not_active", _say("mailmove.error.game_not_active", {}, lang))
+    rules = GAMES[game.slug]
+    current = rules.turn_token(game.state, seat.seat)
+    names = [s.name for s in seats_of(session, game)]
+    parser = text_presenter(game.slug)
+    if fold_turn(current) != reply.turn:
+        if _applied_before(session, reply, None):
+            _record(session, message_id, reply, sender, "ignored", "resend", now)
+            return Verdict("ignored", "resend", ACCEPTED)
+        return refuse("stale", _say("mailmove.error.stale", {}, lang))
+    if not rules.may_act(game.state, seat.seat):
+        return refuse("not_your_turn", _say("play.error.not_your_turn", {}, lang))
+    first_error: TextMoveError | None = None
+    move = None
+    used = ""
+    for line in lines:
+        try:
+            move = parser.parse(line, game.state, seat.seat, names)
+        except TextMoveError as exc:
+            first_error = first_error or exc
+            continue
+        used = line
+        break
+    if move is None:
+        error = first_error or TextMoveError("mailmove.error.empty")
+        return refuse("unreadable", _say(error.key, error.params, lang), lines[0] if lines else "")
+    if _applied_before(session, reply, move):
+        # The same move for the same turn (a resend while prices may still be revised).
+        _record(session, message_id, reply, sender, "ignored", "resend", now)
+        return Verdict("ignored", "resend", ACCEPTED)
+    try:
+        with session.begin_nested():
+            play.submit_move(
+                session, site, id_of(game), seat.seat, move, current, now, source="mail"
+            )
+    except IllegalMove as exc:
+        return refuse("illegal", error_text(exc, lang, names), used)
+    except PlayError as exc:
+        return refuse("stale", _say(exc.key, exc.params, lang), used)
+    _record(session, message_id, reply, sender, "applied", "", now, move)
+    # The page says "your turn again" to a mover the table still waits on; by mail, that
+    # is a new turn mail with the new turn's reply address.
+    if game.state is not None and seat.seat in rules.to_act(game.state):
+        if player is None or player.notify != "none":
+            queue(session, site, game, seat, "your_turn", now)
+    return Verdict("applied", "", APPLIED)
+
+
+def _applied_before(session: Session, reply: ReplyAddress, move: dict[str, Any] | None) -> bool:
+    """Whether a mail for this seat and turn was applied already (with this move, if given)."""
+    rows = session.exec(
+        select(InboundMail).where(
+            InboundMail.game_id == reply.game_id,
+            InboundMail.seat == reply.seat,
+            InboundMail.turn == reply.turn,
+            InboundMail.status == "applied",
+        )
+    ).all()
+    if move is None:
+        return bool(rows)
+    return bool(rows) and rows[-1].move == move

@@ -1,0 +1,112 @@
+"""`pbem inbound`: the SMTP or LMTP server (aiosmtpd) the site's MTA hands the reply domain to.
+
+It takes one recipient per message, and only a reply address we signed (others get a
+550 at RCPT). The database work runs in a worker thread, so one slow mail does not stop
+the listener; any failure of ours answers 451 (the MTA tries again later), never a crash.
+Mail is never sent from here: answers go to the outbox, and the clock sends them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.lmtp import LMTP
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from pbem.mailin.receive import address_ok, receive
+
+log = logging.getLogger(__name__)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class InboundHandler:
+    """The aiosmtpd handler: check the address at RCPT, read and apply the mail at DATA."""
+
+    def __init__(self, engine: Any, site: Any, config: dict[str, Any]) -> None:
+        self.engine = engine
+        self.site = site
+        self.max_bytes = int(config["INBOUND_MAX_BYTES"])
+        self.clock = config.get("CLOCK", _utcnow)
+        self.verdicts: list[Any] = []  # what became of each mail, newest last (kept short)
+
+    async def handle_RCPT(  # noqa: N802
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
+    ) -> str:
+        """Accept only one of our reply addresses, one per message."""
+        if envelope.rcpt_tos:
+            return "452 4.5.3 One recipient per message"
+        loop = asyncio.get_running_loop()
+        try:
+            ok = await loop.run_in_executor(None, address_ok, self.engine, self.site, address)
+        except Exception:
+            log.exception("inbound: checking %r failed", address[:80])
+            return "451 4.3.0 Try again later"
+        if not ok:
+            return "550 5.1.1 No such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(  # noqa: N802
+        self, server: SMTP, session: Session, envelope: Envelope
+    ) -> str:
+        """Apply the mail's move once, or refuse it; the reply code says which."""
+        raw = envelope.original_content or b""
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        rcpt = envelope.rcpt_tos[0] if envelope.rcpt_tos else ""
+        loop = asyncio.get_running_loop()
+        try:
+            verdict = await loop.run_in_executor(
+                None,
+                receive,
+                self.engine,
+                self.site,
+                envelope.mail_from or "",
+                rcpt,
+                raw,
+                self.clock(),
+                self.max_bytes,
+            )
+        except Exception:
+            log.exception("inbound: a mail to %r failed", rcpt[:80])
+            return "451 4.3.0 Try again later"
+        log.info("inbound: %s %s %s", rcpt[:80], verdict.status, verdict.reason)
+        self.verdicts.append(verdict)
+        del self.verdicts[:-1000]
+        return verdict.smtp
+
+
+class InboundController(Controller):
+    """An aiosmtpd controller that speaks SMTP, or LMTP with `lmtp=True`."""
+
+    def __init__(self, handler: InboundHandler, lmtp: bool = False, **kwargs: Any) -> None:
+        self.lmtp = lmtp
+        super().__init__(handler, **kwargs)
+
+    def factory(self) -> SMTP:
+        """The protocol object for one connection."""
+        server_class = LMTP if self.lmtp else SMTP
+        return server_class(self.handler, **self.SMTP_kwargs)
+
+
+def make_controller(
+    engine: Any, site: Any, config: dict[str, Any], host: str, port: int, lmtp: bool = False
+) -> InboundController:
+    """A controller for `pbem inbound`, not yet started."""
+    handler = InboundHandler(engine, site, config)
+    return InboundController(
+        handler,
+        lmtp=lmtp,
+        hostname=host,
+        port=port,
+        data_size_limit=int(config["INBOUND_MAX_BYTES"]),
+        server_hostname=site.reply_domain or None,
+        ident="pbem inbound",
+    )

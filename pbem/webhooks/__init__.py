@@ -1,0 +1,1 @@
+"""Chat-room webhooks: Discord, Slack or signed generic JSON, sent through their own outbox."""

@@ -1,0 +1,95 @@
+"""Fixtures for moves by mail: an app with a reply domain, and `pbem inbound` on loopback."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pbem import create_app, play
+from pbem.db import write_session
+from pbem.mailin.server import InboundController, make_controller
+from tests.conftest import FormClient
+from tests.web.helpers import deliver
+
+REPLY_DOMAIN = "in.pbem.test"
+PLAYERS = [
+    play.Invitee("Ana", "ana@example.org", "en"),
+    play.Invitee("Léo", "leo@example.org", "fr"),
+    play.Invitee("Zoé", "zoe@example.org", "en"),
+]
+
+
+@pytest.fixture
+def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
+    """The test app of tests/conftest.py, with replies to turn mails going to REPLY_DOMAIN."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
+            "DATABASE_URL": database_url,
+            "BASE_URL": "http://pbem.test",
+            "MAIL_BACKEND": "smtp",
+            "MAIL_FROM": "pbem@pbem.test",
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": smtpd.port,
+            "SMTP_TIMEOUT": 5.0,
+            "MAIL_DIR": str(tmp_path / "mail"),
+            "CLOCK": clock,
+            "REPLY_DOMAIN": REPLY_DOMAIN,
+            "INBOUND_MAX_BYTES": 64 * 1024,
+        }
+    )
+    app.test_client_class = FormClient
+    yield app
+    app.extensions["pbem"]["engine"].dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start(app: Any, lmtp: bool) -> Iterator[InboundController]:
+    controller = make_controller(
+        app.extensions["pbem"]["engine"],
+        app.extensions["pbem"]["site"],
+        app.config,
+        "127.0.0.1",
+        free_port(),
+        lmtp=lmtp,
+    )
+    controller.start()
+    try:
+        yield controller
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def inbound(app: Any) -> Iterator[InboundController]:
+    """`pbem inbound` speaking SMTP on a free loopback port."""
+    yield from _start(app, lmtp=False)
+
+
+@pytest.fixture
+def inbound_lmtp(app: Any) -> Iterator[InboundController]:
+    """`pbem inbound --lmtp` on a free loopback port."""
+    yield from _start(app, lmtp=True)
+
+
+@pytest.fixture
+def game(app: Any, smtpd: Any, clock: Any) -> int:
+    """A Colour Bazaar game with a fixed seed, everyone joined, the first turn mail sent."""
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    invitees = [play.Invitee(p.name, p.email, p.lang) for p in PLAYERS]
+    with write_session(engine) as session:
+        game_id = play.create_game(session, site, "colour-bazaar", invitees, {}, clock(), seed=7).id
+    with write_session(engine) as session:
+        for seat in (1, 2):
+            play.join(session, site, game_id, seat, clock())
+    deliver(app)
+    return game_id

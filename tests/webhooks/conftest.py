@@ -1,0 +1,131 @@
+"""Fixtures for webhooks: an app that may post to loopback http, a real HTTP server on
+loopback (http.server in a thread) that records what it gets, and a started game."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from pbem import create_app, play
+from pbem.db import write_session
+from tests.conftest import FormClient
+from tests.web.helpers import deliver
+
+PLAYERS = [
+    play.Invitee("Ana", "ana@example.org", "en"),
+    play.Invitee("Léo", "leo@example.org", "fr"),
+    play.Invitee("Zoé", "zoe@example.org", "en"),
+]
+
+
+@pytest.fixture
+def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
+            "DATABASE_URL": database_url,
+            "BASE_URL": "http://pbem.test",
+            "MAIL_BACKEND": "smtp",
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": smtpd.port,
+            "SMTP_TIMEOUT": 5.0,
+            "MAIL_DIR": str(tmp_path / "mail"),
+            "CLOCK": clock,
+            "WEBHOOK_ALLOW_LOOPBACK": True,
+            "WEBHOOK_TIMEOUT": 0.5,
+        }
+    )
+    app.test_client_class = FormClient
+    yield app
+    app.extensions["pbem"]["engine"].dispose()
+
+
+class Hooks:
+    """What the loopback HTTP server received, and what it answers next, per path."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.script: dict[str, list[tuple[int, dict[str, str], float]]] = {}
+        self.lock = threading.Lock()
+        self.base = ""
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def answer(self, path: str, *responses: int | tuple[int, dict[str, str], float]) -> None:
+        """Queue answers for `path`: a status, or (status, headers, seconds to wait first)."""
+        self.script[path] = [r if isinstance(r, tuple) else (r, {}, 0.0) for r in responses]
+
+    def to(self, path: str) -> list[dict[str, Any]]:
+        with self.lock:
+            return [r for r in self.requests if r["path"] == path]
+
+
+def _handler(hooks: Hooks) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            length = int(self.headers.get("Content-Length", 0))
+            body = self.rfile.read(length)
+            with hooks.lock:
+                hooks.requests.append(
+                    {"path": self.path, "headers": dict(self.headers), "body": body}
+                )
+                queued = hooks.script.get(self.path) or []
+                status, headers, wait = queued.pop(0) if queued else (200, {}, 0.0)
+            if wait:
+                time.sleep(wait)
+            try:
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up waiting (the timeout test)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture
+def hooks() -> Iterator[Hooks]:
+    """A real HTTP server on 127.0.0.1 at a free port."""
+    recorder = Hooks()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(recorder))
+    server.daemon_threads = True
+    recorder.base = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield recorder
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def game(app: Any, smtpd: Any, clock: Any) -> int:
+    """A Colour Bazaar game (seed 7) that Ana created; everyone joined, mail sent."""
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    invitees = [play.Invitee(p.name, p.email, p.lang) for p in PLAYERS]
+    with write_session(engine) as session:
+        game_id = play.create_game(session, site, "colour-bazaar", invitees, {}, clock(), seed=7).id
+    with write_session(engine) as session:
+        for seat in (1, 2):
+            play.join(session, site, game_id, seat, clock())
+    deliver(app)
+    return game_id
+
+
+def body_of(request: dict[str, Any]) -> Any:
+    return json.loads(request["body"])
