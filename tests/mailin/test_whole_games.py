@@ -24,7 +24,7 @@ def _start(client: Any, app: Any, smtpd: Any, slug: str, players: list[tuple[str
     for row, (name, email) in enumerate(players):
         form[f"name_{row}"] = name
         form[f"email_{row}"] = email
-    assert client.post(f"/games?lang={lang}", data=form).status_code == 201
+    assert client.post(f"/games?lang={lang}", data=form).status_code == 303
     deliver(app)
     for _, email in players[1:]:
         (mail,) = smtpd.to(email)
