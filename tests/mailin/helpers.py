@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.web.helpers import text_of
 
-EXAMPLE = re.compile(r"(?:for example|par exemple) ?:\r?\n[ \t]+(\S[^\r\n]*)")
+EXAMPLE = re.compile(r"(?:for example|par exemple)[ \u00a0]?:\r?\n[ \t]+(\S[^\r\n]*)")
 
 
 def example_in(mail: EmailMessage) -> str:
