@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.games import GAMES
+from pbem.games.base import IllegalMove
 from pbem.present import colour_bazaar_text as cbt
 from pbem.present import fantasy_business_text as fbt
 from pbem.present.textmove import TextMoveError
@@ -99,10 +100,12 @@ def test_fantasy_business_reaches_every_step_in_the_round_trip():
                     for entry in fbt.legal_texts(state, seat, "fr", NAMES[:4]):
                         assert fbt.parse(entry["text"], state, seat, NAMES[:4]) == entry["move"]
                         seen.add(f"{step}:{entry['move']['action']}")
-                        if "target" in entry["move"]:
+                        plays = entry["move"].get("plays") or [entry["move"]]
+                        if any("target" in play for play in plays):
                             seen.add("play-with-target")
     assert {"choose:choose", "open:bid", "open:pass", "sealed:bid", "specials:done",
-            "specials:play", "pricing:prices", "play-with-target"} <= seen  # fmt: skip
+            "specials:play", "pricing:prices", "play-with-target", "order:order",
+            "limits:limits", "lists:specials", "antitrust_limits:limit"} <= seen  # fmt: skip
 
 
 CASTLE_HAND = table([["castle", "ace-knots", "forest", "sea"], ["mill", "cave", "pact", "bard"]])
@@ -204,3 +207,148 @@ def test_any_text_is_a_move_or_a_text_move_error(text):
     except TextMoveError:
         return
     assert move in CB.legal_moves(state, 0)
+
+
+# --- The orders auction (Spec, Playing by mail): order of sale, limits, lists of specials.
+
+
+def _orders_state(seed: int, step: str, seat: int | None = None, holds: int = 0) -> dict:
+    """The first state of a 4-player orders game (fixed seed) at `step` (where `seat` is
+    asked, holding at least `holds` specials)."""
+    from pbem.games.fantasy_business.engine import step_name
+
+    for state in _fb_states(seed, 4, "orders", 400):
+        if step_name(state) == step and (
+            seat is None or (seat in state["asked"] and len(state["specials"][seat]) >= holds)
+        ):
+            return state
+    raise AssertionError(f"no {step} step reached")
+
+
+# Seed 25: the row is swords, armour, magic potions, horses; seat 3 is the first buyer.
+@pytest.mark.parametrize(
+    ("line", "order"),
+    [
+        ("order horses swords armour potions", [3, 0, 1, 2]),
+        ("Ordre : chevaux, épées, armures, potions magiques", [3, 0, 1, 2]),
+        ("ORDRE CHEVAUX EPEES", [3, 0, 1, 2]),  # the cards left out follow in row order
+        ("order 4 1 2 3", [3, 0, 1, 2]),
+        ("4, 1", [3, 0, 1, 2]),
+        ("sell the magic potions first", [2, 0, 1, 3]),
+    ],
+)
+def test_order_of_sale_by_names_or_numbers(line, order):
+    state = _orders_state(25, "order")
+    assert [c.split("-")[0] for c in state["row"]] == ["swords", "armour", "potions", "horses"]
+    move = fbt.parse(line, state, state["first"], NAMES[:4])
+    assert move == {"action": "order", "order": order}
+    FB.apply(state, state["first"], move)  # the rules take it
+
+
+def test_order_of_sale_with_two_cards_of_one_article():
+    state = _orders_state(27, "order")  # swords, bows, bows, swords
+    seat = state["first"]
+    assert fbt.parse("order swords swords bows", state, seat, NAMES[:4])["order"] == [0, 3, 1, 2]
+    with pytest.raises(TextMoveError) as info:
+        fbt.parse("order swords swords swords", state, seat, NAMES[:4])
+    assert info.value.key == "mailmove.error.not_in_row"
+    # Numbers past the row are left to the rules, which say why.
+    move = fbt.parse("order 5 1", state, seat, NAMES[:4])
+    with pytest.raises(IllegalMove) as refused:
+        FB.apply(state, seat, move)
+    assert refused.value.msg.key == "fb.order_not_permutation"
+
+
+def _limits_state() -> tuple[dict, int]:
+    """Seed 25 after the first buyer sold horses first: the order of sale is horses, swords,
+    armour, magic potions."""
+    state = _orders_state(25, "order")
+    state = FB.apply(state, state["first"], {"action": "order", "order": [3, 0, 1, 2]})
+    return state, state["asked"][0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "swords 6, horses 8",
+        "Épées 6 et chevaux 8",
+        "8 horses, 6 swords",
+        "limits: horses 8 swords 6 armour 0",
+        "8 6 0 0",  # one number per card, in the order of sale
+        "plafonds 8, 6, 0, 0",
+    ],
+)
+def test_limits_by_name_or_in_the_order_of_sale(line):
+    state, seat = _limits_state()
+    move = fbt.parse(line, state, seat, NAMES[:4])
+    assert move == {"action": "limits", "limits": [6, 0, 0, 8]}  # in row slots
+    FB.apply(state, seat, move)
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ("6 8", "mailmove.error.limits_count"),
+        ("swords", "mailmove.error.limit_missing"),
+        ("swords 6 7", "mailmove.error.two_numbers"),
+        ("dragons 6", "mailmove.error.unknown_word"),
+        ("swords 6, swords 7", "mailmove.error.not_in_row"),  # the row holds one Swords card
+    ],
+)
+def test_limits_that_cannot_be_read(line, key):
+    state, seat = _limits_state()
+    with pytest.raises(TextMoveError) as info:
+        fbt.parse(line, state, seat, NAMES[:4])
+    assert info.value.key == key
+
+
+def test_no_limits_at_all():
+    state, seat = _limits_state()
+    for line in ("pass", "none", "rien", "aucune"):
+        assert fbt.parse(line, state, seat, NAMES[:4]) == {"action": "limits", "limits": [0] * 4}
+
+
+def test_a_list_of_specials_in_its_order_with_targets():
+    state = _orders_state(
+        5, "lists", seat=0, holds=2
+    )  # seat 0 holds a subsidy and a defaulting buyer
+    assert sorted(state["specials"][0]) == ["defaulting-1", "subsidy-2"]
+    subsidy, defaulting = {"card": "subsidy-2"}, {"card": "defaulting-1", "target": 1}
+    for line, plays in [
+        ("play subsidy, defaulting Léo", [subsidy, defaulting]),
+        ("jouer acheteur défaillant Léo puis subvention", [defaulting, subsidy]),
+        ("Leo defaulting subsidy", [defaulting, subsidy]),
+        ("subvention", [subsidy]),
+        ("aucune", []),
+        ("none", []),
+    ]:
+        assert fbt.parse(line, state, 0, NAMES[:4]) == {"action": "specials", "plays": plays}
+    for line, key in [
+        ("subsidy, subsidy", "mailmove.error.no_match"),  # one subsidy held
+        ("defaulting", "mailmove.error.ambiguous"),  # three players it could name
+        ("theft Léo", "mailmove.error.no_match"),
+    ]:
+        with pytest.raises(TextMoveError) as info:
+            fbt.parse(line, state, 0, NAMES[:4])
+        assert info.value.key == key, line
+
+
+def test_a_special_with_one_possible_target_needs_no_target():
+    state = _orders_state(
+        15, "lists", seat=1, holds=2
+    )  # seat 1: an Antitrust law, only Marc's horses fit
+    move = fbt.parse("antitrust", state, 1, NAMES[:4])
+    assert move == {"action": "specials", "plays": [{"card": "antitrust-4", "target": 3,
+                                                     "article": "horses"}]}  # fmt: skip
+
+
+def test_the_mail_example_comes_from_the_seat_s_own_row():
+    state = _orders_state(25, "order")
+    assert fbt.example(state, state["first"], "en", NAMES[:4]) == (
+        "order horses magic potions armour swords"  # the row, sold backwards
+    )
+    assert fbt.example(state, state["first"], "fr", NAMES[:4]).startswith("ordre ")
+    state, seat = _limits_state()
+    example = fbt.example(state, seat, "fr", NAMES[:4])
+    assert example.startswith("chevaux ")  # the order of sale, horses first
+    assert fbt.parse(example, state, seat, NAMES[:4])["action"] == "limits"
