@@ -16,10 +16,13 @@ TURN_MAILS = frozenset({"your_turn", "reminder", "deadline_warning", "move_refus
 def reply_context(
     site: Any, game: Game, seat: Seat, event: str, lang: str, names: list[str]
 ) -> dict[str, str]:
-    """The reply address and an example from the seat's own hand; empty when not offered."""
+    """The reply address and an example from the seat's own hand; empty when not offered
+    (a computer seat gets no mail, so no address to answer either)."""
     domain = getattr(site, "reply_domain", "")
     empty = {"reply_address": "", "reply_example": ""}
     if not domain or event not in TURN_MAILS or game.state is None or game.status != "active":
+        return empty
+    if seat.computer:
         return empty
     rules = GAMES[game.slug]
     if not rules.may_act(game.state, seat.seat):

@@ -195,7 +195,8 @@ def receive(
     with read_session(engine) as session:
         found = seat_for(session, site.secret, reply)
         player = session.get(Player, found[1].player_id) if found else None
-    if found is None or player is None:
+    if found is None or player is None or found[1].computer:
+        # A computer seat is never mailed, so no reply can be meant for it.
         return Verdict("rejected", "bad_token", "550 5.1.1 No such mailbox here")
     own = {site.domain.lower(), site.reply_domain.lower()}
     why_auto = reading.automatic(msg, envelope_from, own) or ("loop" if _ours(msg, site) else None)

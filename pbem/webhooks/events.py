@@ -62,8 +62,10 @@ def queue_events(
     names: list[str],
     context: dict[str, Any],
 ) -> int:
-    """Queue `event` for `seat` to the webhooks that hear it; how many were queued."""
-    if event not in EVENTS:
+    """Queue `event` for `seat` to the webhooks that hear it; how many were queued.
+
+    A computer seat is told nothing: no chat room hears "your move" for a computer."""
+    if event not in EVENTS or seat.computer:
         return 0
     hooks = session.exec(
         select(Webhook).where(

@@ -85,22 +85,39 @@ def test_colour_bazaar_in_french_with_courts_by_replies_only(app, client, smtpd,
         assert "répondez à ce mail" in text_of(turn_mail)
 
 
+def _actions(app: Any) -> set[str]:
+    """The actions of the moves played (all by mail)."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return {m.move["action"] for m in session.exec(select(Move))}
+
+
+# The orders auction (Spec, Playing by mail): the order of sale, limits, lists of specials,
+# an Antitrust sale's limit and prices, each step answered with the mail's own example.
+ORDERS_STEPS = {"order", "limits", "specials", "prices"}
+
+
 def test_fantasy_business_in_french_by_replies_only(app, client, smtpd, inbound, clock):
     players = [("Ana", "ana@example.org"), ("Léo", "leo@example.org"),
                ("Zoé", "zoe@example.org"), ("Inès", "ines@example.org")]  # fmt: skip
+    # The orders auction is the default for a new game.
     _start(client, app, smtpd, "fantasy-business", players, "fr", {})
     game = _play_by_replies(app, smtpd, inbound, "fr", seed=3, clock=clock)
     assert game.outcome is not None
+    assert game.options["auction"] == "orders"
+    assert ORDERS_STEPS <= _actions(app)
+    turn_mail = next(m for m in smtpd.to("ana@example.org") if m["Reply-To"] is not None)
+    assert "répondez à ce mail" in text_of(turn_mail)
 
 
-def test_fantasy_business_in_english_sealed_by_replies_only_over_lmtp(
+def test_fantasy_business_in_english_orders_by_replies_only_over_lmtp(
     app, client, smtpd, inbound_lmtp, clock
 ):
     players = [("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")]
     _start(client, app, smtpd, "fantasy-business", players, "en",
-           {"opt_fantasy-business_auction": "sealed"})  # fmt: skip
+           {"opt_fantasy-business_auction": "orders"})  # fmt: skip
     game = _play_by_replies_lmtp(app, smtpd, inbound_lmtp, clock)
     assert game.outcome is not None
+    assert ORDERS_STEPS <= _actions(app)
 
 
 def _play_by_replies_lmtp(app: Any, smtpd: Any, inbound: Any, clock: Any) -> Game:
