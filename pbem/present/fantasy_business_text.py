@@ -562,7 +562,7 @@ def example(state: dict[str, Any], seat: int, lang: str, names: list[str]) -> st
         texts = [text_of(m, lang, names, state) for m in legal[1:]]
         return next((t for t in texts if not t.split()[-1].isdigit()), texts[0])
     if step == "limits":
-        # Every card the seat can afford at a little over its base price.
+        # Every card the seat can afford, at its base price.
         bids = [m for m in legal if sum(1 for v in m["limits"] if v) > 0]
         widest = max(bids, key=lambda m: sum(1 for v in m["limits"] if v), default=legal[0])
         return text_of(widest, lang, names, state)

@@ -4,7 +4,10 @@ Whole games of both games, in English and in French, with fixed seeds (so that a
 comes back on every run). At every ply each seat's reachable pages are searched: the
 invitation (join) page, the table, the settings, the review of a move ("Check your move"),
 a stale form, a refused move, and at the end the results; so are the spectator page and
-every mail. Two checks:
+every mail: the turn mails with their example answer (moves by reply, issue 14), pbem's
+answers to replies it refuses (sent through the real `pbem inbound` listener), the mail
+saying a chat webhook was switched off, and every chat-room webhook payload (a seat's own
+webhook as that seat, the table's as a spectator). Two checks:
 
 - by name: no card (by name, in either language) the viewer may not see;
 - by difference: changing what the viewer may not see (the cards of other hands and of
@@ -15,16 +18,24 @@ from __future__ import annotations
 
 import random
 import re
+import socket
+from collections.abc import Iterator
 from html import unescape
 from typing import Any
 
 import pytest
 from sqlmodel import select
 
+from pbem import create_app
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
-from pbem.models import Game, Move
+from pbem.mailin.server import InboundController, make_controller
+from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import card_name
+from pbem.webhooks.deliver import drain as drain_webhooks
+from pbem.webhooks.store import add_webhook
+from tests.conftest import FormClient
+from tests.mailin.helpers import addr, answer, send
 from tests.web.helpers import deliver, form_with, hidden, html_of, link_in, radio_values, text_of
 from tests.web.test_fantasy_business_web import assert_hides as assert_hides_specials
 from tests.web.test_fantasy_business_web import move_form, sensible_move
@@ -45,6 +56,52 @@ CSRF = re.compile(r'name="csrf" value="[^"]*"')
 # Colour Bazaar, seed 21: Léo shows his hand to a royal edict, then discards one of the
 # cards shown face down (the case that made this test fail now and then).
 CB_SEED = 21
+
+
+REPLY_DOMAIN = "in.pbem.test"
+# A closed loopback port: every webhook post fails, so each webhook ends switched off.
+DEAD_HOOK = "http://127.0.0.1:9/hook"
+REFUSALS_PER_SEAT = 3  # below the listener's answers-per-hour limit
+
+
+@pytest.fixture
+def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
+    """The test app of tests/conftest.py, with moves by reply and loopback webhooks on."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
+            "DATABASE_URL": database_url,
+            "BASE_URL": "http://pbem.test",
+            "MAIL_BACKEND": "smtp",
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": smtpd.port,
+            "SMTP_TIMEOUT": 5.0,
+            "MAIL_DIR": str(tmp_path / "mail"),
+            "CLOCK": clock,
+            "REPLY_DOMAIN": REPLY_DOMAIN,
+            "WEBHOOK_ALLOW_LOOPBACK": True,
+            "WEBHOOK_TIMEOUT": 0.5,
+        }
+    )
+    app.test_client_class = FormClient
+    yield app
+    app.extensions["pbem"]["engine"].dispose()
+
+
+@pytest.fixture
+def inbound(app: Any) -> Iterator[InboundController]:
+    """`pbem inbound` on a free loopback port, for the replies pbem refuses."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    ext = app.extensions["pbem"]
+    controller = make_controller(ext["engine"], ext["site"], app.config, "127.0.0.1", port)
+    controller.start()
+    try:
+        yield controller
+    finally:
+        controller.stop()
 
 
 # --- the game on the database -------------------------------------------------------------
@@ -260,8 +317,15 @@ GAMES_UNDER_TEST = {
 class Walk:
     """Players following their mail, while every page and mail is searched."""
 
-    def __init__(self, client: Any, app: Any, smtpd: Any, slug: str, lang: str) -> None:
+    def __init__(
+        self, client: Any, app: Any, smtpd: Any, slug: str, lang: str, inbound: Any
+    ) -> None:
         self.client, self.app, self.smtpd, self.slug, self.lang = client, app, smtpd, slug, lang
+        self.inbound = inbound
+        self.refusals = [0] * len(PLAYERS[slug])
+        self.hooks: dict[int, int | None] = {}  # webhook id -> whose view (None: the table)
+        self.hooks_seen = 0
+        self.kinds_seen: set[str] = set()
         self.check, self.shuffle, self.pick, self.refuse = GAMES_UNDER_TEST[slug]
         self.players = PLAYERS[slug]
         self.names = [name for name, _ in self.players]
@@ -289,13 +353,74 @@ class Walk:
         deliver(self.app)
         page = self.client.get(self.links[0]).get_data(as_text=True)
         self.watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
+        self.add_webhooks()
+
+    def add_webhooks(self) -> None:
+        """Each seat's own webhook (a different kind each) and the creator's table webhook."""
+        engine, now = self.app.extensions["pbem"]["engine"], self.app.config["CLOCK"]()
+        kinds = ["generic", "discord", "slack"]
+        with write_session(engine) as session:
+            game = session.get(Game, 1)
+            for seat in session.exec(select(Seat).where(Seat.game_id == 1)).all():
+                player = session.get(Player, seat.player_id)
+                hook = add_webhook(session, player, game, seat, "mine", DEAD_HOOK,
+                                   kinds[seat.seat % 3], True, now)  # fmt: skip
+                self.hooks[hook.id or 0] = seat.seat
+                if seat.seat == 0:
+                    table = add_webhook(session, player, game, seat, "table", DEAD_HOOK,
+                                        "generic", True, now)  # fmt: skip
+                    self.hooks[table.id or 0] = None
+
+    def webhooks(self, state: dict[str, Any], log: list[Any]) -> None:
+        """Every webhook payload queued since the last look, as its owner's view."""
+        with read_session(self.app.extensions["pbem"]["engine"]) as session:
+            rows = session.exec(
+                select(WebhookDelivery).where(WebhookDelivery.id > self.hooks_seen)  # type: ignore[operator]
+            ).all()
+        for row in rows:
+            viewer = self.hooks[row.webhook_id]
+            self.check(row.body, state, viewer, self.names, f"webhook {row.event} of {viewer}", log)
+            self.kinds_seen.add(row.event)
+            self.hooks_seen = max(self.hooks_seen, row.id or 0)
+
+    def refuse_by_mail(self, seat: int) -> None:
+        """Answer the seat's newest turn mail with a line that is no move: pbem answers."""
+        if self.refusals[seat] >= REFUSALS_PER_SEAT:
+            return
+        email = self.players[seat][1]
+        turn_mails = [m for m in self.smtpd.to(email) if m["Reply-To"] is not None]
+        if not turn_mails:
+            return
+        self.refusals[seat] += 1
+        before = len(self.smtpd.to(email))
+        code, text = send(self.inbound, answer(turn_mails[-1], "xyzzy plugh"))
+        assert code == 250, text
+        deliver(self.app)
+        # The check has teeth: the answer (with the legal moves) came, and is searched.
+        assert len(self.smtpd.to(email)) == before + 1
+        assert addr(self.smtpd.to(email)[-1]["Reply-To"]).endswith("@" + REPLY_DOMAIN)
+
+    def switch_off_webhooks(self) -> None:
+        """Fail every webhook until it is switched off: its owner's mail is searched too."""
+        ext, clock = self.app.extensions["pbem"], self.app.config["CLOCK"]
+        for _ in range(12):
+            clock.advance(hours=3)  # past the longest backoff
+            drain_webhooks(ext["engine"], ext["site"], self.app.config, clock())
+        deliver(self.app)
+        with read_session(ext["engine"]) as session:
+            assert not session.exec(select(Webhook).where(Webhook.enabled == True)).all()  # noqa: E712
+            told = session.exec(select(Outbox).where(Outbox.event == "webhook_disabled")).all()
+            assert len(told) == len(self.hooks)  # one mail per webhook, to its owner
+            assert all(row.sent_at is not None for row in told)
 
     def mails(self, state: dict[str, Any], log: list[Any]) -> None:
+        emails = [email for _, email in self.players]
         for mail in self.smtpd.messages[self.seen :]:
-            seat = self.links.index(link_in(mail))
+            seat = emails.index(addr(mail["To"]))
             body = text_of(mail) + html_of(mail)
             self.check(body, state, seat, self.names, f"mail to seat {seat}", log)
         self.seen = len(self.smtpd.messages)
+        self.webhooks(state, log)
 
     def pages(
         self, seat: int | None, state: dict[str, Any], due: list[int], light: bool = False
@@ -334,6 +459,8 @@ class Walk:
         state, log = game.state, moves(self.app)
         rules = GAMES[self.slug]
         due = rules.to_act(state) if state is not None else []
+        for seat in due:
+            self.refuse_by_mail(seat)
         self.mails(state, log)
         viewers: list[int | None] = (
             list(range(len(self.links))) + [None] if every_seat else list(due)
@@ -384,9 +511,9 @@ class Walk:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_colour_bazaar_pages_and_mails_hide_what_each_seat_may_not_see(
-    client: Any, app: Any, smtpd: Any, lang: str
+    client: Any, app: Any, smtpd: Any, inbound: Any, lang: str
 ) -> None:
-    walk = Walk(client, app, smtpd, "colour-bazaar", lang)
+    walk = Walk(client, app, smtpd, "colour-bazaar", lang, inbound)
     walk.start(CB_SEED, {"courts": "1"})
     # A private word from seat 0 to seat 1 is hidden from seat 2 and onlookers like a hand.
     whisper = "Psst, Léo: I hold the Bard."
@@ -418,15 +545,19 @@ def test_colour_bazaar_pages_and_mails_hide_what_each_seat_may_not_see(
     for seat, name in enumerate(walk.names):
         shown = rf"<strong>{re.escape(name)}</strong>[^<\d]*\b{outcome.scores[seat]}\s+points?\b"
         assert re.search(shown, section), f"{name}'s score on the results"
+    walk.switch_off_webhooks()
+    walk.look(every_seat=False)
+    assert walk.refusals == [REFUSALS_PER_SEAT] * 3
+    assert {"your_turn", "game_over"} <= walk.kinds_seen
 
 
 @pytest.mark.parametrize(
     ("lang", "auction"), [("en", "sealed"), ("fr", "open"), ("en", "orders"), ("fr", "orders")]
 )
 def test_fantasy_business_pages_and_mails_hide_what_each_seat_may_not_see(
-    client: Any, app: Any, smtpd: Any, lang: str, auction: str
+    client: Any, app: Any, smtpd: Any, inbound: Any, lang: str, auction: str
 ) -> None:
-    walk = Walk(client, app, smtpd, "fantasy-business", lang)
+    walk = Walk(client, app, smtpd, "fantasy-business", lang, inbound)
     walk.start(
         {"sealed": 7_340_033, "open": 4_194_319}.get(auction, 5_242_883),
         {"auction": auction, "specials": "standard"},
@@ -443,4 +574,8 @@ def test_fantasy_business_pages_and_mails_hide_what_each_seat_may_not_see(
         assert played < 800
     walk.look(every_seat=True)  # the results, for everyone
     assert stored(app).status == "over"
+    walk.switch_off_webhooks()
+    walk.look(every_seat=False)
+    assert walk.refusals == [REFUSALS_PER_SEAT] * 3
+    assert {"your_turn", "game_over"} <= walk.kinds_seen
     assert 'id="results"' in client.get(walk.links[0]).get_data(as_text=True)
