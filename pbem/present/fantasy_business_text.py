@@ -367,7 +367,7 @@ def _lists(
     plays: list[dict[str, Any]] = []
     for piece in _segments(line):
         for part in _split_at_kinds(piece, held, names, seat):
-            plays.append(_one_play(part, legal, held, plays, names, seat))
+            plays.append(_one_play(part, legal, plays, names, seat))
     if not plays:
         raise TextMoveError("mailmove.error.empty")
     return {"action": "specials", "plays": plays}
@@ -399,7 +399,6 @@ def _split_at_kinds(
 def _one_play(
     tokens: list[str],
     legal: list[dict[str, Any]],
-    held: list[str],
     chosen: list[dict[str, Any]],
     names: list[str],
     seat: int,

@@ -459,8 +459,6 @@ class Walk:
         state, log = game.state, moves(self.app)
         rules = GAMES[self.slug]
         due = rules.to_act(state) if state is not None else []
-        for seat in due:
-            self.refuse_by_mail(seat)
         self.mails(state, log)
         viewers: list[int | None] = (
             list(range(len(self.links))) + [None] if every_seat else list(due)
@@ -494,6 +492,7 @@ class Walk:
         if not due:
             return False
         seat = due[0]
+        self.refuse_by_mail(seat)  # first a reply pbem cannot read, and its answer
         link = self.links[seat]
         table = self.client.get(link).get_data(as_text=True)
         data = self.pick(table)
