@@ -304,12 +304,16 @@ class Walk:
         `light`, only its table and the review of its move."""
         get = self.client.get
         if seat is None:
-            return {"spectator": get(f"/w/{self.watch}").get_data(as_text=True)}
+            found = {"spectator": get(f"/w/{self.watch}").get_data(as_text=True)}
+            if not light:
+                found.update(self.replays(f"/w/{self.watch}"))
+            return found
         link = self.links[seat]
         found = {"table": get(link).get_data(as_text=True)}
         if not light:
             found["table (fr)"] = get(f"{link}?lang=fr").get_data(as_text=True)
             found["settings"] = get(f"{link}/settings").get_data(as_text=True)
+            found.update(self.replays(link))
         if state is None or not due:
             return found
         if seat in due:
@@ -325,6 +329,20 @@ class Walk:
             stale = self.client.post(f"{link}/move", data={**data, "turn": "an-old-turn"})
             assert stale.status_code == 409
             found["stale form"] = stale.get_data(as_text=True)
+        return found
+
+    def replays(self, link: str) -> dict[str, str]:
+        """The replay of the game as it stands and the exported log, as this link sees them."""
+        get = self.client.get
+        found = {
+            "replay": get(f"{link}/replay").get_data(as_text=True),
+            "export (json)": get(f"{link}/export.json").get_data(as_text=True),
+            "export (text)": get(f"{link}/export.txt").get_data(as_text=True),
+        }
+        game = stored(self.app)
+        if game.status != "over":
+            # The seed would let anyone deal the whole game again: not before the end.
+            assert f'"seed": {game.seed}' not in found["export (json)"]
         return found
 
     def look(self, every_seat: bool, light: bool = False) -> None:
