@@ -408,7 +408,7 @@ VOCABULARY: dict[str, Msgid] = {
     "rules.kind.pawn": N_("Pawns (they start the markets)"),
     "rules.option.colour-bazaar.courts": N_("The four Courts join the deck, and laying one calls a royal edict."),
     "rules.option.colour-bazaar.first": N_("By lot, unless you choose who starts."),
-    "rules.option.fantasy-business.auction": N_("Open auctions go round the table bid by bid; with sealed bids everyone bids once, in secret, and the highest bid wins (ties go to the first in turn order from the first buyer)."),
+    "rules.option.fantasy-business.auction": N_("By mail (the default), everyone sends limits for all the cards at once, as described above. Open auctions go round the table bid by bid; with sealed bids everyone bids once, in secret, and the highest bid wins (ties go to the first in turn order from the first buyer)."),
     "rules.option.fantasy-business.specials": N_("Play with the special cards, or with articles alone."),
     "rules.position.all_equal": N_("everyone asks the same: counts as lowest"),
     "rules.position.highest": N_("highest"),

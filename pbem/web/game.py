@@ -331,6 +331,9 @@ def move(token: str) -> Response | tuple[str, int]:
         play.check_turn(rules, state, seat_no, turn)
     except Stale as exc:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
+    if form.get("change") == "1":
+        # "Change it" on the review: the form again, with the choices made still chosen.
+        return _page(token, game_id, seat_no, chosen=dict(form))
     try:
         the_move = shown.parse_form(form)
     except FormError as exc:

@@ -2,9 +2,10 @@
 
 Whole games of both games, in English and in French, with fixed seeds (so that a failure
 comes back on every run). At every ply each seat's reachable pages are searched: the
-invitation (join) page, the table, the settings, the review of a move ("Check your move"),
-a stale form, a refused move, and at the end the results; so are the spectator page and
-every mail. Two checks:
+invitation (join) page, the table, the settings, the review of a move ("Check your move")
+and its "Change it", a stale form, a refused move, the replay and the exported log, the
+player's games (/me), the page that asks before leaving, and at the end the results; so
+are the spectator page (with its replay and export) and every mail. Two checks:
 
 - by name: no card (by name, in either language) the viewer may not see;
 - by difference: changing what the viewer may not see (the cards of other hands and of
@@ -25,6 +26,7 @@ from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game, Move
 from pbem.present.text import card_name
+from pbem.store import seats_of
 from tests.web.helpers import deliver, form_with, hidden, html_of, link_in, radio_values, text_of
 from tests.web.test_fantasy_business_web import assert_hides as assert_hides_specials
 from tests.web.test_fantasy_business_web import move_form, sensible_move
@@ -314,6 +316,9 @@ class Walk:
             found["table (fr)"] = get(f"{link}?lang=fr").get_data(as_text=True)
             found["settings"] = get(f"{link}/settings").get_data(as_text=True)
             found.update(self.replays(link))
+            found["my games"] = self.my_games(seat)
+            if stored(self.app).status == "active":
+                found["leave?"] = get(f"{link}/leave").get_data(as_text=True)
         if state is None or not due:
             return found
         if seat in due:
@@ -323,6 +328,10 @@ class Walk:
             found["review"] = review.get_data(as_text=True)
             if light:
                 return found
+            # "Change it" on the review: the form again with the choices made.
+            change = self.client.post(f"{link}/move", data={**data, "change": "1"})
+            assert change.status_code == 200, change.get_data(as_text=True)
+            found["change it"] = change.get_data(as_text=True)
             refused = self.client.post(f"{link}/move", data=self.refuse(data, state, seat))
             assert refused.status_code == 400, refused.get_data(as_text=True)
             found["refused move"] = refused.get_data(as_text=True)
@@ -330,6 +339,23 @@ class Walk:
             assert stale.status_code == 409
             found["stale form"] = stale.get_data(as_text=True)
         return found
+
+    def my_games(self, seat: int) -> str:
+        """The seat's player's /me page, signed in as them (as their mailed link would)."""
+        with read_session(self.app.extensions["pbem"]["engine"]) as session:
+            game = session.get(Game, stored(self.app).id)
+            assert game is not None
+            (row,) = [s for s in seats_of(session, game) if s.seat == seat]
+            player_id = row.player_id
+        with self.client.session_transaction() as cookie:
+            cookie["player"] = player_id
+        try:
+            page = self.client.get("/me")
+            assert page.status_code == 200
+            return page.get_data(as_text=True)
+        finally:
+            with self.client.session_transaction() as cookie:
+                cookie.pop("player", None)
 
     def replays(self, link: str) -> dict[str, str]:
         """The replay of the game as it stands and the exported log, as this link sees them."""
