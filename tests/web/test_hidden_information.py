@@ -314,6 +314,8 @@ class Walk:
         found = {"table": get(link).get_data(as_text=True)}
         if not light:
             found["table (fr)"] = get(f"{link}?lang=fr").get_data(as_text=True)
+            # The switch on one's own page sets the player's language: switch back.
+            get(f"{link}?lang={self.lang}")
             found["settings"] = get(f"{link}/settings").get_data(as_text=True)
             found.update(self.replays(link))
             found["my games"] = self.my_games(seat)
