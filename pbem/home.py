@@ -74,7 +74,7 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
                 found["waiting"].append(row)
         elif game.status == "active" and game.state is not None:
             acting = GAMES[game.slug].to_act(game.state)
-            if seat.seat in acting:
+            if seat.seat in acting and not seat.left:
                 row.update(_left(seat.deadline, player, now))
                 found["my_move"].append(row)
             else:
@@ -107,8 +107,8 @@ def next_game(session: Session, site: Any, player_id: int, now: datetime) -> str
         game = session.get(Game, seat.game_id)
         if game is None or game.status != "active" or game.state is None:
             continue
-        if seat.seat not in GAMES[game.slug].to_act(game.state):
-            continue
+        if seat.left or seat.seat not in GAMES[game.slug].to_act(game.state):
+            continue  # a seat left is the computer's move, not this player's
         key = (seat.deadline is None, seat.deadline or now, _path(site.seat_url(seat)))
         if best is None or key < best:
             best = key

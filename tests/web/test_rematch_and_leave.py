@@ -93,6 +93,18 @@ def test_leaving_asks_first_then_a_computer_takes_the_seat(
     assert state_of(app, 1).ply == 2 and [m.source for m in moves(app)] == ["web", "left"]
     page = client.get(links[ANA[1]]).get_data(as_text=True)
     assert "the player left: a computer plays the seat" in page
+    # On Léo's own /me the game no longer counts as his move, even when the seat is due.
+    with client.session_transaction() as cookie:
+        cookie["player"] = seat_row(app, 1, 1).player_id
+    play_turn(client, links[ANA[1]])
+    assert 1 in GAMES["colour-bazaar"].to_act(state_of(app, 1).state)
+    me = client.get("/me").get_data(as_text=True)
+    my_move = me.split('id="my-move"')[1].split("</section>")[0]
+    assert "Colour Bazaar #1" not in my_move and "Colour Bazaar #1" in me
+    with client.session_transaction() as cookie:
+        cookie.pop("player")
+    app.config["CLOCK"].advance(seconds=5)
+    assert computer_moves(app) == 1
     assert "Léo left the game: a computer player plays their seat." in page
     # Léo's page shows no move form, and a move he sends is refused.
     assert 'action="' + leo + '/move"' not in client.get(leo).get_data(as_text=True)
