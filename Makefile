@@ -25,8 +25,11 @@ messages: $(STAMP)
 		--project pbem --copyright-holder "pbem contributors" -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete --width 100
 
+# `make run PORT=5001` serves on another port; the links in mail follow it.
+PORT ?= 5000
 run: $(STAMP) catalogues
-	PBEM_DEBUG=1 PBEM_SENDER_INTERVAL=2 $(BIN)/pbem serve
+	PBEM_DEBUG=1 PBEM_SENDER_INTERVAL=2 PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} \
+		$(BIN)/pbem serve --port $(PORT)
 
 test: $(STAMP) catalogues
 	$(BIN)/ruff check pbem tests bench

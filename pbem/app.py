@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Flask, g, render_template, request
+from flask import Flask, g, redirect, render_template, request, session, url_for
 from flask_babel import Babel, get_locale
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
@@ -21,7 +21,8 @@ from pbem.links import Site
 from pbem.mailer import make_env
 from pbem.present import check_parts
 from pbem.present.text import install_jinja
-from pbem.web import account, csrf, devmail, game, lobby, webhooks
+from pbem.signin import SESSION_DAYS
+from pbem.web import account, csrf, devmail, game, lobby, me, replay, rules, signin, webhooks
 
 ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
@@ -59,6 +60,10 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     config = load_config(test_config)
     check_config(config)
     app.config.update(config)
+    # Signing in keeps the player in Flask's signed session cookie, 90 days on the device.
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=SESSION_DAYS)
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config["SESSION_COOKIE_SECURE"] = config["BASE_URL"].startswith("https://")
     app.config.setdefault("CLOCK", utcnow)
     engine = make_engine(config["DATABASE_URL"])
     site = Site(
@@ -75,6 +80,10 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(game.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(webhooks.bp)
+    app.register_blueprint(rules.bp)
+    app.register_blueprint(signin.bp)
+    app.register_blueprint(me.bp)
+    app.register_blueprint(replay.bp)
     if config["MAIL_BACKEND"] == "file":
         if config["DEBUG"]:
             # The mailbox shows every player's links: only for local use.
@@ -113,12 +122,18 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     def _pick_language() -> None:
         g.lang = str(get_locale() or "en")
 
+    @app.get("/favicon.ico")
+    def _favicon() -> Any:
+        """Browsers ask for /favicon.ico whatever the page says: send them the SVG."""
+        return redirect(url_for("static", filename="favicon.svg"), code=301)
+
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         return {
             "lang": g.get("lang", "en"),
             "languages": languages(),
             "language_name": language_name,
+            "signed_in": isinstance(session.get("player"), int),
         }
 
     csrf.init_app(app)

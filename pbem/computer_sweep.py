@@ -82,7 +82,9 @@ def sweep_computers(
                     seat.computer_due_at = None
                     session.add(seat)
                     continue
-                play.submit_move(session, site, game_id, seat_no, move, token, now, "computer")
+                # A seat whose player left is marked so in the log, move by move.
+                source = "left" if seat.left else "computer"
+                play.submit_move(session, site, game_id, seat_no, move, token, now, source)
                 rules = GAMES[game.slug]
                 state = game.state
                 if game.status == "active" and state and seat_no in rules.to_act(state):

@@ -16,7 +16,7 @@ from jinja2 import Environment
 
 from pbem.models import Game, Player, Seat
 
-PURPOSES = ("seat", "watch", "unsubscribe", "created")
+PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin")
 
 
 class BadLink(Exception):
@@ -76,6 +76,10 @@ class Site:
         """The game's spectator link."""
         token = make_token(self.secret, "watch", [game.id, game.watch_key])
         return f"{self.base_url.rstrip('/')}/w/{token}"
+
+    def rules_url(self, slug: str) -> str:
+        """The public page with a game's rules."""
+        return f"{self.base_url.rstrip('/')}/rules/{slug}"
 
     def unsubscribe_url(self, player: Player) -> str:
         """The player's one-click unsubscribe link (RFC 8058)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlmodel import Session
 
@@ -11,10 +12,12 @@ from pbem.games import GAMES
 from pbem.links import Site
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
-from pbem.present.common import game_title, log_lines
+from pbem.present.common import game_title, log_lines, result_names
+from pbem.present.options import option_lines, time_control
 from pbem.present.text import say
+from pbem.signin import mailed_link
 from pbem.store import moves_of, seats_of
-from pbem.timefmt import format_left, format_when
+from pbem.timefmt import format_left, format_short, format_when
 
 URGENT = timedelta(hours=24)
 
@@ -29,11 +32,18 @@ def join_names(names: list[str], lang: str) -> str:
 def deadline_context(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
     """The deadline in the player's zone, the time left, and whether it is urgent."""
     if deadline is None:
-        return {"deadline": None, "deadline_text": "", "time_left": "", "urgent": False}
+        return {
+            "deadline": None,
+            "deadline_text": "",
+            "deadline_short": "",
+            "time_left": "",
+            "urgent": False,
+        }
     left = max(deadline - now, timedelta(0))
     return {
         "deadline": deadline,
         "deadline_text": format_when(deadline, player.tz, player.lang),
+        "deadline_short": format_short(deadline, player.tz, player.lang),
         "time_left": format_left(left, player.lang),
         "urgent": left < URGENT,
     }
@@ -77,8 +87,16 @@ def mail_context(
             "others": [s.name for s in seats if s.seat != seat.seat],
             "creator": names[game.creator_seat],
             "link": site.seat_url(seat),
-            "settings_link": site.seat_url(seat) + "/settings",
+            # The settings link signs the player in on that device, then opens the settings.
+            "settings_link": mailed_link(
+                session, site, player, urlsplit(site.seat_url(seat)).path + "/settings", now
+            ),
             "watch_link": site.watch_url(game),
+            "rules_link": site.rules_url(game.slug),
+            "about": say(lang, f"lobby.about.{game.slug}"),
+            "players_text": join_names(names, lang),
+            "option_lines": option_lines(game.slug, game.options, names, lang),
+            "time_control": time_control(game.days_per_move, lang),
             "since": [],
             "to_act": [],
             "results": None,
@@ -104,8 +122,11 @@ def mail_context(
         ]
         context.update(_game_blocks(game, rules, seat.seat, recent, names, lang))
     if game.outcome is not None:
-        context["results"] = presenter(game.slug).results(game.outcome, names, lang)
+        context["results"] = presenter(game.slug).results(
+            game.outcome, result_names(seats, lang), lang
+        )
         context["winners_text"] = join_names(context["results"]["winners"], lang)
+        context["i_won"] = seat.seat in _winning_seats(game.outcome)
     context["guests"] = [n for n in context["others"] if n != context["creator"]]
     context["guests_text"] = join_names(context["guests"], lang)
     context["others_text"] = join_names(context["others"], lang)
@@ -131,6 +152,11 @@ def _game_blocks(
         )
         blocks["rounds"] = shown.round_reports(view, names, lang, ended)
     return blocks
+
+
+def _winning_seats(outcome: dict[str, Any]) -> set[int]:
+    """The seats ranked first in a stored outcome."""
+    return {seat for seat, rank in enumerate(outcome.get("ranks", [])) if rank == 1}
 
 
 def digest_entry(

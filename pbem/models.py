@@ -55,6 +55,7 @@ class Game(SQLModel, table=True):
     updated_at: datetime
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    rematch_of: int | None = Field(default=None, index=True)  # the finished game this replays
 
 
 class Seat(SQLModel, table=True):
@@ -80,6 +81,7 @@ class Seat(SQLModel, table=True):
     # Since when a computer owes this seat's move (a computer seat, or an absent one taken over).
     computer_due_at: datetime | None = Field(default=None, index=True)
     told_talk: int = 0  # the table-talk messages up to this id were in a mail this seat got
+    left: bool = False  # the player left the game: the server plays the seat's turns
 
 
 class Move(SQLModel, table=True):
@@ -209,3 +211,13 @@ class WebhookDelivery(SQLModel, table=True):
     sent_at: datetime | None = None  # delivered, or given up (see given_up)
     given_up: bool = False
     last_error: str | None = Field(default=None, max_length=500)
+class SignIn(SQLModel, table=True):
+    """A mailed sign-in link: good once, until it expires; then it says why it no longer is."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    nonce: str = Field(max_length=32)  # in the signed link: the row alone cannot be guessed
+    next_path: str = Field(default="/me", max_length=300)  # where the button leads
+    created_at: datetime
+    expires_at: datetime
+    used_at: datetime | None = None

@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.computer import LEVELS, computer_player, is_computer_email
-from pbem.deadlines import update_clocks
+from pbem.deadlines import start_clock, update_clocks
 from pbem.forms import PlayersForm, TimeControl, clean_name
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
@@ -257,6 +257,8 @@ def submit_move(
     state = game.state
     # Promise 2: a move carries the turn it was made for; a repeat or an old form is stale.
     check_turn(rules, state, seat_no, token)
+    if source == "web" and seat_of(session, game_id, seat_no).left:
+        raise Gone("play.error.left")
     before_acting = set(rules.to_act(state))
     new_state = rules.apply(state, seat_no, move)
     seats = seats_of(session, game)
@@ -308,8 +310,9 @@ def submit_move(
 
 def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:
     """Keep count of a seat's timeouts in a row; True when it has just become absent."""
-    if source == "computer":
-        return False  # a computer move for an absent seat: still absent
+    if source in ("computer", "left"):
+        # A computer move for an absent seat (still absent), or for a seat whose player left.
+        return False
     if source != "timeout":
         mover.timeouts_in_row = 0
         mover.absent = False  # a player who moves is back
@@ -356,3 +359,66 @@ def replay_problem(session: Session, game: Game) -> str | None:
     if game.ply != len(moves_of(session, game)):
         return "stored ply does not match the move log"
     return None
+
+
+# --- rematches and leaving --------------------------------------------------
+
+
+def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> Game:
+    """A new game with the same players, game and options, started by this seat.
+
+    The others get an invitation to join in one press. Asking twice, or after another
+    player asked, gives the rematch already made.
+    """
+    game = lock_game(session, game_id)
+    if game.status != "over":
+        raise Gone("rematch.error.not_over")
+    made = session.exec(select(Game).where(Game.rematch_of == game.id)).first()
+    if made is not None:
+        return made
+    seats = seats_of(session, game)
+    order = [seats[seat_no], *(s for s in seats if s.seat != seat_no)]
+    invitees = []
+    for seat in order:
+        player = session.get(Player, seat.player_id)
+        assert player is not None
+        invitees.append(Invitee(name=seat.name, email=player.email, lang=player.lang))
+    options = dict(game.options)
+    first = options.get("first")
+    if isinstance(first, int):  # the same player starts, wherever their new seat is
+        options["first"] = [s.seat for s in order].index(first)
+    timing = TimeControl(
+        days_per_move=game.days_per_move,
+        reminders=list(game.reminders),
+        absent_after=game.absent_after,
+        takeover=game.takeover,
+    )
+    again = create_game(session, site, game.slug, invitees, options, now, timing=timing)
+    again.rematch_of = game.id
+    session.add(again)
+    return again
+
+
+def leaving_level(game: Game) -> str:
+    """The computer level that takes a seat whose player leaves: the game's takeover level,
+    or the default one when the game has none."""
+    return game.takeover or TimeControl().takeover or LEVELS[0]
+
+
+def leave(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> None:
+    """The player leaves: a computer player takes the seat for good, and the log says so."""
+    game = lock_game(session, game_id)
+    if game.status != "active" or game.state is None:
+        raise Gone("leave.error.not_active")
+    seat = seat_of(session, game_id, seat_no)
+    if seat.left:
+        return
+    seat.left = True
+    seat.computer = leaving_level(game)
+    seat.absent = False
+    seat.timeouts_in_row = 0
+    if seat_no in GAMES[game.slug].to_act(game.state):
+        start_clock(session, game, seat, now)  # the computer owes this turn from now
+    session.add(seat)
+    game.updated_at = now
+    session.add(game)

@@ -32,6 +32,8 @@ class Limit:
 
 BAD_LINKS = Limit("badlink", 30, 600)  # guessing links: 30 wrong ones in 10 minutes
 NEW_GAMES = Limit("newgame", 20, 3600)  # each game sends invitations: 20 an hour
+SIGN_INS = Limit("signin", 10, 3600)  # sign-in mails asked from one address: 10 an hour
+SIGN_IN_MAILS = Limit("signinmail", 3, 3600)  # sign-in mails sent to one player: 3 an hour
 
 
 def count(engine: Engine, limit: Limit, address: str, now: datetime) -> int:

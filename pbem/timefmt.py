@@ -49,6 +49,18 @@ def format_when(moment: datetime | None, tz: str, lang: str) -> str:
     return tr(lang, "%(when)s (%(zone)s)", when=when, zone=tz)
 
 
+def format_short(moment: datetime | None, tz: str, lang: str) -> str:
+    """A short date and time in the zone for a mail's first line, e.g. "Fri 4 Dec, 07:14"."""
+    if moment is None:
+        return ""
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    pattern = tr(lang, "EEE d MMM, HH:mm")
+    return format_datetime(moment.astimezone(zone), pattern, tzinfo=zone, locale=lang)
+
+
 def format_left(delta: timedelta, lang: str) -> str:
     """A duration in round words (CLDR units): "2 days", "5 hours", "less than an hour"."""
     hours = int(delta.total_seconds() // 3600)

@@ -149,7 +149,7 @@ class FormClient(FlaskClient):
     def post(self, *args: Any, raw: bool = False, **kwargs: Any) -> Any:
         if not raw:
             path = urlsplit(str(args[0] if args else kwargs.get("path", ""))).path
-            match = re.match(r"^/[pwu]/([^/]+)", path)
+            match = re.match(r"^/(?:[pwu]|signin)/([^/]+)", path)
             data = dict(kwargs.get("data") or {})
             if "csrf" not in data:
                 with self.application.test_request_context():

@@ -81,7 +81,7 @@ UNSUBSCRIBE = "https://pbem.example/u/2-xyz"
 TWO_DAYS = timedelta(days=2, hours=5)
 URGENT = {"en": "(urgent)", "fr": "(urgent)"}
 # Events sent about a game (mail_context) and about the player alone (player_context).
-PLAYER_EVENTS = {"digest", "vacation_start", "vacation_end", "webhook_disabled"}
+PLAYER_EVENTS = {"digest", "vacation_start", "vacation_end", "signin", "webhook_disabled"}
 # How long the recipient has left to move, by default, in each event's sample.
 DEFAULT_LEFT = {"your_turn": TWO_DAYS, "reminder": TWO_DAYS, "deadline_warning": timedelta(hours=5)}
 
@@ -122,6 +122,11 @@ def sample_context(
             "link": LINK,
             "settings_link": LINK + "/settings",
             "watch_link": "https://pbem.example/w/12/xyz",
+            "rules_link": "https://pbem.example/rules/colour-bazaar",
+            "about": "a Decktet card game",
+            "players_text": " & ".join(NAMES),
+            "option_lines": ["Courts: yes", "Who plays first: Ana"],
+            "time_control": "3 days per move",
             "since": [],
             "talk": [],
             "to_act": to_act,
@@ -174,6 +179,9 @@ def player_mail_context(event: str, lang: str) -> dict[str, Any]:
         context["unsubscribe_link"] = UNSUBSCRIBE
     if event == "digest":
         context["games"] = digest_games(lang)
+    if event == "signin":
+        context["signin_link"] = "https://pbem.example/signin/3-abc"
+        context["minutes"] = 60
     if event in ("vacation_start", "vacation_end"):
         context["vacation"] = Vacation(
             id=1,
@@ -226,6 +234,7 @@ CASES = [
     ("vacation_start", {}),
     ("vacation_end", {}),
     ("webhook_disabled", {"host": "discord.com", "failures": 8, "error": "HTTP 404"}),
+    ("signin", {}),
     ("cancelled", {"reason": "declined", "by": "Zoé"}),
     ("cancelled", {"reason": "cancelled", "by": "Ana"}),
     ("game_over", {}),
@@ -296,19 +305,25 @@ def test_mail_renders(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_your_turn_subject_shows_the_time_left(lang: str, outcome: dict[str, Any]) -> None:
+def test_the_subject_stays_and_the_first_line_says_the_time_left(
+    lang: str, outcome: dict[str, Any]
+) -> None:
     env = make_env()
-    subjects = {}
+    seen = {}
     for label, left in (("days", TWO_DAYS), ("hours", timedelta(hours=5)), ("none", None)):
-        context = build_context("your_turn", lang, {"left": left}, outcome)
-        subjects[label] = (render_mail(env, "your_turn", lang, context)[0], context["time_left"])
-    subject, time_left = subjects["days"]
-    assert time_left and time_left in subject and URGENT[lang] not in subject
-    subject, time_left = subjects["hours"]
-    assert time_left and time_left in subject and URGENT[lang] in subject
-    subject, time_left = subjects["none"]
-    assert time_left == "" and URGENT[lang] not in subject
-    assert subject.endswith(")")  # nothing after "(move 7)"
+        for event in ("your_turn", "reminder"):
+            context = build_context(event, lang, {"left": left}, outcome)
+            subject, body, html = render_mail(env, event, lang, context)
+            seen[label, event] = (subject, body.splitlines()[0], context)
+    assert len({subject for subject, _, _ in seen.values()}) == 1  # one thread in every client
+    for event in ("your_turn", "reminder"):
+        _, first, context = seen["days", event]
+        assert context["time_left"] in first and context["deadline_short"] in first
+        assert URGENT[lang].strip("()") not in first
+        _, first, context = seen["hours", event]
+        assert context["time_left"] in first and URGENT[lang].strip("()") in first
+        _, first, context = seen["none", event]
+        assert context["time_left"] == "" and NAMES[1] in first
 
 
 @pytest.mark.parametrize(("event", "extra"), CASES)

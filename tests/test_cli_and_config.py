@@ -11,7 +11,7 @@ from pbem.config import ConfigError
 from pbem.db import write_session
 from pbem.models import Game
 from tests.conftest import FormClient
-from tests.web.helpers import deliver, link_in, play_turn, start_game
+from tests.web.helpers import deliver, headline, link_in, play_turn, start_game
 
 GOOD_KEY = "k" * 32
 
@@ -73,7 +73,7 @@ def test_cli_new_game_list_and_log(app: Any, runner: Any, smtpd: Any, client: An
     leo = link_in(smtpd.to("leo@example.org")[0])
     client.post(f"{leo}/join")
     deliver(app)
-    mover = next(m for m in smtpd.messages if "your move" in str(m["Subject"]))
+    mover = next(m for m in smtpd.messages if "your move" in headline(m))
     play_turn(client, link_in(mover))
     log = runner.invoke(args=["log", "1"])
     assert log.exit_code == 0
@@ -86,7 +86,7 @@ def test_check_replays_games_and_reports_a_tampered_one(
     app: Any, runner: Any, smtpd: Any, client: Any
 ) -> None:
     links, first = start_game(client, app, smtpd)
-    mover = next(m for m in smtpd.messages[first:] if "your move" in str(m["Subject"]))
+    mover = next(m for m in smtpd.messages[first:] if "your move" in headline(m))
     play_turn(client, link_in(mover))
     good = runner.invoke(args=["check"])
     assert good.exit_code == 0 and "All games replay exactly." in good.output
@@ -137,7 +137,9 @@ def test_local_mailbox_shows_mail_and_its_links(database_url: str, tmp_path: Any
     assert "No mail yet" in client.get("/mailbox/").get_data(as_text=True)
     deliver(app)
     box = client.get("/mailbox/?to=leo").get_data(as_text=True)
-    assert "invites you to play" in box and "ana@example.org" not in box
+    # Each mail shows its subject and its first line, as a mail client lists it.
+    assert "Colour Bazaar #1 with Ana" in box and "Ana invites you to a game" in box
+    assert "ana@example.org" not in box
     name = box.split('href="/mailbox/')[1].split('"')[0]
     mail = client.get(f"/mailbox/{name}").get_data(as_text=True)
     assert '<a href="http://pbem.test/p/' in mail

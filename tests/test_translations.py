@@ -126,11 +126,11 @@ msgstr ""
 msgid "Start a game"
 msgstr "Ein Spiel beginnen"
 
-msgid "Hello %(name)s,"
-msgstr "Hallo %(name)s,"
+msgid "%(title)s with %(others)s"
+msgstr "%(title)s mit %(others)s"
 
-msgid "%(title)s: %(creator)s invites you to play"
-msgstr "%(title)s: %(creator)s lädt dich zum Spielen ein"
+msgid "%(name)s, %(creator)s invites you to a game of %(game)s."
+msgstr "Hallo %(name)s, %(creator)s lädt dich zum Spielen ein: %(game)s."
 
 msgid "%(num)s day"
 msgid_plural "%(num)s days"
@@ -182,7 +182,7 @@ def test_a_new_language_is_only_a_new_po_file(
         assert response.status_code == 303, response.get_data(as_text=True)[:500]
         deliver(app)
         invitation = smtpd.to(PLAYERS[1][1])[-1]
-        assert "lädt dich zum Spielen ein" in str(invitation["Subject"])
-        assert f"Hallo {PLAYERS[1][0]}," in text_of(invitation)
+        assert str(invitation["Subject"]) == f"Colour Bazaar #1 mit {PLAYERS[0][0]}"
+        assert text_of(invitation).startswith(f"Hallo {PLAYERS[1][0]}, Ana lädt dich")
     finally:
         app.extensions["pbem"]["engine"].dispose()

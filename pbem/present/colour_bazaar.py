@@ -109,6 +109,9 @@ def play_context(
             else:
                 options.append({"value": f"{card}@{market}", "card": info, "market": market + 1})
         discards = [] if plays else [card_info(c, lang) for c in view["hand"]]
+        # The choices sit at the cards of the hand: each card lists where it may go.
+        for entry in context["hand"]:
+            entry["options"] = [o for o in options if o["card"]["id"] == entry["id"]]
         context["form"] = {
             "plays": options,
             "discards": discards,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.message import Message
-from pbem.models import Game, Move
+from pbem.i18n import tr
+from pbem.models import Game, Move, Seat
 from pbem.present.text import game_name, render
 
 
@@ -20,6 +21,11 @@ class FormError(ValueError):
 def game_title(game: Game, lang: str) -> str:
     """The game's name and number, e.g. "Colour Bazaar #12"."""
     return f"{game_name(game.slug, lang)} #{game.id}"
+
+
+def result_names(seats: list[Seat], lang: str) -> list[str]:
+    """The players' names for a results table, a seat whose player left marked as such."""
+    return [tr(lang, "%(name)s (left)", name=s.name) if s.left else s.name for s in seats]
 
 
 def log_lines(

@@ -70,7 +70,13 @@ def check() -> Response | tuple[str, int] | None:
     return None
 
 
+def csrf_field_for(scope: str) -> Markup:
+    """The hidden input of a form that posts to a route with no link token (sign out)."""
+    return Markup('<input type="hidden" name="csrf" value="{}">').format(csrf_token(scope))
+
+
 def init_app(app: Flask) -> None:
-    """Check every POST and give templates `csrf_field()`."""
+    """Check every POST and give templates `csrf_field()` and `csrf_field_for(scope)`."""
     app.before_request(check)
     app.jinja_env.globals["csrf_field"] = csrf_field
+    app.jinja_env.globals["csrf_field_for"] = csrf_field_for

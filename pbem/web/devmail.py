@@ -33,12 +33,20 @@ def _read(path: Path) -> EmailMessage:
         return BytesParser(policy=policy.default).parse(handle)
 
 
+def _preview(msg: EmailMessage) -> str:
+    """The first line of the text part, which mail clients show under the subject."""
+    part = msg.get_body(preferencelist=("plain",))
+    text = part.get_content() if part is not None else ""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
 def _summary(path: Path) -> dict[str, Any]:
     msg = _read(path)
     return {
         "name": path.name,
         "to": str(msg["To"]),
         "subject": str(msg["Subject"]),
+        "preview": _preview(msg),
         "date": str(msg["Date"]),
         "mtime": path.stat().st_mtime,
     }

@@ -3,25 +3,38 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    after_this_request,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
 from werkzeug.wrappers import Response
 
-from pbem import account, play, talk
+from pbem import account, home, play, talk
 from pbem.computer import level_for
 from pbem.db import read_session, write_session
 from pbem.forms import TALK_MAX, ExtendForm, TalkForm
 from pbem.games import GAMES, IllegalMove
+from pbem.i18n import languages
 from pbem.links import BadLink, read_token
 from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
-from pbem.present.common import FormError, game_title, log_lines
-from pbem.present.text import error_text, render
-from pbem.store import Gone, PlayError, Stale, find_seat, moves_of, seats_of
-from pbem.timefmt import format_when
+from pbem.present.common import FormError, game_title, log_lines, result_names
+from pbem.present.text import error_text, render, say
+from pbem.store import Gone, PlayError, Stale, find_seat, moves_of, seat_of, seats_of
+from pbem.timefmt import format_left, format_when
 from pbem.web import bad_link, engine, now, signed_pair, site
 
 bp = Blueprint("game", __name__)
@@ -64,6 +77,8 @@ def _page(
                 tz = player.tz
                 if "lang" not in request.args:
                     g.lang = player.lang
+                elif g.lang != player.lang:
+                    remember_language(player.id, g.lang)  # once this read is over
         lang = g.lang
         context: dict[str, Any] = {
             "token": token,
@@ -110,12 +125,53 @@ def _page(
             turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
             to_act=[names[s] for s in rules.to_act(game.state)],
             again=seat_no is not None and seat_no in rules.to_act(game.state),
-            results=shown.results(game.outcome, names, lang) if game.outcome else None,
+            results=shown.results(game.outcome, result_names(seats, lang), lang)
+            if game.outcome
+            else None,
+            rematch_link=_rematch_link(session, game, seat),
             clocks=_clocks(session, game, seats, tz, lang),
+            next_game=_next_game(session, game, seat, rules),
             time_control=game.days_per_move,
             by_mail=page_moves(site(), game, seat, lang, names),
         )
         return render_template(f"games/{game.slug}/page.html", **context), status
+
+
+def _rematch_link(session: Any, game: Game, seat: Seat | None) -> str | None:
+    """This player's seat in the rematch of this game, once someone asked for one."""
+    if seat is None or game.status != "over":
+        return None
+    again = session.exec(select(Game).where(Game.rematch_of == game.id)).first()
+    if again is None:
+        return None
+    mine = session.exec(
+        select(Seat).where(Seat.game_id == again.id, Seat.player_id == seat.player_id)
+    ).first()
+    return urlsplit(site().seat_url(mine)).path if mine else None
+
+
+def _next_game(session: Any, game: Game, seat: Seat | None, rules: Any) -> dict[str, Any] | None:
+    """Once this seat has moved: the player's most urgent game where it is their move, or /me."""
+    if seat is None or game.state is None or seat.seat in rules.to_act(game.state):
+        return None
+    link = home.next_game(session, site(), seat.player_id, now())
+    return {"link": link or url_for("me.home"), "found": link is not None}
+
+
+def remember_language(player_id: int | None, lang: str) -> None:
+    """The EN/FR switch on a player's own page sets their language for pages and mail.
+
+    Written after the response is built, so the page's read is over before this write.
+    """
+
+    @after_this_request
+    def _save(response: Response) -> Response:
+        with write_session(engine()) as session:
+            player = session.get(Player, player_id)
+            if player is not None and lang in languages():
+                player.lang = lang
+                session.add(player)
+        return response
 
 
 def _clocks(
@@ -130,8 +186,12 @@ def _clocks(
             "name": s.name,
             "deadline": s.deadline,
             "deadline_text": format_when(s.deadline, tz, lang) if s.deadline else "",
+            "time_left": format_left(max(s.deadline - moment, timedelta(0)), lang)
+            if s.deadline
+            else "",
             "away_text": format_when(away[s.seat], tz, lang) if s.seat in away else "",
             "absent": s.absent,
+            "left": s.left,
         }
         for s in seats
     ]
@@ -159,13 +219,18 @@ def seat_ply(token: str) -> dict[str, Any]:
 @bp.get("/w/<token>")
 def watch_page(token: str) -> tuple[str, int]:
     """The read-only spectator page: no hand is shown."""
+    return _page(token, watched_game(token), None)
+
+
+def watched_game(token: str) -> int:
+    """The game id of a valid spectator link; 404 for anything else."""
     game_id, key = signed_pair("watch", token)
     with read_session(engine()) as session:
         game = session.get(Game, game_id)
         valid = game is not None and secrets.compare_digest(game.watch_key, key)
     if not valid:
         bad_link()
-    return _page(token, game_id, None)
+    return game_id
 
 
 def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
@@ -188,6 +253,17 @@ def join(token: str) -> Response | tuple[str, int]:
 def decline(token: str) -> Response | tuple[str, int]:
     """Refuse the invitation."""
     return _lobby_action(token, play.decline)
+
+
+@bp.get("/p/<token>/cancel")
+def cancel_page(token: str) -> tuple[str, int]:
+    """Ask before calling the game off: it cannot be undone."""
+    game_id, seat_no = _seat_from(token)
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        title = game_title(game, g.lang)
+    return render_template("game/cancel.html", token=token, title=title), 200
 
 
 @bp.post("/p/<token>/cancel")
@@ -257,6 +333,9 @@ def move(token: str) -> Response | tuple[str, int]:
         play.check_turn(rules, state, seat_no, turn)
     except Stale as exc:
         return _page(token, game_id, seat_no, status=exc.status, error=exc)
+    if form.get("change") == "1":
+        # "Change it" on the review: the form again, with the choices made still chosen.
+        return _page(token, game_id, seat_no, chosen=dict(form))
     try:
         the_move = shown.parse_form(form)
     except FormError as exc:
@@ -278,3 +357,39 @@ def move(token: str) -> Response | tuple[str, int]:
         error = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
         return _page(token, game_id, seat_no, status=error.status, error=error)
     return redirect(url_for("game.seat_page", token=token, done=1), code=303)
+
+
+@bp.post("/p/<token>/rematch")
+def rematch(token: str) -> Response | tuple[str, int]:
+    """Start the same game again with the same players, or go to the rematch already made."""
+    game_id, seat_no = _seat_from(token)
+    try:
+        with write_session(engine()) as session:
+            again = play.rematch(session, site(), game_id, seat_no, now())
+            player_id = seat_of(session, game_id, seat_no).player_id
+            mine = session.exec(
+                select(Seat).where(Seat.game_id == again.id, Seat.player_id == player_id)
+            ).one()
+            link = urlsplit(site().seat_url(mine)).path
+    except PlayError as exc:
+        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+    return redirect(link, code=303)
+
+
+@bp.get("/p/<token>/leave")
+def leave_page(token: str) -> tuple[str, int]:
+    """Ask before leaving: leaving cannot be undone."""
+    game_id, seat_no = _seat_from(token)
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        title = game_title(game, g.lang)
+        # The game's takeover level takes the seat; with none chosen, the default one.
+        level = say(g.lang, f"lobby.level.{play.leaving_level(game)}")
+    return render_template("game/leave.html", token=token, title=title, level=level), 200
+
+
+@bp.post("/p/<token>/leave")
+def leave(token: str) -> Response | tuple[str, int]:
+    """Leave the game: the server plays this seat's turns from now on."""
+    return _lobby_action(token, play.leave)

@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from pbem.computer import LEVELS
 from pbem.db import read_session, write_session
 from pbem.forms import TimeControl, read_options
+from pbem.i18n import languages
 from pbem.links import BadLink, make_token, read_token
 from pbem.models import Game, Player
 from pbem.play import Invitee, create_game
@@ -22,13 +23,20 @@ from pbem.web import engine, now, site
 
 bp = Blueprint("lobby", __name__)
 MAX_ROWS = 8
+SHOWN_ROWS = 3  # player rows on the form at first; the others open on demand
 
 
 @bp.get("/")
 def index() -> str:
     """The home page with the new-game form."""
     return render_template(
-        "lobby/new.html", games=playable(), rows=MAX_ROWS, form={}, error=None, levels=LEVELS
+        "lobby/new.html",
+        games=playable(),
+        rows=MAX_ROWS,
+        shown_rows=SHOWN_ROWS,
+        form={},
+        error=None,
+        levels=LEVELS,
     )
 
 
@@ -70,11 +78,14 @@ def create() -> Response | tuple[str, int]:
     for row in range(MAX_ROWS):
         name, email = form.get(f"name_{row}", ""), form.get(f"email_{row}", "")
         computer = form.get(f"computer_{row}", "") if row else ""
+        # Each invitee's own language, for their invitation and later mails.
+        lang = form.get(f"lang_{row}", g.lang)
+        lang = lang if lang in languages() else g.lang
         if computer:
             # A computer player of this level takes the seat (the address is not used).
             invitees.append(Invitee(name=name, email="", lang=g.lang, computer=computer[:12]))
         elif name.strip() or email.strip():
-            invitees.append(Invitee(name=name, email=email, lang=g.lang))
+            invitees.append(Invitee(name=name, email=email, lang=lang))
     if error is None:
         try:
             timing = TimeControl.read(form)
@@ -96,7 +107,13 @@ def create() -> Response | tuple[str, int]:
             return _to_created(made)
     if error is not None:
         page = render_template(
-            "lobby/new.html", games=games, rows=MAX_ROWS, form=form, error=error, levels=LEVELS
+            "lobby/new.html",
+            games=games,
+            rows=MAX_ROWS,
+            shown_rows=SHOWN_ROWS,
+            form=form,
+            error=error,
+            levels=LEVELS,
         )
         return page, 400
     assert game_id is not None

@@ -8,11 +8,16 @@ from typing import Any
 
 
 def open_mail(
-    page: Any, server_url: str, subject: str | re.Pattern[str], to: str = "", wait: float = 10.0
+    page: Any,
+    server_url: str,
+    subject: str | re.Pattern[str],
+    to: str = "",
+    wait: float = 10.0,
+    count: int = 1,
 ) -> str:
-    """Open the local mailbox and click the newest mail whose subject matches `subject`
-    (and, if given, sent to `to`), reloading while the sender has not delivered it yet;
-    return the subject clicked."""
+    """Open the local mailbox and click the newest mail whose subject or first line matches
+    `subject` (and, if given, sent to `to`), reloading until `count` such mails are there;
+    return the text of the mail clicked in the list."""
     page.goto(f"{server_url}/mailbox/")
     deadline = time.monotonic() + wait
     while True:
@@ -20,7 +25,7 @@ def open_mail(
         if to:
             mails = mails.filter(has_text=to)
         links = mails.get_by_role("link", name=subject)
-        if links.count():
+        if links.count() >= count:
             title = links.first.inner_text()
             links.first.click()
             page.wait_for_load_state()

@@ -9,7 +9,7 @@ from sqlmodel import func, select
 from pbem.db import read_session
 from pbem.models import Game, Move, Seat
 from pbem.sweeps import sweep
-from tests.web.helpers import deliver, link_in
+from tests.web.helpers import deliver, headline, link_in
 
 
 def run_sweep(app: Any) -> dict[str, int]:
@@ -67,6 +67,12 @@ def count_moves(app: Any) -> int:
     """How many moves are stored."""
     with read_session(app.extensions["pbem"]["engine"]) as session:
         return session.exec(select(func.count()).select_from(Move)).one()
+
+
+def headlines(smtpd: Any, email: str | None = None) -> list[str]:
+    """First lines (the previews, lower-cased) of the mail received, for one address or all."""
+    msgs = smtpd.to(email) if email else smtpd.messages
+    return [headline(m) for m in msgs]
 
 
 def subjects(smtpd: Any, email: str | None = None) -> list[str]:

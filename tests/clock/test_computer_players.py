@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.scheduler import computer_moves
 from tests.clock.helpers import moves, new_game, run_sweep, seat_row, state_of
-from tests.web.helpers import deliver, link_in, play_turn, text_of
+from tests.web.helpers import deliver, headline, link_in, play_turn, text_of
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 
@@ -36,7 +36,7 @@ def test_one_person_and_two_computers_play_a_whole_game_by_mail(
         game = state_of(app)
         if game.state["turn"] == 0:
             mail = smtpd.to(ANA[1])[-1]
-            assert "your move" in str(mail["Subject"]) and link_in(mail) == link
+            assert "your move" in headline(mail) and link_in(mail) == link
             play_turn(client, link)
             turns += 1
             continue
@@ -61,7 +61,7 @@ def test_one_person_and_two_computers_play_a_whole_game_by_mail(
     # Every mail went to the one person; the log and the mails say what the computer did.
     assert {str(m["To"]) for m in smtpd.messages} == {f"{ANA[0]} <{ANA[1]}>"}
     over = smtpd.to(ANA[1])[-1]
-    assert "game over" in str(over["Subject"])
+    assert "game over" in headline(over)
     assert "(computer)" in text_of(smtpd.to(ANA[1])[1])
     assert "(computer)" in client.get(link).get_data(as_text=True)
 
@@ -94,7 +94,7 @@ def test_a_computer_plays_for_an_absent_player_until_they_are_back(
     assert seat_row(app, 1, 0).absent  # a computer move does not bring her back
     deliver(app)
     turn_mail = smtpd.to(LEO[1])[-1]
-    assert "your move" in str(turn_mail["Subject"]) and "(computer)" in text_of(turn_mail)
+    assert "your move" in headline(turn_mail) and "(computer)" in text_of(turn_mail)
     # Ana is back: her next turn waits for her, with a deadline, and no computer moves.
     assert client.post(f"{ana}/back").status_code == 303
     play_turn(client, leo)

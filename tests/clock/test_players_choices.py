@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from pbem.db import read_session
 from pbem.models import Player
-from tests.clock.helpers import moves, new_game, run_sweep, seat_row, subjects
-from tests.web.helpers import deliver, play_turn, text_of
+from tests.clock.helpers import headlines, moves, new_game, run_sweep, seat_row, subjects
+from tests.web.helpers import deliver, headline, play_turn, text_of
 
 ANA, LEO, ZOE = ("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")
 EVERY = {"lang": "en", "tz": "UTC", "notify": "every"}
@@ -84,7 +84,7 @@ def test_digest_lists_the_games_waiting_for_the_player(
     smtpd.clear()
     g2 = new_game(client, app, smtpd, [ANA, ZOE], **first)  # Ana to move
     g3 = new_game(client, app, smtpd, [ANA, LEO], **second)  # Léo to move
-    assert not [s for s in subjects(smtpd, ANA[1]) if "your move" in s]  # no turn mails
+    assert not [s for s in headlines(smtpd, ANA[1]) if "your move" in s]  # no turn mails
     smtpd.clear()
     clock.now = clock.now.replace(hour=6, minute=59) + timedelta(days=1)  # 07:59 in Paris
     assert run_sweep(app)["digests"] == 0
@@ -114,12 +114,12 @@ def test_reminders_only_sends_no_turn_mail(client: Any, app: Any, smtpd: Any, cl
     clock.advance(hours=24)
     run_sweep(app)
     deliver(app)
-    assert "your move is waiting" in subjects(smtpd, LEO[1])[-1]
+    assert "still your move" in headlines(smtpd, LEO[1])[-1]
 
 
 def test_one_click_unsubscribe(client: Any, app: Any, smtpd: Any, clock: Any) -> None:
     links = new_game(client, app, smtpd, [ANA, LEO], **{"opt_colour-bazaar_first": "0"})
-    turn_mail = [m for m in smtpd.to(ANA[1]) if "your move" in str(m["Subject"])][-1]
+    turn_mail = [m for m in smtpd.to(ANA[1]) if "your move" in headline(m)][-1]
     assert turn_mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     url = str(turn_mail["List-Unsubscribe"]).strip("<>").replace("http://pbem.test", "")
     assert url.startswith("/u/")

@@ -5,8 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import GAMES
-from tests.clock.helpers import moves, new_game, run_sweep, seat_row, state_of, subjects
-from tests.web.helpers import deliver, link_in, play_turn, text_of
+from tests.clock.helpers import (
+    headlines,
+    moves,
+    new_game,
+    run_sweep,
+    seat_row,
+    state_of,
+)
+from tests.web.helpers import deliver, headline, link_in, play_turn, text_of
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 
@@ -18,11 +25,11 @@ def two_players(client: Any, app: Any, smtpd: Any, **form: str) -> tuple[str, st
 
 
 def sweep_and_deliver(app: Any, smtpd: Any) -> list[str]:
-    """Sweep, send, and return the subjects of the mail that arrived."""
+    """Sweep, send, and return the first lines (previews) of the mail that arrived."""
     before = len(smtpd.messages)
     run_sweep(app)
     deliver(app)
-    return [str(m["Subject"]) for m in smtpd.messages[before:]]
+    return [headline(m) for m in smtpd.messages[before:]]
 
 
 def test_reminders_come_at_24h_and_80_percent_once_each(
@@ -33,17 +40,17 @@ def test_reminders_come_at_24h_and_80_percent_once_each(
     assert sweep_and_deliver(app, smtpd) == []
     clock.advance(minutes=1)
     (subject,) = sweep_and_deliver(app, smtpd)
-    assert "your move is waiting" in subject and "(2 days left)" in subject
+    assert subject == "still your move, ana: 2 days left (until thu 5 mar, 09:00)"
     assert sweep_and_deliver(app, smtpd) == []
     clock.advance(hours=33, minutes=35)  # 57h35: not yet 80 % of 72 h
     assert sweep_and_deliver(app, smtpd) == []
     clock.advance(minutes=1)
     (subject,) = sweep_and_deliver(app, smtpd)
-    assert subject.endswith("14 hours left for your move (urgent)")
+    assert subject == "only 14 hours left for your move, ana (until thu 5 mar, 09:00), urgent"
     body = text_of(smtpd.to(ANA[1])[-1])
     assert "Thursday 5 March 2026, 09:00 (UTC)" in body
     assert sweep_and_deliver(app, smtpd) == []
-    assert subjects(smtpd, LEO[1])[-1].endswith("the game has started")  # Léo got none
+    assert headlines(smtpd, LEO[1])[-1].startswith("everyone has joined")  # Léo got none
 
 
 def test_after_downtime_only_the_latest_reminder_goes_out(
@@ -70,9 +77,9 @@ def test_a_timeout_plays_the_engines_move_and_tells_everyone(
     (move,) = moves(app)
     assert (move.source, move.seat, move.move) == ("timeout", 0, expected)
     deliver(app)
-    assert subjects(smtpd, ANA[1])[-1].endswith("your time ran out")
+    assert "your time ran out" in headlines(smtpd, ANA[1])[-1]
     to_leo = smtpd.to(LEO[1])[-1]
-    assert "your move" in str(to_leo["Subject"])
+    assert "your move" in headline(to_leo)
     assert "(time ran out)" in text_of(to_leo)
     assert run_sweep(app)["timeouts"] == 0
     assert seat_row(app, 1, 0).timeouts_in_row == 1
@@ -91,8 +98,8 @@ def test_third_timeout_in_a_row_marks_the_seat_absent(
             assert not seat_row(app, 1, 0).absent
             play_turn(client, leo)
     assert seat_row(app, 1, 0).absent
-    assert subjects(smtpd, ANA[1])[-1].endswith("you are marked absent")
-    assert subjects(smtpd, LEO[1])[-1].endswith("Ana is marked absent")
+    assert "you are marked absent" in headlines(smtpd, ANA[1])[-1]
+    assert "ana let the time run out" in headlines(smtpd, LEO[1])[-1]
     assert f'action="{ana}/back"' in client.get(ana).get_data(as_text=True)
     # Léo moves; Ana's turn is played at once, with no time passing.
     play_turn(client, leo)
@@ -130,7 +137,7 @@ def test_deadlines_show_in_the_players_time_zone(client: Any, app: Any, smtpd: A
     form = {"lang": "en", "tz": "Europe/Paris", "notify": "every"}
     assert client.post(f"{leo}/settings", data=form).status_code == 303
     page = client.get(leo).get_data(as_text=True)
-    assert "Ana must move by Thursday 5 March 2026, 10:00 (Europe/Paris)." in page
+    assert "Ana must move by Thursday 5 March 2026, 10:00 (Europe/Paris) (3 days left)." in page
     assert "Thursday 5 March 2026, 09:00 (UTC)" in client.get(ana).get_data(as_text=True)
     bad = client.post(f"{leo}/settings", data={**form, "tz": "Mars/Olympus"})
     assert bad.status_code == 400 and "Choose a time zone from the list" in bad.get_data(

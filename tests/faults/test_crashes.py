@@ -17,7 +17,7 @@ from pbem.db import read_session
 from pbem.models import Outbox
 from pbem.scheduler import drain_outbox
 from tests.clock.helpers import moves, new_game, run_sweep
-from tests.web.helpers import PLAYERS, deliver
+from tests.web.helpers import PLAYERS, deliver, headline
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +83,7 @@ def test_clock_killed_mid_sweep_is_completed_once_by_the_next(
     assert Counter((m.game_id, m.ply) for m in moves(app)).most_common(1)[0][1] == 1
     smtpd.clear()
     deliver(app)
-    timeouts = [m for m in smtpd.messages if "time ran out" in str(m["Subject"])]
+    timeouts = [m for m in smtpd.messages if "time ran out" in headline(m)]
     assert len(timeouts) == 5  # one mail per timed-out seat, none twice
 
 

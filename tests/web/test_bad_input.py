@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from pbem.db import read_session, write_session
 from pbem.models import Outbox
-from tests.web.helpers import deliver, form_with, hidden, link_in
+from tests.web.helpers import deliver, form_with, headline, hidden, link_in
 from tests.web.test_moves_once import first_mover, snapshot
 
 FUZZ = settings(
@@ -206,7 +206,7 @@ def test_url_fuzz(client: Any, path: str, prefix: str, suffix: str, lang: Any) -
 def test_seat_forms_fuzz(client: Any, app: Any, smtpd: Any, data: Any) -> None:
     if not smtpd.messages:
         first_mover(client, app, smtpd)
-    mover = next(m for m in smtpd.messages if "your move" in str(m["Subject"]))
+    mover = next(m for m in smtpd.messages if "your move" in headline(m))
     link = link_in(mover)
     page = client.get(link).get_data(as_text=True)
     base = hidden(form_with(page, "/move"))

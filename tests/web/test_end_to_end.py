@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import GAMES
-from tests.web.helpers import PLAYERS, deliver, link_in, play_turn, start_game, text_of
+from tests.web.helpers import (
+    PLAYERS,
+    deliver,
+    headline,
+    link_in,
+    play_turn,
+    start_game,
+    text_of,
+)
 
 
 def test_whole_game_by_mail(client: Any, app: Any, smtpd: Any) -> None:
@@ -14,10 +22,10 @@ def test_whole_game_by_mail(client: Any, app: Any, smtpd: Any) -> None:
     while True:
         new = smtpd.messages[seen:]
         seen = len(smtpd.messages)
-        over = [m for m in new if "game over" in str(m["Subject"])]
+        over = [m for m in new if "game over" in headline(m)]
         if over:
             break
-        movers = [m for m in new if "your move" in str(m["Subject"])]
+        movers = [m for m in new if "your move" in headline(m)]
         assert len(movers) == 1, [str(m["Subject"]) for m in new]
         (mail,) = movers
         email = str(mail["To"]).split("<")[1].rstrip(">")

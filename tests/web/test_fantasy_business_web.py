@@ -21,7 +21,15 @@ from pbem.models import Game
 from pbem.present.common import FormError
 from pbem.present.fantasy_business import parse_form
 from pbem.present.text import card_name, say, translated
-from tests.web.helpers import deliver, hidden, html_of, link_in, radio_values, text_of
+from tests.web.helpers import (
+    deliver,
+    headline,
+    hidden,
+    html_of,
+    link_in,
+    radio_values,
+    text_of,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "fantasy-business"
@@ -266,7 +274,7 @@ class Table:
             if state is not None:
                 seat = EMAILS.index(recipient(mail))
                 assert_hides(text_of(mail) + html_of(mail), state, seat, f"mail to seat {seat}")
-            subject = str(mail["Subject"])
+            subject = headline(mail)
             if game_over in subject:
                 self.over.append(mail)
             elif your_move in subject:
@@ -281,6 +289,14 @@ class Table:
             assert_shows_own(html, state, seat)
         html = self.client.get(f"/w/{self.watch}").get_data(as_text=True)
         assert_hides(html, state, None, "spectator page")
+        # The replay as it stands, and the exported log, hide the same as the pages.
+        for seat, email in enumerate(EMAILS):
+            for path in ("/replay", "/export.json", "/export.txt"):
+                body = self.client.get(self.links[email] + path).get_data(as_text=True)
+                assert_hides(body, state, seat, f"{path} of seat {seat}")
+        for path in ("/replay", "/export.json", "/export.txt"):
+            body = self.client.get(f"/w/{self.watch}{path}").get_data(as_text=True)
+            assert_hides(body, state, None, f"spectator {path}")
 
     def next_seat(self, state: dict[str, Any]) -> int | None:
         """Who plays next: the seat still on its page after its own move if it is due again
@@ -576,7 +592,7 @@ def test_whole_game_by_mail_orders_with_specials(client: Any, app: Any, smtpd: A
     assert any(p for record in state["history"] for p in record["played"])
     # A round of orders is a handful of mails: far fewer moves than bid by bid.
     assert table.moves <= 10 * 14
-    bodies = [text_of(m) for m in smtpd.messages if "your move" in str(m["Subject"])]
+    bodies = [text_of(m) for m in smtpd.messages if "your move" in headline(m)]
     # The turn mail says what is asked, shows the row, and after a round the sale card by card.
     assert any("Set your limits: the most you would pay for each card" in b for b in bodies)
     assert any("The row:" in b and "(base price " in b for b in bodies)
@@ -596,7 +612,7 @@ def test_whole_game_by_mail_orders_in_french(client: Any, app: Any, smtpd: Any) 
     assert len(table.over) == 4
     check_final_mails(table)
     assert _sold_by_limits(stored(app).state)
-    bodies = [text_of(m) for m in smtpd.messages if "à vous de jouer" in str(m["Subject"])]
+    bodies = [text_of(m) for m in smtpd.messages if "à vous de jouer" in headline(m)]
     assert any("Fixez vos plafonds" in b for b in bodies)
     assert any("Manche 1, la vente" in b for b in bodies)
 

@@ -2,12 +2,14 @@
 
 Whole games of both games, in English and in French, with fixed seeds (so that a failure
 comes back on every run). At every ply each seat's reachable pages are searched: the
-invitation (join) page, the table, the settings, the review of a move ("Check your move"),
-a stale form, a refused move, and at the end the results; so are the spectator page and
-every mail: the turn mails with their example answer (moves by reply, issue 14), pbem's
-answers to replies it refuses (sent through the real `pbem inbound` listener), the mail
-saying a chat webhook was switched off, and every chat-room webhook payload (a seat's own
-webhook as that seat, the table's as a spectator). Two checks:
+invitation (join) page, the table, the settings, the review of a move ("Check your move")
+and its "Change it", a stale form, a refused move, the replay and the exported log, the
+player's games (/me), the page that asks before leaving, and at the end the results; so
+are the spectator page (with its replay and export) and every mail: the turn mails with
+their example answer (moves by reply, issue 14), pbem's answers to replies it refuses
+(sent through the real `pbem inbound` listener), the mail saying a chat webhook was
+switched off, and every chat-room webhook payload (a seat's own webhook as that seat, the
+table's as a spectator). Two checks:
 
 - by name: no card (by name, in either language) the viewer may not see;
 - by difference: changing what the viewer may not see (the cards of other hands and of
@@ -32,6 +34,7 @@ from pbem.games import GAMES
 from pbem.mailin.server import InboundController, make_controller
 from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import card_name
+from pbem.store import seats_of
 from pbem.webhooks.deliver import drain as drain_webhooks
 from pbem.webhooks.store import add_webhook
 from tests.conftest import FormClient
@@ -429,12 +432,21 @@ class Walk:
         `light`, only its table and the review of its move."""
         get = self.client.get
         if seat is None:
-            return {"spectator": get(f"/w/{self.watch}").get_data(as_text=True)}
+            found = {"spectator": get(f"/w/{self.watch}").get_data(as_text=True)}
+            if not light:
+                found.update(self.replays(f"/w/{self.watch}"))
+            return found
         link = self.links[seat]
         found = {"table": get(link).get_data(as_text=True)}
         if not light:
             found["table (fr)"] = get(f"{link}?lang=fr").get_data(as_text=True)
+            # The switch on one's own page sets the player's language: switch back.
+            get(f"{link}?lang={self.lang}")
             found["settings"] = get(f"{link}/settings").get_data(as_text=True)
+            found.update(self.replays(link))
+            found["my games"] = self.my_games(seat)
+            if stored(self.app).status == "active":
+                found["leave?"] = get(f"{link}/leave").get_data(as_text=True)
         if state is None or not due:
             return found
         if seat in due:
@@ -444,12 +456,47 @@ class Walk:
             found["review"] = review.get_data(as_text=True)
             if light:
                 return found
+            # "Change it" on the review: the form again with the choices made.
+            change = self.client.post(f"{link}/move", data={**data, "change": "1"})
+            assert change.status_code == 200, change.get_data(as_text=True)
+            found["change it"] = change.get_data(as_text=True)
             refused = self.client.post(f"{link}/move", data=self.refuse(data, state, seat))
             assert refused.status_code == 400, refused.get_data(as_text=True)
             found["refused move"] = refused.get_data(as_text=True)
             stale = self.client.post(f"{link}/move", data={**data, "turn": "an-old-turn"})
             assert stale.status_code == 409
             found["stale form"] = stale.get_data(as_text=True)
+        return found
+
+    def my_games(self, seat: int) -> str:
+        """The seat's player's /me page, signed in as them (as their mailed link would)."""
+        with read_session(self.app.extensions["pbem"]["engine"]) as session:
+            game = session.get(Game, stored(self.app).id)
+            assert game is not None
+            (row,) = [s for s in seats_of(session, game) if s.seat == seat]
+            player_id = row.player_id
+        with self.client.session_transaction() as cookie:
+            cookie["player"] = player_id
+        try:
+            page = self.client.get("/me")
+            assert page.status_code == 200
+            return page.get_data(as_text=True)
+        finally:
+            with self.client.session_transaction() as cookie:
+                cookie.pop("player", None)
+
+    def replays(self, link: str) -> dict[str, str]:
+        """The replay of the game as it stands and the exported log, as this link sees them."""
+        get = self.client.get
+        found = {
+            "replay": get(f"{link}/replay").get_data(as_text=True),
+            "export (json)": get(f"{link}/export.json").get_data(as_text=True),
+            "export (text)": get(f"{link}/export.txt").get_data(as_text=True),
+        }
+        game = stored(self.app)
+        if game.status != "over":
+            # The seed would let anyone deal the whole game again: not before the end.
+            assert f'"seed": {game.seed}' not in found["export (json)"]
         return found
 
     def look(self, every_seat: bool, light: bool = False) -> None:

@@ -8,7 +8,7 @@ from sqlmodel import func, select
 
 from pbem.db import read_session
 from pbem.models import Game
-from tests.web.helpers import PLAYERS, deliver, link_in
+from tests.web.helpers import PLAYERS, deliver, headline, link_in
 from tests.web.test_moves_once import snapshot
 
 
@@ -56,7 +56,7 @@ def test_decline_calls_the_game_off_and_tells_the_others(client: Any, app: Any, 
     assert client.post(f"{leo}/decline").status_code == 303
     deliver(app)
     told = sorted(str(m["To"]) for m in smtpd.messages)
-    assert len(told) == 2 and all("the game is off" in str(m["Subject"]) for m in smtpd.messages)
+    assert len(told) == 2 and all("will not take place" in headline(m) for m in smtpd.messages)
     assert "leo@" not in " ".join(told)
     assert "called off" in client.get(leo).get_data(as_text=True)
     before = snapshot(app)
@@ -85,10 +85,10 @@ def test_game_starts_when_the_last_player_joins(client: Any, app: Any, smtpd: An
         assert client.post(f"{link}/join").status_code == 303  # a second click is harmless
     smtpd.clear()
     deliver(app)
-    subjects = sorted(str(m["Subject"]) for m in smtpd.messages)
+    subjects = sorted(headline(m) for m in smtpd.messages)
     assert len(subjects) == 3
     assert sum("your move" in s for s in subjects) == 1
-    assert sum("the game has started" in s for s in subjects) == 2
+    assert sum("everyone has joined" in s for s in subjects) == 2
 
 
 def test_creating_redirects_and_a_resent_form_creates_nothing(

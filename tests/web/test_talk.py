@@ -8,7 +8,15 @@ from sqlmodel import func, select
 
 from pbem.db import read_session
 from pbem.models import Game, Outbox
-from tests.web.helpers import PLAYERS, deliver, link_in, play_turn, start_game, text_of
+from tests.web.helpers import (
+    PLAYERS,
+    deliver,
+    headline,
+    link_in,
+    play_turn,
+    start_game,
+    text_of,
+)
 
 ANA, LEO, ZOE = (email for _, email in PLAYERS)
 
@@ -50,7 +58,7 @@ def test_public_and_private_messages(client: Any, app: Any, smtpd: Any) -> None:
         play_turn(client, seat_links[turn(app)])
         deliver(app)
     for email in (LEO, ZOE):
-        bodies = [text_of(m) for m in smtpd.to(email) if "your move" in str(m["Subject"])]
+        bodies = [text_of(m) for m in smtpd.to(email) if "your move" in headline(m)]
         assert sum("Good luck, all!" in body for body in bodies) == 1
     leo = [text_of(m) for m in smtpd.to(LEO)]
     assert sum("Ana (to you only): Let us keep the Moons low." in body for body in leo) == 1

@@ -1,0 +1,115 @@
+"""A player's home: all their games sorted by what they need from them, and the next game to play.
+
+Pure queries over the stored games; the page (pbem/web/me.py) only shows what this returns.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlmodel import Session, col, select
+
+from pbem.games import GAMES
+from pbem.models import Game, Player, Seat
+from pbem.present.common import game_title
+from pbem.present.text import join_names
+from pbem.timefmt import format_left, format_when
+
+
+def _path(url: str) -> str:
+    return urlsplit(url).path
+
+
+def _left(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
+    if deadline is None:
+        return {"deadline": None, "deadline_text": "", "time_left": ""}
+    return {
+        "deadline": deadline,
+        "deadline_text": format_when(deadline, player.tz, player.lang),
+        "time_left": format_left(max(deadline - now, timedelta(0)), player.lang),
+    }
+
+
+def _seats(session: Session, game_id: int) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))))
+
+
+def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict[str, list]:
+    """The player's games in four lists: my move (most urgent first), waiting for others,
+    invitations to answer, and finished games with their result."""
+    lang = player.lang
+    found: dict[str, list[dict[str, Any]]] = {
+        "my_move": [],
+        "waiting": [],
+        "invitations": [],
+        "finished": [],
+    }
+    mine = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
+    for seat in mine:
+        game = session.get(Game, seat.game_id)
+        if game is None or seat.status == "declined":
+            continue
+        seats = _seats(session, game.id)  # type: ignore[arg-type]
+        names = [s.name for s in seats]
+        row: dict[str, Any] = {
+            "title": game_title(game, lang),
+            "slug": game.slug,
+            "others": join_names([s.name for s in seats if s.seat != seat.seat], lang),
+            "link": _path(site.seat_url(seat)),
+            "token": _path(site.seat_url(seat)).rsplit("/", 1)[1],
+            "updated_at": game.updated_at,
+        }
+        if game.status == "forming":
+            if seat.status == "invited":
+                row["creator"] = names[game.creator_seat]
+                row["guests"] = join_names(
+                    [s.name for s in seats if s.seat not in (seat.seat, game.creator_seat)], lang
+                )
+                found["invitations"].append(row)
+            else:
+                row["whom"] = join_names([s.name for s in seats if s.status == "invited"], lang)
+                row["joining"] = True
+                found["waiting"].append(row)
+        elif game.status == "active" and game.state is not None:
+            acting = GAMES[game.slug].to_act(game.state)
+            if seat.seat in acting and not seat.left:
+                row.update(_left(seat.deadline, player, now))
+                found["my_move"].append(row)
+            else:
+                row["whom"] = [
+                    {"name": s.name, **_left(s.deadline, player, now)}
+                    for s in seats
+                    if s.seat in acting
+                ]
+                found["waiting"].append(row)
+        else:
+            row["cancelled"] = game.status == "cancelled"
+            if game.outcome is not None:
+                ranks = game.outcome["ranks"]
+                row["won"] = ranks[seat.seat] == 1
+                row["rank"] = ranks[seat.seat]
+                row["score"] = game.outcome["scores"][seat.seat]
+                row["winners"] = join_names([names[n] for n, r in enumerate(ranks) if r == 1], lang)
+            found["finished"].append(row)
+    # Most urgent first; a game with no time limit after every deadline.
+    found["my_move"].sort(key=lambda r: (r["deadline"] is None, r["deadline"] or now))
+    found["waiting"].sort(key=lambda r: r["updated_at"], reverse=True)
+    found["finished"].sort(key=lambda r: r["updated_at"], reverse=True)
+    return found
+
+
+def next_game(session: Session, site: Any, player_id: int, now: datetime) -> str | None:
+    """The seat path of the player's most urgent game where it is their move, if any."""
+    best: tuple[bool, datetime, str] | None = None
+    for seat in session.exec(select(Seat).where(Seat.player_id == player_id)).all():
+        game = session.get(Game, seat.game_id)
+        if game is None or game.status != "active" or game.state is None:
+            continue
+        if seat.left or seat.seat not in GAMES[game.slug].to_act(game.state):
+            continue  # a seat left is the computer's move, not this player's
+        key = (seat.deadline is None, seat.deadline or now, _path(site.seat_url(seat)))
+        if best is None or key < best:
+            best = key
+    return best[2] if best else None

@@ -1,0 +1,71 @@
+"""Replay: a game's state after any number of moves, rebuilt from its seed and move log, and
+its log exported as data, as one viewer may see it (the whole record once the game is over)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games import GAMES
+from pbem.games.message import Message
+from pbem.models import Game, Move
+from pbem.present.text import render
+
+
+def state_at(game: Game, players: int, moves: list[Move], ply: int) -> dict[str, Any]:
+    """The state after the first `ply` moves: the same seed and moves give the same state."""
+    rules = GAMES[game.slug]
+    state = rules.setup(players, game.options, game.seed)
+    for move in moves[:ply]:
+        state = rules.apply(state, move.seat, move.move)
+    return state
+
+
+def may_view_as(game: Game, viewer: int | None, wanted: int | None) -> bool:
+    """A seat replays as itself and a spectator as a spectator; after the end, as anyone."""
+    return game.status == "over" or wanted == viewer
+
+
+def export(
+    game: Game, names: list[str], moves: list[Move], viewer: int | None, lang: str
+) -> dict[str, Any]:
+    """The log as data. While the game runs each move is what `viewer` was told of it (no
+    hidden card, bid or price); once it is over, the moves themselves and the seed too."""
+    over = game.status == "over"
+    key = "watch" if viewer is None else str(viewer)
+    entries = []
+    for move in moves:
+        lines = move.lines.get(key, [])
+        entry: dict[str, Any] = {
+            "ply": move.ply + 1,
+            "player": names[move.seat],
+            "seat": move.seat,
+            "source": move.source,
+            "at": move.created_at.isoformat(),
+            "text": [render(Message.from_json(line), lang, names) for line in lines],
+            "messages": lines,
+        }
+        if over:
+            entry["move"] = move.move
+        entries.append(entry)
+    data: dict[str, Any] = {
+        "game": game.slug,
+        "id": game.id,
+        "status": game.status,
+        "options": game.options,
+        "players": names,
+        "moves": entries,
+    }
+    if over:
+        data["seed"] = game.seed
+        data["outcome"] = game.outcome
+    return data
+
+
+def export_text(data: dict[str, Any], title: str) -> str:
+    """The exported log as plain text: one numbered line per move."""
+    lines = [title, ", ".join(data["players"]), ""]
+    for entry in data["moves"]:
+        lines.append(f"{entry['ply']}. " + " ".join(entry["text"]))
+    if "seed" in data:
+        lines += ["", f"seed: {data['seed']}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,31 @@
+"""/me: the signed-in player's games, what each needs from them, with a link to their seat."""
+
+from __future__ import annotations
+
+from flask import Blueprint, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.db import read_session
+from pbem.home import my_games
+from pbem.models import Player
+from pbem.web import engine, now, site
+from pbem.web.signin import current_player_id
+
+bp = Blueprint("me", __name__)
+
+
+@bp.get("/me")
+def home() -> Response | str:
+    """My games: my move first, then waiting for others, invitations, finished games."""
+    player_id = current_player_id()
+    if player_id is None:
+        return redirect(url_for("signin.ask_page"), code=303)
+    with read_session(engine()) as session:
+        player = session.get(Player, player_id)
+        if player is None:
+            return redirect(url_for("signin.ask_page"), code=303)
+        if "lang" not in request.args:
+            g.lang = player.lang
+        games = my_games(session, site(), player, now())
+        name = player.name
+    return render_template("me/home.html", games=games, name=name)

@@ -1,0 +1,157 @@
+"""Replay a game ply by ply as one seat (or a spectator) saw it, and export its log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, g, render_template, request, url_for
+
+from pbem import replay
+from pbem.db import read_session
+from pbem.games import GAMES
+from pbem.models import Game, Player
+from pbem.present import presenter
+from pbem.present.common import game_title, log_lines, result_names
+from pbem.store import moves_of, seats_of
+from pbem.web import engine
+from pbem.web.game import _seat_from, watched_game
+
+bp = Blueprint("replay", __name__)
+
+
+def _number(raw: str | None, high: int, default: int) -> int:
+    if raw is None or not raw.isdecimal() or len(raw) > 5:
+        return default
+    return min(int(raw), high)
+
+
+def _as_link(endpoint: str, token: str, ply: int, seen_as: str) -> str:
+    """The replay at `ply` as another seat (or a spectator) saw it."""
+    args: dict[str, Any] = {"token": token, "ply": ply, "as": seen_as}
+    return url_for(endpoint, **args)
+
+
+def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tuple[str, int]:
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        if game is None or game.state is None:
+            abort(404)
+        seats = seats_of(session, game)
+        names = [s.name for s in seats]
+        if viewer is not None and "lang" not in request.args:
+            player = session.get(Player, seats[viewer].player_id)
+            g.lang = player.lang if player else g.lang
+        moves = moves_of(session, game)
+    lang = g.lang
+    total = len(moves)
+    ply = _number(request.args.get("ply"), total, total)
+    raw_as = request.args.get("as")
+    wanted = viewer
+    if raw_as == "watch":
+        wanted = None
+    elif raw_as is not None and raw_as.isdecimal() and int(raw_as) < len(seats):
+        wanted = int(raw_as)
+    if not replay.may_view_as(game, viewer, wanted):
+        abort(403)
+    rules = GAMES[game.slug]
+    state = replay.state_at(game, len(seats), moves, ply)
+    view = rules.view(state, wanted)
+    table = presenter(game.slug).play_context(state, view, wanted, lang, names)
+    table["form"] = None  # a replay shows the board, never a move to send
+
+    def link(at: int) -> str:
+        args: dict[str, Any] = {"token": token, "ply": at}
+        if raw_as is not None and wanted != viewer:
+            args["as"] = raw_as
+        return url_for(endpoint, **args)
+
+    over = game.status == "over"
+    context = {
+        "token": token,
+        "game": game,
+        "seats": seats,
+        "seat": seats[wanted] if wanted is not None else None,
+        "names": names,
+        "title": game_title(game, lang),
+        "view": view,
+        "table": table,
+        "log": log_lines(moves[:ply], wanted, lang, names),
+        "my_last": ply,
+        "turn": "",
+        "to_act": [names[s] for s in rules.to_act(state)],
+        "results": presenter(game.slug).results(game.outcome, result_names(seats, lang), lang)
+        if over and ply == total and game.outcome
+        else None,
+        "clocks": [],
+        "time_control": game.days_per_move,
+        "replay": {
+            "ply": ply,
+            "total": total,
+            "first": link(0),
+            "prev": link(max(ply - 1, 0)),
+            "next": link(min(ply + 1, total)),
+            "last": link(total),
+            "as": wanted,
+            "viewer": viewer,
+            "choices": [
+                {"label": s.name, "link": _as_link(endpoint, token, ply, str(s.seat))}
+                for s in seats
+            ]
+            + [{"label": None, "link": _as_link(endpoint, token, ply, "watch")}]
+            if over
+            else [],
+            "export": url_for(endpoint.replace("_replay", "_export"), token=token, fmt="json"),
+            "export_text": url_for(endpoint.replace("_replay", "_export"), token=token, fmt="txt"),
+            "back": url_for(
+                "game.seat_page" if viewer is not None else "game.watch_page", token=token
+            ),
+        },
+    }
+    return render_template(f"games/{game.slug}/page.html", **context), 200
+
+
+def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
+    if fmt not in ("json", "txt"):
+        abort(404)
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            abort(404)
+        seats = seats_of(session, game)
+        names = [s.name for s in seats]
+        moves = moves_of(session, game)
+        data = replay.export(game, names, moves, viewer, g.lang)
+        title = game_title(game, g.lang)
+    name = f"pbem-{game.slug}-{game.id}.{fmt}"
+    headers = {"Content-Disposition": f'inline; filename="{name}"'}
+    if fmt == "json":
+        body = json.dumps(data, ensure_ascii=False, indent=1)
+        return Response(body, mimetype="application/json", headers=headers)
+    return Response(replay.export_text(data, title), mimetype="text/plain", headers=headers)
+
+
+@bp.get("/p/<token>/replay")
+def seat_replay(token: str) -> tuple[str, int]:
+    """The game ply by ply, as this seat saw it (after the end, as anyone)."""
+    game_id, seat_no = _seat_from(token)
+    return _replay(token, game_id, seat_no, "replay.seat_replay")
+
+
+@bp.get("/w/<token>/replay")
+def watch_replay(token: str) -> tuple[str, int]:
+    """The game ply by ply, as spectators saw it (after the end, as anyone)."""
+    return _replay(token, watched_game(token), None, "replay.watch_replay")
+
+
+@bp.get("/p/<token>/export.<fmt>")
+def seat_export(token: str, fmt: str) -> Response:
+    """The log as JSON or text, as this seat may read it."""
+    game_id, seat_no = _seat_from(token)
+    return _export(token, game_id, seat_no, fmt)
+
+
+@bp.get("/w/<token>/export.<fmt>")
+def watch_export(token: str, fmt: str) -> Response:
+    """The log as JSON or text, as spectators may read it."""
+    return _export(token, watched_game(token), None, fmt)

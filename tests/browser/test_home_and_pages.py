@@ -1,0 +1,130 @@
+"""A player's home in Debian's Chromium, on a phone and a desktop: sign in by mail, /me, next
+game, replay with the keyboard, rematch, the rules pages in both languages; and an axe-core
+check of every page (WCAG 2.1 A and AA) with no violation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+from sqlmodel import select
+
+from pbem.db import read_session
+from pbem.models import Game, Seat
+from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.browser.helpers import follow_seat_link, open_mail, too_wide
+from tests.conftest import FormClient
+from tests.web.helpers import play_turn
+
+AXE = Axe()
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+PLAYERS = [("Ana", "ana@example.org"), ("Léo", "leo@example.org")]
+
+
+def check(page: Any, what: str, viewport: str) -> None:
+    """The page fits the screen and axe-core finds no WCAG 2.1 AA violation."""
+    assert not (why := too_wide(page)), f"the {what} scrolls sideways on the {viewport}: {why}"
+    results = AXE.run(page, options=WCAG)
+    assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
+
+
+def seat_links(live: LiveServer, game_id: int) -> list[str]:
+    site = live.app.extensions["pbem"]["site"]
+    with read_session(live.app.extensions["pbem"]["engine"]) as session:
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))
+        return [site.seat_url(s).removeprefix(live.url) for s in seats]
+
+
+def finish(live: LiveServer, game_id: int) -> None:
+    """Play the rest of a game through the pages, outside the browser (it is not under test)."""
+    live.app.test_client_class = FormClient
+    client = live.app.test_client()
+    links = seat_links(live, game_id)
+    for _ in range(40):
+        with read_session(live.app.extensions["pbem"]["engine"]) as session:
+            game = session.get(Game, game_id)
+            status, turn = game.status, (game.state or {}).get("turn")
+        if status == "over":
+            return
+        play_turn(client, links[turn])
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_home_replay_rematch_and_rules(page: Any, viewport: str, live_server: LiveServer) -> None:
+    url = live_server.url
+    # Ana starts a game with Léo from the home page; Léo joins from his mail.
+    page.goto(f"{url}/")
+    check(page, "home page", viewport)
+    page.get_by_label("Colour Bazaar").check()
+    page.get_by_label("Who plays first").select_option(label="Player 1")
+    for legend, (name, email) in zip(("You", "Player 2"), PLAYERS, strict=True):
+        row = page.get_by_role("group", name=legend, exact=True)
+        row.get_by_label("Name").fill(name)
+        row.get_by_label("Email").fill(email)
+    page.get_by_role("button", name="Send the invitations").click()
+    open_mail(page, url, re.compile("invites you to a game"), to=PLAYERS[1][1])
+    check(page, "invitation mail", viewport)
+    follow_seat_link(page, url)
+    check(page, "invitation page", viewport)
+    page.get_by_role("button", name="Join the game").click()
+
+    # Ana signs in by mail and finds the game on /me, where it is her move.
+    page.goto(f"{url}/signin")
+    check(page, "sign-in page", viewport)
+    page.get_by_label("Email").fill(PLAYERS[0][1])
+    page.get_by_role("button", name="Mail me a sign-in link").click()
+    expect(page.get_by_text("a sign-in link is on its way")).to_be_visible()
+    open_mail(page, url, re.compile("sign-in link"), to=PLAYERS[0][1])
+    page.get_by_role("link", name=re.compile(r"\/signin\/")).first.click()
+    check(page, "sign-in button page", viewport)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="My games")).to_be_visible()
+    check(page, "my games", viewport)
+    mine = page.locator("#my-move")
+    expect(mine.get_by_text(re.compile(r"You must move by .* left\)"))).to_be_visible()
+
+    # She plays from there; her page then offers the next game (none left: My games).
+    mine.get_by_role("link", name="Colour Bazaar #1").click()
+    check(page, "play page", viewport)
+    page.get_by_role("group", name=re.compile(r"^1\. ")).get_by_role("radio").first.check()
+    page.get_by_role("group", name="2. Take a chip").get_by_role("radio").first.check()
+    page.get_by_role("button", name="Review the move").click()
+    check(page, "review page", viewport)
+    page.get_by_role("button", name="Send this move").click()
+    page.get_by_role("link", name="My games").last.click()
+    expect(page.locator("#waiting").get_by_text(re.compile("Léo must move by"))).to_be_visible()
+
+    # The rest of the game, then the replay stepped through with the keys.
+    finish(live_server, 1)
+    page.goto(url + seat_links(live_server, 1)[0])
+    check(page, "results page", viewport)
+    page.get_by_role("link", name="Replay the game move by move").click()
+    expect(page.get_by_text(re.compile(r"Replay: after move 30 of 30\."))).to_be_visible()
+    check(page, "replay", viewport)
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_text(re.compile(r"Replay: after move 29 of 30\."))).to_be_visible()
+    page.keyboard.press("Home")
+    expect(page.get_by_text("Replay: the deal, before the first move.")).to_be_visible()
+    page.get_by_role("link", name="Next", exact=True).click()
+    expect(page.get_by_text(re.compile(r"Replay: after move 1 of 30\."))).to_be_visible()
+
+    # A rematch: Léo's invitation to it is joined in one press.
+    page.goto(url + seat_links(live_server, 1)[0])
+    page.get_by_role("button", name=re.compile("^Rematch")).click()
+    expect(page.get_by_role("heading", name="Colour Bazaar #2")).to_be_visible()
+    open_mail(page, url, re.compile("invites you to a game"), to=PLAYERS[1][1], count=2)
+    follow_seat_link(page, url)
+    expect(page.get_by_role("heading", name="Colour Bazaar #2")).to_be_visible()
+    page.get_by_role("button", name="Join the game").click()
+    expect(page.get_by_text("Waiting for Ana.")).to_be_visible()
+
+    # The rules pages, in English and in French.
+    for lang, heading in (("en", "How to play"), ("fr", "Comment jouer")):
+        for slug in ("colour-bazaar", "fantasy-business"):
+            page.goto(f"{url}/rules/{slug}?lang={lang}")
+            expect(page.get_by_role("heading", name=heading)).to_be_visible()
+            check(page, f"rules of {slug} in {lang}", viewport)

@@ -1,0 +1,111 @@
+"""/me, a signed-in player's games: my move first (most urgent first, with the deadline), then
+waiting for others (whom, and their time left), invitations (join from there), finished games
+with the result; and "next game" on a seat page once the player has moved."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.clock.helpers import state_of
+from tests.web.helpers import deliver, form_with, headline, hidden, link_in, play_turn, text_of
+
+ANA, LEO, ZOE = ("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")
+
+
+def new_game(client: Any, app: Any, smtpd: Any, players: list[Any], join: bool = True,
+             **form: str) -> dict[str, str]:  # fmt: skip
+    """Start a Colour Bazaar game (the first player moves first); return each seat link."""
+    data = {"game": "colour-bazaar", "opt_colour-bazaar_first": "0", **form}
+    for row, (name, email) in enumerate(players):
+        data[f"name_{row}"], data[f"email_{row}"] = name, email
+    response = client.post("/games", data=data)
+    assert response.status_code == 303
+    created = client.get(response.headers["Location"]).get_data(as_text=True)
+    game_id = int(re.search(r"Game #(\d+)", created).group(1))
+    deliver(app)
+    links = {}
+    for _, email in players:
+        mail = [m for m in smtpd.to(email) if f"#{game_id} " in str(m["Subject"])][-1]
+        links[email] = link_in(mail)
+    if join:
+        for email in list(links)[1:]:
+            assert client.post(f"{links[email]}/join").status_code == 303
+        deliver(app)
+    return links
+
+
+def sign_in(client: Any, app: Any, smtpd: Any, email: str) -> None:
+    client.post("/signin", data={"email": email})
+    deliver(app)
+    mail = smtpd.to(email)[-1]
+    link = re.search(r"http://pbem\.test(/signin/\S+)", text_of(mail)).group(1)
+    assert client.post(link).status_code == 303
+
+
+def section(html: str, name: str) -> str:
+    return re.search(rf'<section id="{name}".*?</section>', html, re.S).group(0)
+
+
+def test_my_games_sorted_by_what_they_need(client: Any, app: Any, smtpd: Any) -> None:
+    slow = new_game(client, app, smtpd, [ANA, LEO])  # game 1: 3 days a move
+    fast = new_game(client, app, smtpd, [ANA, ZOE], days_per_move="1")  # game 2: 1 day
+    waiting = new_game(client, app, smtpd, [ZOE, ANA], days_per_move="2")  # game 3: Zoé first
+    new_game(client, app, smtpd, [LEO, ANA, ZOE], join=False)  # game 4: an invitation
+    assert client.get("/me").status_code == 303  # not signed in: to /signin
+    sign_in(client, app, smtpd, ANA[1])
+    html = client.get("/me").get_data(as_text=True)
+    mine = section(html, "my-move")
+    # The game with one day left comes before the one with three.
+    assert mine.index(fast[ANA[1]]) < mine.index(slow[ANA[1]])
+    assert "You must move by Tuesday 3 March 2026, 09:00 (UTC) (24 hours left)." in mine
+    assert "You must move by Thursday 5 March 2026, 09:00 (UTC) (3 days left)." in mine
+    others = section(html, "waiting")
+    assert waiting[ANA[1]] in others
+    assert "Zoé must move by Wednesday 4 March 2026, 09:00 (UTC) (2 days left)." in others
+    invitations = section(html, "invitations")
+    assert "Léo invites you to play with Zoé." in invitations
+    # Join from /me, in one press.
+    join = form_with(invitations, "/join")
+    assert client.post(join["action"], data=hidden(join)).status_code == 303
+    home = client.get("/me").get_data(as_text=True)
+    assert "Waiting for Zoé to join." in section(home, "waiting")
+
+
+def test_next_game_goes_to_the_most_urgent_move_then_home(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    slow = new_game(client, app, smtpd, [ANA, LEO])
+    fast = new_game(client, app, smtpd, [ANA, ZOE], days_per_move="1")
+    page = client.get(fast[ANA[1]]).get_data(as_text=True)
+    assert "Next game" not in page  # Ana has not moved here yet
+    play_turn(client, fast[ANA[1]])
+    page = client.get(fast[ANA[1]] + "?done=1").get_data(as_text=True)
+    assert f'href="{slow[ANA[1]]}">Next game where it is your move' in page
+    play_turn(client, slow[ANA[1]])
+    page = client.get(slow[ANA[1]]).get_data(as_text=True)
+    assert 'href="/me">My games' in page
+
+
+def test_finished_games_show_the_result(client: Any, app: Any, smtpd: Any) -> None:
+    links = new_game(client, app, smtpd, [ANA, LEO])
+    seen = len(smtpd.messages)
+    play_turn(client, links[ANA[1]])
+    deliver(app)
+    for _ in range(40):
+        if state_of(app, 1).status == "over":
+            break
+        (mover,) = [m for m in smtpd.messages[seen:] if headline(m).startswith("your move")]
+        seen = len(smtpd.messages)
+        play_turn(client, links[str(mover["To"]).split("<")[1].rstrip(">")])
+        deliver(app)
+    game = state_of(app, 1)
+    assert game.status == "over"
+    sign_in(client, app, smtpd, ANA[1])
+    finished = section(client.get("/me").get_data(as_text=True), "finished")
+    assert links[ANA[1]] in finished
+    score = game.outcome["scores"][0]
+    if game.outcome["ranks"][0] == 1:
+        assert f"You won, with {score} points." in finished
+    else:
+        assert f"Léo won; you came 2, with {score} points." in finished

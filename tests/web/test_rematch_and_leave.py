@@ -1,0 +1,116 @@
+"""Rematch from the results page (same players, game and options; the others join in one
+press), and leaving a game (asked first; a computer player takes the seat, the log and the
+results say so)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlmodel import select
+
+from pbem.db import read_session
+from pbem.games import GAMES
+from pbem.models import Game
+from pbem.scheduler import computer_moves
+from tests.clock.helpers import moves, run_sweep, seat_row, state_of
+from tests.web.helpers import deliver, form_with, headline, hidden, link_in, play_turn, text_of
+from tests.web.test_me import ANA, LEO, ZOE, new_game
+
+
+def finish(client: Any, app: Any, smtpd: Any, links: dict[str, str], game_id: int = 1) -> None:
+    """Play the game to its end from each seat's page, the server playing seats left."""
+    seat_links = list(links.values())
+    for _ in range(60):
+        game = state_of(app, game_id)
+        if game.status == "over":
+            deliver(app)
+            return
+        (seat,) = GAMES[game.slug].to_act(game.state)
+        if seat_row(app, game_id, seat).left:
+            app.config["CLOCK"].advance(seconds=5)  # the computer's short delay
+            computer_moves(app)
+        else:
+            play_turn(client, seat_links[seat])
+    raise AssertionError("the game did not end")
+
+
+def test_rematch_same_players_and_options_joined_in_one_press(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links = new_game(client, app, smtpd, [ANA, LEO, ZOE], **{
+        "opt_colour-bazaar_courts": "1", "days_per_move": "5"})  # fmt: skip
+    play_turn(client, links[ANA[1]])
+    deliver(app)
+    finish(client, app, smtpd, links)
+    page = client.get(links[LEO[1]]).get_data(as_text=True)
+    form = form_with(page, "/rematch")
+    smtpd.clear()
+    response = client.post(form["action"], data=hidden(form))
+    assert response.status_code == 303
+    again = state_of(app, 2)
+    old = state_of(app, 1)
+    assert again.rematch_of == 1 and again.slug == old.slug
+    assert again.options["courts"] is True and again.days_per_move == 5
+    # Asking again, from another seat, leads to the same rematch.
+    assert "Go to the rematch" in client.get(links[ZOE[1]]).get_data(as_text=True)
+    twice = client.post(links[ZOE[1]] + "/rematch")
+    assert twice.status_code == 303 and twice.headers["Location"].startswith("/p/")
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        assert len(session.exec(select(Game)).all()) == 2  # one rematch, not two
+    deliver(app)
+    invited = {str(m["To"]).split("<")[1].rstrip(">") for m in smtpd.messages}
+    assert invited == {ANA[1], LEO[1], ZOE[1]}
+    for email in (ANA[1], ZOE[1]):
+        (mail,) = smtpd.to(email)
+        assert "léo invites you to a game of colour bazaar" in headline(mail)
+        assert client.post(link_in(mail) + "/join").status_code == 303  # one press
+    assert state_of(app, 2).status == "active"
+    # The results page now leads to the rematch.
+    assert "Go to the rematch" in client.get(links[ANA[1]]).get_data(as_text=True)
+
+
+def test_leaving_asks_first_then_a_computer_takes_the_seat(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links = new_game(client, app, smtpd, [ANA, LEO])
+    leo = links[LEO[1]]
+    page = client.get(leo).get_data(as_text=True)
+    assert f'href="{leo}/leave"' in page
+    ask = client.get(f"{leo}/leave")
+    assert ask.status_code == 200 and "You cannot come back" in ask.get_data(as_text=True)
+    assert state_of(app, 1).ply == 0  # asking changes nothing
+    form = form_with(ask.get_data(as_text=True), "/leave")
+    assert client.post(form["action"], data=hidden(form)).status_code == 303
+    # The game's takeover level (casual, the default) now plays Léo's seat.
+    assert seat_row(app, 1, 1).computer == "casual" and seat_row(app, 1, 1).left
+    play_turn(client, links[ANA[1]])  # now Léo's turn: no deadline, the computer's move
+    assert seat_row(app, 1, 1).deadline is None
+    assert run_sweep(app)["timeouts"] == 0
+    assert "will move in a moment" in client.get(links[ANA[1]]).get_data(as_text=True)
+    app.config["CLOCK"].advance(seconds=5)
+    assert computer_moves(app) == 1
+    assert state_of(app, 1).ply == 2 and [m.source for m in moves(app)] == ["web", "left"]
+    page = client.get(links[ANA[1]]).get_data(as_text=True)
+    assert "the player left: a computer plays the seat" in page
+    # On Léo's own /me the game no longer counts as his move, even when the seat is due.
+    with client.session_transaction() as cookie:
+        cookie["player"] = seat_row(app, 1, 1).player_id
+    play_turn(client, links[ANA[1]])
+    assert 1 in GAMES["colour-bazaar"].to_act(state_of(app, 1).state)
+    me = client.get("/me").get_data(as_text=True)
+    my_move = me.split('id="my-move"')[1].split("</section>")[0]
+    assert "Colour Bazaar #1" not in my_move and "Colour Bazaar #1" in me
+    with client.session_transaction() as cookie:
+        cookie.pop("player")
+    app.config["CLOCK"].advance(seconds=5)
+    assert computer_moves(app) == 1
+    assert "Léo left the game: a computer player plays their seat." in page
+    # Léo's page shows no move form, and a move he sends is refused.
+    assert 'action="' + leo + '/move"' not in client.get(leo).get_data(as_text=True)
+    deliver(app)
+    finish(client, app, smtpd, links)
+    assert "Léo (left)" in client.get(links[ANA[1]]).get_data(as_text=True)
+    over = [m for m in smtpd.to(ANA[1]) if headline(m).startswith("game over")]
+    assert over and "Léo (left)" in text_of(over[-1])
+    assert re.search(r"Léo \(left\)", client.get(leo).get_data(as_text=True))

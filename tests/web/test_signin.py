@@ -1,0 +1,115 @@
+"""Sign in by mail, with no password: the link, its button, the 90-day session cookie, a link
+used twice or too late, the settings link in every game mail, signing out, the rate limits."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from tests.web.helpers import deliver, form_with, hidden, start_game, text_of
+
+SIGNIN_LINK = re.compile(r"http://pbem\.test(/signin/[A-Za-z0-9_.\-]+)")
+
+
+def signin_link(mail: Any) -> str:
+    match = SIGNIN_LINK.search(text_of(mail))
+    assert match, text_of(mail)
+    return match.group(1)
+
+
+def ask(client: Any, email: str) -> Any:
+    return client.post("/signin", data={"email": email})
+
+
+def signed_in(client: Any) -> bool:
+    return "Sign out" in client.get("/signin").get_data(as_text=True)
+
+
+def press(client: Any, link: str) -> Any:
+    page = client.get(link)
+    form = form_with(page.get_data(as_text=True), link)
+    return client.post(link, data=hidden(form))
+
+
+def test_a_mailed_link_and_its_button_sign_in_for_90_days(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    start_game(client, app, smtpd)
+    smtpd.clear()
+    known, unknown = ask(client, "Leo@Example.org"), ask(client, "nobody@example.org")
+    assert known.status_code == unknown.status_code == 200
+    strip = lambda r, e: r.get_data(as_text=True).replace(e, "")  # noqa: E731
+    assert strip(known, "leo@example.org") == strip(unknown, "nobody@example.org")
+    deliver(app)
+    (mail,) = smtpd.messages  # nothing goes to an address nobody plays with
+    assert "leo@example.org" in str(mail["To"])
+    link = signin_link(mail)
+    page = client.get(link)
+    assert page.status_code == 200 and "Sign in as Léo" in page.get_data(as_text=True)
+    assert not signed_in(client)  # opening the link changes nothing
+    response = press(client, link)
+    assert response.status_code == 303 and response.headers["Location"] == "/me"
+    cookie = next(c for c in response.headers.getlist("Set-Cookie") if c.startswith("session="))
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert parsedate_to_datetime(re.search(r"Expires=([^;]+)", cookie).group(1))  # kept
+    assert app.permanent_session_lifetime == timedelta(days=90)
+    assert signed_in(client)
+    out = client.post("/signout")
+    assert out.status_code == 303 and not signed_in(client)
+
+
+def test_a_link_used_twice_or_too_late_says_so(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    start_game(client, app, smtpd)
+    smtpd.clear()
+    ask(client, "zoe@example.org")
+    ask(client, "zoe@example.org")
+    deliver(app)
+    first, second = (signin_link(m) for m in smtpd.messages)
+    assert press(client, first).status_code == 303
+    other = app.test_client()
+    again = other.post(first)
+    assert again.status_code == 410
+    assert "already used" in other.get(first).get_data(as_text=True)
+    clock.advance(hours=2)
+    late = other.get(second)
+    assert late.status_code == 410 and "expired" in late.get_data(as_text=True)
+    assert not signed_in(other)
+    assert other.get(first[:-3] + "xyz").status_code == 404  # tampered
+
+
+def test_the_settings_link_in_a_game_mail_signs_in_and_opens_the_settings(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links, first = start_game(client, app, smtpd)
+    mail = smtpd.messages[first]
+    settings = next(
+        line.split(": ", 1)[1] for line in text_of(mail).splitlines() if "which mails" in line
+    )
+    assert settings.startswith("http://pbem.test/signin/")
+    path = settings.removeprefix("http://pbem.test")
+    fresh = app.test_client()
+    response = press(fresh, path)
+    assert response.status_code == 303
+    email = str(mail["To"]).split("<")[1].rstrip(">")
+    assert response.headers["Location"] == links[email] + "/settings"
+    assert fresh.get(response.headers["Location"]).status_code == 200
+    assert signed_in(fresh)
+    # Seat links keep working without signing in.
+    assert app.test_client().get(links[email]).status_code == 200
+
+
+def test_sign_in_mails_are_rate_limited(client: Any, app: Any, smtpd: Any) -> None:
+    start_game(client, app, smtpd)
+    smtpd.clear()
+    for _ in range(5):
+        assert ask(client, "ana@example.org").status_code == 200
+    deliver(app)
+    assert len(smtpd.messages) == 3  # at most three an hour to one address
+    for _ in range(5):
+        ask(client, "nobody@example.org")
+    assert ask(client, "ana@example.org").status_code == 429  # ten asks an hour from one place
+    assert ask(client, "not-an-address").status_code in (400, 429)
