@@ -18,7 +18,10 @@ from pbem.models import Game, InboundMail, Outbox, Seat
 from pbem.ratelimit import Limit
 from tests.mailin.conftest import PLAYERS, REPLY_DOMAIN
 from tests.mailin.helpers import addr, answer, example_in, send
-from tests.web.helpers import deliver, text_of
+from tests.web.helpers import deliver, headline, text_of
+
+# The first line of the "game started" mail, in English and in French.
+STARTED = ("everyone has joined", "tout le monde a accepté")
 
 
 def _state(app: Any, game_id: int) -> Game:
@@ -54,7 +57,7 @@ def test_turn_mails_carry_a_reply_to_and_other_mails_do_not(app, smtpd, game):
     assert reply_to.startswith("play+") and reply_to.endswith("@" + REPLY_DOMAIN)
     assert len(reply_to.partition("@")[0]) <= 64  # RFC 5321's limit for a local part
     assert example_in(mail) in text_of(mail)
-    started = [m for m in smtpd.messages if "started" in str(m["Subject"])]
+    started = [m for m in smtpd.messages if headline(m).startswith(STARTED)]
     assert started and all(m["Reply-To"] is None for m in started)
 
 
@@ -121,7 +124,7 @@ def test_the_move_is_applied_once_whatever_the_copies(app, smtpd, inbound, game)
         rows = session.exec(select(InboundMail).order_by(InboundMail.id)).all()
     assert [(r.status, r.reason) for r in rows] == [("applied", ""), ("ignored", "resend")]
     deliver(app)
-    assert not [m for m in smtpd.messages if "not played" in str(m["Subject"])]
+    assert not [m for m in smtpd.messages if "did not play a move" in headline(m)]
 
 
 def test_the_sender_address_is_compared_without_case(app, smtpd, inbound, game):
@@ -332,7 +335,7 @@ def test_the_page_lists_each_legal_move_as_text(app, smtpd, client, game):
         assert f"<code>{entry['text']}</code>" in page
     assert addr(mail["Reply-To"]) in page
     # Another seat's page shows no moves by mail: it is not their turn.
-    waiting = next(m for m in smtpd.messages if "started" in str(m["Subject"]))
+    waiting = next(m for m in smtpd.messages if headline(m).startswith(STARTED))
     other = unescape(client.get(link_in(waiting)).get_data(as_text=True))
     assert "by-mail" not in other
 
