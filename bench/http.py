@@ -55,6 +55,8 @@ import argparse
 import contextlib
 import html
 import http.client
+import inspect
+import json
 import math
 import os
 import random
@@ -66,7 +68,8 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -79,9 +82,10 @@ from bench.bare_app import create_table
 from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
 from pbem.links import Site
-from pbem.mailer import make_env
+from pbem.mailer import FileBackend, make_env
 from pbem.models import Game
-from pbem.play import Invitee, create_game, join, replay_problem
+from pbem.play import Invitee, create_game, join, replay_problem, submit_move
+from pbem.sender import drain
 from pbem.store import seats_of
 from tests.live.servers import HOST, Postgres, free_port, gunicorn, pg_bin
 
@@ -135,6 +139,7 @@ class Row:
     tally: Tally
     wall: float
     usage: Usage = field(default_factory=lambda: Usage())
+    load: float = math.nan  # the machine's 1-minute load average when the phase ended
 
     @property
     def rate(self) -> float:
@@ -163,9 +168,15 @@ class Row:
         return self.cpu_ms(spent)
 
 
-def timed(conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None):
+def timed(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    body: str | None = None,
+    content_type: str = "application/x-www-form-urlencoded",
+):
     """(status, headers, body text, milliseconds) of one request on `conn`."""
-    headers = {"Content-Type": "application/x-www-form-urlencoded"} if body is not None else {}
+    headers = {"Content-Type": content_type} if body is not None else {}
     start = time.perf_counter()
     conn.request(method, path, body=body, headers=headers)
     response = conn.getresponse()
@@ -272,7 +283,7 @@ def phase(meters: Meters, label: str, clients: int, work: Callable, seconds: flo
     """Run one measured phase and read the CPU around it."""
     before = meters.read()
     tally, wall = run_clients(clients, work, seconds)
-    return Row(label, tally, wall, Meters.spent(before, meters.read()))
+    return Row(label, tally, wall, Meters.spent(before, meters.read()), os.getloadavg()[0])
 
 
 # --- the simulated players ---------------------------------------------------------
@@ -315,6 +326,7 @@ class Style:
 
     think: float = 0.0  # mean seconds between reading a page and sending its move
     post_only: bool = False  # keep each game in step here and skip the page before each move
+    api: bool = False  # the JSON API instead of the pages: GET the view, POST the move in JSON
 
 
 def play_games(
@@ -323,7 +335,10 @@ def play_games(
     """Play each game to its end (or the deadline), both seats in turn, one POST per move."""
     conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
     rng = random.Random(games[0].id if games else 0)
-    play = _play_post_only if style.post_only else _play_one
+    if style.api:
+        play = _play_api
+    else:
+        play = _play_post_only if style.post_only else _play_one
     try:
         for game in games:
             if play(conn, game, deadline, out, style, rng):
@@ -457,6 +472,140 @@ def _play_post_only(
     return False
 
 
+def _api_path(path: str) -> str:
+    """The API path of a seat page path /p/<token>."""
+    return "/api/v1/seat/" + path.rsplit("/", 1)[-1]
+
+
+def _play_api(
+    conn: http.client.HTTPConnection,
+    game: BenchGame,
+    deadline: float,
+    out: PlayTally,
+    style: Style,
+    rng: random.Random,
+) -> bool:
+    """Play one game over the JSON API: GET the acting seat's view (unless --post-only, when
+    the rules run here from the seed), then POST its first legal move; True when it is over."""
+    state = RULES.setup(len(game.paths), {}, game.seed)
+    failures = 0
+    for _ in range(MAX_PLIES):
+        acting = RULES.to_act(state)
+        if not acting:
+            return True
+        if time.perf_counter() >= deadline or failures >= MAX_FAILURES:
+            return False
+        seat = acting[0]
+        path = _api_path(game.paths[seat])
+        move = RULES.legal_moves(state, seat)[0]
+        turn = RULES.turn_token(state, seat)
+        if not style.post_only:
+            try:
+                status, _, answer, ms = timed(conn, "GET", path)
+            except (OSError, http.client.HTTPException) as exc:
+                out.pages.errors[f"GET {type(exc).__name__}"] += 1
+                conn.close()
+                failures += 1
+                continue
+            if status != 200:
+                out.pages.errors[f"GET {status}"] += 1
+                failures += 1
+                continue
+            out.pages.latencies.append(ms)
+            view = json.loads(answer)
+            move, turn = view["legal_moves"][0], view["turn"]
+        _pause(style, deadline, rng)
+        body = json.dumps({"turn": turn, "move": move})
+        try:
+            status, _, answer, ms = timed(conn, "POST", f"{path}/move", body, "application/json")
+        except (OSError, http.client.HTTPException) as exc:
+            out.moves.errors[f"POST {type(exc).__name__}"] += 1
+            conn.close()
+            failures += 1
+            continue
+        if status == 200:
+            out.moves.latencies.append(ms)
+            state = RULES.apply(state, seat, move)
+            failures = 0
+        else:
+            out.moves.errors[f"POST {status}"] += 1
+            failures += 1
+    return False
+
+
+# --- the sender, running beside the play as the clock process would -----------------
+
+
+@dataclass
+class SenderRun:
+    """What the sender did during a phase, and the outbox's largest backlog seen."""
+
+    stats: dict[str, float] = field(default_factory=dict)
+    max_backlog: int = 0
+    max_age: float = 0.0  # seconds the oldest unsent mail had waited, at worst
+    wall: float = 0.0
+
+
+@contextmanager
+def sender_beside(url: str, port: int, scratch: Path) -> Iterator[SenderRun]:
+    """Run pbem's outbox sender in a thread (file backend) until the block ends."""
+    run = SenderRun()
+    stop = threading.Event()
+    engine = make_engine(url)
+    site = make_site(port)
+    backend = FileBackend(str(scratch / "mail-sent"))
+    config = {"MAIL_FROM": "pbem@localhost", "MAIL_FROM_NAME": "pbem", "SENDER_BATCH": 50}
+
+    def backlog() -> None:
+        with engine.connect() as conn:
+            row = conn.execute(
+                text("SELECT count(*), min(created_at) FROM outbox WHERE sent_at IS NULL")
+            ).one()
+        run.max_backlog = max(run.max_backlog, int(row[0]))
+        if row[1] is not None:
+            oldest = row[1] if isinstance(row[1], datetime) else datetime.fromisoformat(row[1])
+            if oldest.tzinfo is None:
+                oldest = oldest.replace(tzinfo=UTC)
+            run.max_age = max(run.max_age, (datetime.now(UTC) - oldest).total_seconds())
+
+    def loop() -> None:
+        while not stop.is_set():
+            backlog()
+            _drain(engine, site, backend, config, run.stats)
+            stop.wait(0.2)
+
+    thread = threading.Thread(target=loop, daemon=True)
+    started = time.perf_counter()
+    thread.start()
+    try:
+        yield run
+    finally:
+        stop.set()
+        thread.join(60)
+        run.wall = time.perf_counter() - started
+        _drain(engine, site, backend, config, run.stats)
+        engine.dispose()
+
+
+def _drain(
+    engine: Any, site: Site, backend: FileBackend, config: dict[str, Any], stats: dict[str, float]
+) -> None:
+    """One pass of the sender; an older pbem (mail rendered in the request) only sends."""
+    if "site" in inspect.signature(drain).parameters:
+        drain(engine, site, backend, config, datetime.now(UTC), stats)
+        return
+    clock = time.perf_counter()
+    done = drain(engine, backend, config, datetime.now(UTC))  # type: ignore[call-arg]
+    stats["sent"] = stats.get("sent", 0) + done["sent"]
+    stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
+
+
+def settle_outbox(url: str, port: int, scratch: Path) -> None:
+    """Send the mail that making the games queued, so the backlog measured is the play's."""
+    with sender_beside(url, port, scratch):
+        pass
+
+
 def play_phase(
     meters: Meters, port: int, games: list[list[BenchGame]], seconds: float, style: Style
 ) -> tuple[Row, Row, int]:
@@ -476,13 +625,18 @@ def play_phase(
     for tally in tallies:
         moves.add(tally.moves)
         pages.add(tally.pages)
-    move_row = Row("pbem move POST", moves, wall, usage)
-    page_row = Row("pbem page GET", pages, wall)
+    load = os.getloadavg()[0]
+    move_row = Row("pbem move POST", moves, wall, usage, load)
+    page_row = Row("pbem page GET", pages, wall, load=load)
     return move_row, page_row, sum(t.finished for t in tallies)
 
 
-def hammer(port: int, method: str, path: str, limit: int) -> Callable[[int, float], Tally]:
-    """A client that repeats one request until the deadline or `limit` requests."""
+def hammer(
+    port: int, method: str, path: str, limit: int, expect: str | None = "ok"
+) -> Callable[[int, float], Tally]:
+    """A client that repeats one request until the deadline or `limit` requests.
+
+    A request counts when answered 200 with the body `expect` (any body when None)."""
 
     def work(index: int, deadline: float) -> Tally:
         """One client repeating the request."""
@@ -499,7 +653,7 @@ def hammer(port: int, method: str, path: str, limit: int) -> Callable[[int, floa
                     tally.errors[f"{method} {type(exc).__name__}"] += 1
                     conn.close()
                     continue
-                if status == 200 and answer == "ok":
+                if status == 200 and (expect is None or answer == expect):
                     tally.latencies.append(ms)
                 else:
                     tally.errors[f"{method} {status}"] += 1
@@ -606,6 +760,54 @@ def make_games(url: str, site: Site, count: int, first: int) -> list[BenchGame]:
     return made
 
 
+FB = "fantasy-business"
+
+
+@dataclass
+class PageGames:
+    """Two four-player Fantasy Business games from one seed: one at ply 0, one at its last ply."""
+
+    fresh: str  # seat 0's page path at ply 0
+    long: str  # seat 0's page path in the long game
+    plies: int
+
+
+def make_page_games(url: str, site: Site, seed: int) -> PageGames:
+    """Play a Fantasy Business game through pbem's Python API up to its last move."""
+    rules = GAMES[FB]
+    options = rules.check_options(4, {})
+    state = rules.setup(4, options, seed)
+    rng = random.Random(seed)
+    script = []
+    while rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        move = rng.choice(rules.legal_moves(state, seat))
+        script.append((seat, move, rules.turn_token(state, seat)))
+        state = rules.apply(state, seat, move)
+    engine = make_engine(url)
+    paths = []
+    try:
+        for _ in range(2):
+            now = datetime.now(UTC)
+            with write_session(engine) as session:
+                people = [
+                    Invitee(f"P{i} {seed}", f"p{i}.{seed}.{len(paths)}@bench.example")
+                    for i in range(4)
+                ]
+                game = create_game(session, site, FB, people, {}, now, seed=seed)
+                assert game.id is not None
+                for seat_no in range(1, 4):
+                    join(session, site, game.id, seat_no, now)
+                paths.append((game.id, urlsplit(site.seat_url(seats_of(session, game)[0])).path))
+        long_id = paths[1][0]
+        for seat, move, token in script[:-1]:  # the last move would end the game
+            with write_session(engine) as session:
+                submit_move(session, site, long_id, seat, move, token, datetime.now(UTC))
+    finally:
+        engine.dispose()
+    return PageGames(paths[0][1], paths[1][1], len(script) - 1)
+
+
 @dataclass
 class Check:
     """What the database says after the run."""
@@ -662,6 +864,8 @@ class Result:
     games: int
     finished: int
     ratio: float
+    sender: SenderRun | None = None
+    page_plies: int = 0
 
 
 def bench_database(
@@ -679,6 +883,9 @@ def bench_database(
     games = make_games(url, site, args.players * per_player, first=1 + len(warm))
     lists = [games[i * per_player : (i + 1) * per_player] for i in range(args.players)]
     print(f"{name}: {len(games)} games for {args.players} players (+{len(warm)} warm-up)")
+    print(f"{name}: a Fantasy Business game played to its last move, for the page cost", flush=True)
+    pages = make_page_games(url, site, seed=7)
+    settle_outbox(url, port, scratch)
 
     env = server_env(url, port, scratch)
     with serve("pbem:create_app()", port, env, settings, scratch, "/") as master:
@@ -687,8 +894,24 @@ def bench_database(
             print(f"{name}: warm-up game(s), not timed", flush=True)
             play_phase(meters, port, [[g] for g in warm], args.duration, Style())
         print(f"{name}: {args.players} players playing (at most {args.duration:.0f} s)", flush=True)
-        style = Style(args.think, args.post_only)
-        move_row, page_row, finished = play_phase(meters, port, lists, args.duration, style)
+        style = Style(args.think, args.post_only, args.api)
+        with sender_beside(url, port, scratch) as sender_run:
+            move_row, page_row, finished = play_phase(meters, port, lists, args.duration, style)
+        print(f"{name}: page GET at ply 0 and at ply {pages.plies}, {args.bare_seconds:.0f} s each")
+        fresh = phase(
+            meters,
+            "FB page, ply 0",
+            args.players,
+            hammer(port, "GET", pages.fresh, args.bare_requests, expect=None),
+            args.bare_seconds,
+        )
+        long = phase(
+            meters,
+            f"FB page, ply {pages.plies}",
+            args.players,
+            hammer(port, "GET", pages.long, args.bare_requests, expect=None),
+            args.bare_seconds,
+        )
     result_check = check(url, [g.id for g in games])
 
     port = free_port()
@@ -714,8 +937,10 @@ def bench_database(
             args.bare_seconds,
         )
     ratio = move_row.rate / insert.rate if insert.rate else math.nan
-    rows = [move_row, page_row, bare, insert]
-    return Result(name, rows, result_check, len(games), finished, ratio)
+    if args.api:
+        move_row.label, page_row.label = "pbem API move POST", "pbem API view GET"
+    rows = [move_row, page_row, bare, insert, fresh, long]
+    return Result(name, rows, result_check, len(games), finished, ratio, sender_run, pages.plies)
 
 
 # --- report ------------------------------------------------------------------------
@@ -731,12 +956,13 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
     print()
     think = f", {args.think:g} s think time per move" if args.think else ""
     think += ", POSTs only (a page per seat and game)" if args.post_only else ""
+    think += ", over the JSON API" if args.api else ""
     print(f"== {result.name}: {settings.describe()}, {args.players} concurrent clients{think} ==")
     print(
         f"{'':18} {'ok':>6} {'per s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}"
-        f"  {'CPU ms per request':^26}  {'others':>6}"
+        f"  {'CPU ms per request':^26}  {'others':>6} {'load':>5}"
     )
-    print(f"{'':58}{'server':>8} {'db':>6} {'client':>7}  {'busy':>6}")
+    print(f"{'':58}{'server':>8} {'db':>6} {'client':>7}  {'busy':>6} {'1 min':>5}")
     for row in result.rows:
         u = row.usage
         print(
@@ -744,6 +970,7 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
             f" {fmt(row.tally.pct(0.99)):>7} {sum(row.tally.errors.values()):6d}"
             f"  {fmt(row.cpu_ms(u.server), 2):>8} {fmt(row.cpu_ms(u.database), 2):>6}"
             f" {fmt(row.cpu_ms(u.client), 2):>7}  {fmt(row.others * 100, 0) + '%':>6}"
+            f" {fmt(row.load, 2):>5}"
         )
     move, insert = result.rows[0], result.rows[3]
     print(
@@ -784,6 +1011,27 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
         f" disturbs less: {fmt(insert.cpu_total_ms, 2)} / {fmt(move.cpu_total_ms, 2)} ms"
         f" = {fmt(insert.cpu_total_ms / move.cpu_total_ms, 2)})"
     )
+    fresh, long = result.rows[4], result.rows[5]
+    cost = long.cpu_ms(long.usage.server) / fresh.cpu_ms(fresh.usage.server)
+    print(
+        f"  page at ply {result.page_plies} / page at ply 0 (server CPU per GET):"
+        f" {fmt(long.cpu_ms(long.usage.server), 2)} / {fmt(fresh.cpu_ms(fresh.usage.server), 2)} ms"
+        f" = {fmt(cost, 2)}   aim <= 1.3 {'ok' if cost <= 1.3 else 'MISSED'}"
+        f"   (by rate: {fmt(fresh.rate / long.rate if long.rate else math.nan, 2)})"
+    )
+    if result.sender is not None:
+        r = result.sender
+        rendered, sent = r.stats.get("rendered", 0), r.stats.get("sent", 0)
+        render_s, send_s = r.stats.get("render_s", 0.0), r.stats.get("send_s", 0.0)
+        print(
+            f"  sender (a thread of this script, file backend): {int(rendered)} mails rendered"
+            f" and {int(sent)} sent in {fmt(r.wall)} s ="
+            f" {fmt(rendered / r.wall if r.wall else math.nan)} rendered/s;"
+            f" busy rendering {fmt(render_s, 2)} s"
+            f" ({fmt(rendered / render_s if render_s else math.nan)}/s),"
+            f" sending {fmt(send_s, 2)} s ({fmt(sent / send_s if send_s else math.nan)}/s);"
+            f" outbox backlog at most {r.max_backlog} mails, the oldest waiting {fmt(r.max_age)} s"
+        )
     if result.name == "postgresql" and math.isnan(move.usage.database):
         print("  (a database server not started here: its CPU counts under 'others busy')")
     busiest = max((r.others for r in result.rows if not math.isnan(r.others)), default=0.0)
@@ -816,6 +1064,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--post-only",
         action="store_true",
         help="players keep their games in step locally and POST moves without reading the page",
+    )
+    parser.add_argument(
+        "--api",
+        action="store_true",
+        help="play over the JSON API (GET the view, POST the move; with --post-only, POSTs only)",
     )
     parser.add_argument("--warmup-games", type=int, default=2, help="played first, not timed")
     parser.add_argument("--bare-seconds", type=float, default=5.0, help="per bare endpoint")

@@ -82,9 +82,14 @@ def start_vacation(
         player,
         "vacation_start",
         now,
-        {"vacation": vacation, "days_left": left - days},
+        {"vacation": _dates(vacation), "days_left": left - days},
     )
     return vacation
+
+
+def _dates(vacation: Vacation) -> dict[str, datetime]:
+    """What a mail says of a vacation: when it starts and ends."""
+    return {"starts_at": vacation.starts_at, "ends_at": vacation.ends_at}
 
 
 def end_vacation(session: Session, player: Player, now: datetime) -> None:

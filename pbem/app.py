@@ -20,9 +20,22 @@ from pbem.i18n import best_lang, language_name, languages, set_directories
 from pbem.links import Site
 from pbem.mailer import make_env
 from pbem.present import check_parts
-from pbem.present.text import install_jinja
+from pbem.present.text import install_jinja, say
 from pbem.signin import SESSION_DAYS
-from pbem.web import account, csrf, devmail, game, lobby, me, replay, rules, signin, webhooks
+from pbem.web import (
+    account,
+    api,
+    csrf,
+    devmail,
+    game,
+    lobby,
+    markup,
+    me,
+    replay,
+    rules,
+    signin,
+    webhooks,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
@@ -69,7 +82,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     site = Site(
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],
-        mail_env=make_env(),
+        mail_env=make_env(reload=bool(config["DEBUG"])),
         domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
         reply_domain=config["REPLY_DOMAIN"],
     )
@@ -84,6 +97,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(signin.bp)
     app.register_blueprint(me.bp)
     app.register_blueprint(replay.bp)
+    app.register_blueprint(api.bp)
     if config["MAIL_BACKEND"] == "file":
         if config["DEBUG"]:
             # The mailbox shows every player's links: only for local use.
@@ -137,9 +151,10 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         }
 
     csrf.init_app(app)
+    markup.init_app(app)
 
     register(app)
-    for code in (400, 403, 404, 405, 409, 413, 429, 500):
+    for code in (400, 403, 404, 405, 409, 413, 415, 429, 500):
         app.register_error_handler(code, _error_page)
     app.register_error_handler(OperationalError, _database_down)
     app.register_error_handler(InterfaceError, _database_down)
@@ -152,12 +167,40 @@ def _select_locale() -> str:
     return chosen if chosen in languages() else best_lang(request.accept_languages)
 
 
-def _database_down(error: Any) -> tuple[str, int]:
+# The API's error codes for HTTP errors raised outside its own answers.
+API_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "not_active",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    503: "unavailable",
+}
+
+
+def _api_error(error: Any, code: int) -> Any:
+    """An HTTP error on an API path, as JSON (with Allow on a 405)."""
+    lang = g.get("lang", "en")
+    message = say(lang, f"error.http.{code}")
+    answer, status = api.error(code, API_CODES.get(code, "http_error"), message)
+    if code == 405 and getattr(error, "valid_methods", None):
+        answer.headers["Allow"] = ", ".join(error.valid_methods)
+    return answer, status
+
+
+def _database_down(error: Any) -> Any:
     """The database did not answer: nothing was written (the transaction never committed)."""
     app_log.warning("database unavailable: %s", error)
+    if api.is_api():
+        return _api_error(error, 503)
     return render_template("error.html", code=503, key="error.http.503"), 503
 
 
-def _error_page(error: Any) -> tuple[str, int]:
+def _error_page(error: Any) -> Any:
     code = getattr(error, "code", 500) or 500
+    if api.is_api():
+        return _api_error(error, code)
     return render_template("error.html", code=code, key=f"error.http.{code}"), code

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -28,7 +29,9 @@ def new_key() -> str:
     return secrets.token_urlsafe(12)
 
 
+@lru_cache(maxsize=64)
 def _serializer(secret: str, purpose: str) -> URLSafeSerializer:
+    # Built once per (secret, purpose): itsdangerous derives its key on construction.
     if purpose not in PURPOSES:
         raise ValueError(f"unknown link purpose {purpose}")
     return URLSafeSerializer(secret, salt=f"pbem.{purpose}")

@@ -15,8 +15,7 @@ from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.present.options import option_lines, time_control
 from pbem.present.text import say
-from pbem.signin import mailed_link
-from pbem.store import moves_of, seats_of
+from pbem.store import log_of
 from pbem.timefmt import format_left, format_short, format_when
 
 URGENT = timedelta(hours=24)
@@ -60,6 +59,11 @@ def player_context(site: Site, player: Player, now: datetime) -> dict[str, Any]:
     }
 
 
+def settings_path(site: Site, seat: Seat) -> str:
+    """Where a game mail's settings link leads once it has signed the player in."""
+    return urlsplit(site.seat_url(seat)).path + "/settings"
+
+
 def mail_context(
     session: Session,
     site: Site,
@@ -68,12 +72,19 @@ def mail_context(
     seats: list[Seat],
     player: Player,
     event: str,
+    ply: int,
+    facts: dict[str, Any],
     now: datetime,
+    settings_link: str,
 ) -> dict[str, Any]:
-    """The template variables for one mail to one seat."""
+    """The template variables for one mail to one seat, as the game stood at `ply`.
+
+    `facts` are what notify.queue recorded of that moment (deadline, who was to act,
+    who was absent, from which ply the moves are news); `now` is when it was queued.
+    `settings_link` is the sign-in link the sender made for this mail (see settings_path).
+    """
     lang = player.lang
     names = [s.name for s in seats]
-    rules = GAMES[game.slug]
     context = player_context(site, player, now)
     context.update(
         {
@@ -81,16 +92,14 @@ def mail_context(
             "slug": game.slug,
             "name": seat.name,
             "game_id": game.id,
-            "move_number": game.ply + 1,
+            "move_number": ply + 1,
             "title": game_title(game, lang),
             "game_name": game_title(game, lang).rsplit(" #", 1)[0],
             "others": [s.name for s in seats if s.seat != seat.seat],
             "creator": names[game.creator_seat],
             "link": site.seat_url(seat),
             # The settings link signs the player in on that device, then opens the settings.
-            "settings_link": mailed_link(
-                session, site, player, urlsplit(site.seat_url(seat)).path + "/settings", now
-            ),
+            "settings_link": settings_link,
             "watch_link": site.watch_url(game),
             "rules_link": site.rules_url(game.slug),
             "about": say(lang, f"lobby.about.{game.slug}"),
@@ -100,15 +109,15 @@ def mail_context(
             "since": [],
             "to_act": [],
             "results": None,
-            "absent": [s.name for s in seats if s.absent],
-            **deadline_context(seat.deadline, player, now),
+            "absent": [names[n] for n in facts["absent"]],
+            **deadline_context(facts["deadline"], player, now),
         }
     )
-    if game.state is not None:
-        context["to_act"] = [names[s] for s in rules.to_act(game.state)]
+    if facts["started"]:
+        context["to_act"] = [names[s] for s in facts["to_act"]]
         recent = [
             m
-            for m in moves_of(session, game, since=seat.told_ply)
+            for m in log_of(session, game, seat.seat, since=facts["since"], until=ply)
             if m.seat != seat.seat or m.source != "web"
         ]
         context["since"] = [
@@ -120,8 +129,8 @@ def mail_context(
             )
             for entry in log_lines(recent, seat.seat, lang, names)
         ]
-        context.update(_game_blocks(game, rules, seat.seat, recent, names, lang))
-    if game.outcome is not None:
+        context.update(_game_blocks(game, facts.get("view"), seat.seat, recent, names, lang))
+    if facts["over"] and game.outcome is not None:
         context["results"] = presenter(game.slug).results(
             game.outcome, result_names(seats, lang), lang
         )
@@ -135,13 +144,24 @@ def mail_context(
 
 
 def _game_blocks(
-    game: Game, rules: Any, seat: int, recent: list[Any], names: list[str], lang: str
+    game: Game,
+    view: dict[str, Any] | None,
+    seat: int,
+    recent: list[Any],
+    names: list[str],
+    lang: str,
 ) -> dict[str, Any]:
     """A game's own parts of a mail, if its presenter has them: what the step asks of the
-    seat with the row (`prompt`), and the rounds finished since the seat's last mail."""
+    seat with the row (`prompt`), and the rounds finished since the seat's last mail.
+
+    `view` is the seat's view at the row's ply, recorded by notify.queue (the game may
+    have moved on since)."""
     shown = presenter(game.slug)
-    view = rules.view(game.state, seat)
     blocks: dict[str, Any] = {"prompt": None, "rounds": []}
+    if view is None or game.state is None:
+        return blocks
+    if hasattr(shown, "mail_view_then"):
+        view = shown.mail_view_then(view, GAMES[game.slug].view(game.state, seat))
     if hasattr(shown, "turn_prompt"):
         blocks["prompt"] = shown.turn_prompt(view, seat, names, lang)
     if hasattr(shown, "round_reports"):
@@ -160,13 +180,19 @@ def _winning_seats(outcome: dict[str, Any]) -> set[int]:
 
 
 def digest_entry(
-    session: Session, site: Site, game: Game, seat: Seat, player: Player, now: datetime
+    site: Site,
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    deadline: datetime | None,
+    player: Player,
+    now: datetime,
 ) -> dict[str, Any]:
     """One line of a digest: the game, its players, the link and the deadline."""
-    others = [s.name for s in seats_of(session, game) if s.seat != seat.seat]
+    others = [s.name for s in seats if s.seat != seat.seat]
     return {
         "title": game_title(game, player.lang),
         "others_text": join_names(others, player.lang),
         "link": site.seat_url(seat),
-        **deadline_context(seat.deadline, player, now),
+        **deadline_context(deadline, player, now),
     }

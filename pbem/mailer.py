@@ -63,8 +63,11 @@ def check_headers(msg: EmailMessage) -> None:
             raise UnsafeMessage("a header holds a control character once serialised")
 
 
-def make_env(extra_globals: dict[str, Any] | None = None) -> Environment:
-    """A Jinja environment for mail/; HTML parts are escaped, text parts are not."""
+def make_env(extra_globals: dict[str, Any] | None = None, reload: bool = False) -> Environment:
+    """A Jinja environment for mail/; HTML parts are escaped, text parts are not.
+
+    Templates are read once per process unless `reload` (debug) asks to stat them each time.
+    """
     env = Environment(
         loader=FileSystemLoader(str(MAIL_TEMPLATES)),
         autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
@@ -72,6 +75,7 @@ def make_env(extra_globals: dict[str, Any] | None = None) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=reload,
     )
     install_jinja(env)
     env.globals.update(extra_globals or {})

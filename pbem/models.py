@@ -51,6 +51,7 @@ class Game(SQLModel, table=True):
     # A digest of the lobby form's token: the same form sent again creates nothing new.
     form_key: str | None = Field(default=None, max_length=64, unique=True, index=True)
     outcome: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    last_talk: int = 0  # the id of the game's latest table-talk message (0: none yet)
     created_at: datetime
     updated_at: datetime
     started_at: datetime | None = None
@@ -101,18 +102,28 @@ class Move(SQLModel, table=True):
 
 
 class Outbox(SQLModel, table=True):
-    """A mail to send, written in the same transaction as what caused it."""
+    """A mail to send, written in the same transaction as what caused it.
+
+    The transaction records what to send and to whom (event, game, seat, ply, player and
+    the facts of that moment in `extra`); the sender renders it once, after commit, and
+    keeps the rendered mail here so that a resend is the same mail.
+    """
 
     __table_args__ = (Index("ix_outbox_due", "sent_at", "next_attempt_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
     event: str = Field(max_length=40)
-    to_addr: str = Field(max_length=254)
-    to_name: str = Field(max_length=60)
-    subject: str = Field(max_length=300)
-    body_text: str = Field(sa_column=Column(Text, nullable=False))
-    body_html: str = Field(sa_column=Column(Text, nullable=False))
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    seat: int | None = None  # the recipient's seat in the game, for game mails
+    ply: int | None = None  # the game's ply when the mail was queued
+    extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    rendered_at: datetime | None = None
+    to_addr: str = Field(default="", max_length=254)
+    to_name: str = Field(default="", max_length=60)
+    subject: str = Field(default="", max_length=300)
+    body_text: str = Field(default="", sa_column=Column(Text, nullable=False))
+    body_html: str = Field(default="", sa_column=Column(Text, nullable=False))
     message_id: str = Field(unique=True, max_length=200)
     thread_id: str | None = Field(default=None, max_length=200)
     headers: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

@@ -1,6 +1,10 @@
-"""Queue mail: render a template for one recipient and write it to the outbox.
+"""Queue mail: write to the outbox what to send and to whom; the sender renders it later.
 
-Callers pass their session, so a mail commits with whatever caused it.
+Callers pass their session, so a mail commits with whatever caused it. Nothing is
+rendered here: the row records the event, the game, the seat, the ply and the facts
+of this moment that the mail tells (deadline, who is to act, who is absent, which
+moves and talk messages are news), so that the sender, after commit, renders exactly
+the mail this moment would have given, in the recipient's language.
 """
 
 from __future__ import annotations
@@ -12,67 +16,83 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.games import GAMES
-from pbem.links import Site, new_key
-from pbem.mail_context import digest_entry, mail_context, player_context
-from pbem.mailer import render_mail
-from pbem.mailin.context import reply_context
+from pbem.links import Site
+from pbem.mail_context import deadline_context
 from pbem.models import Game, Outbox, Player, Seat
+from pbem.present import presenter
 from pbem.store import player_of, seats_of
-from pbem.talk import news_for
 from pbem.webhooks.events import queue_events
 
 # Mails that carry the table talk a player has not yet seen.
 TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
 # Mails a player can turn off; they carry List-Unsubscribe headers.
 NOTIFICATIONS = {"your_turn", "reminder", "deadline_warning", "digest"}
+_DATETIME = "$datetime"
 
 
-def thread_id(site: Site, game: Game) -> str:
+def thread_id(site: Site, game_id: int | None) -> str:
     """The Message-ID every mail of the game refers to, so they form one thread."""
-    return f"<game-{game.id}@{site.domain}>"
+    return f"<game-{game_id}@{site.domain}>"
 
 
-def _headers(site: Site, player: Player, event: str) -> dict[str, str]:
-    if event not in NOTIFICATIONS:
-        return {}
-    if not player.unsubscribe_key:
-        player.unsubscribe_key = new_key()
-    return {
-        "List-Unsubscribe": f"<{site.unsubscribe_url(player)}>",
-        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    }
+def encode(value: Any) -> Any:
+    """`value` as JSON can hold it: datetimes become {"$datetime": iso}."""
+    if isinstance(value, datetime):
+        return {_DATETIME: value.isoformat()}
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encode(v) for v in value]
+    return value
 
 
-def _write(
-    session: Session,
+def decode(value: Any) -> Any:
+    """The inverse of encode."""
+    if isinstance(value, dict):
+        if set(value) == {_DATETIME}:
+            return datetime.fromisoformat(value[_DATETIME])
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+
+def _row(
     site: Site,
-    player: Player,
-    to_name: str,
     event: str,
-    context: dict[str, Any],
+    player_id: int | None,
+    game_id: int | None,
     now: datetime,
-    game: Game | None,
+    extra: dict[str, Any],
+    seat: int | None = None,
+    ply: int | None = None,
 ) -> Outbox:
-    headers = _headers(site, player, event)
-    context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
-    subject, text, html = render_mail(site.mail_env, event, player.lang, context)
-    row = Outbox(
-        game_id=game.id if game else None,
+    return Outbox(
+        game_id=game_id,
         event=event,
-        to_addr=player.email,
-        to_name=to_name,
-        subject=subject,
-        body_text=text,
-        body_html=html,
-        message_id=f"<{uuid.uuid4().hex}.g{game.id if game else 0}@{site.domain}>",
-        thread_id=thread_id(site, game) if game else None,
-        headers=headers,
+        player_id=player_id,
+        seat=seat,
+        ply=ply,
+        extra=encode(extra),
+        message_id=f"<{uuid.uuid4().hex}.g{game_id or 0}@{site.domain}>",
+        thread_id=thread_id(site, game_id) if game_id is not None else None,
+        headers={},
         created_at=now,
         next_attempt_at=now,
     )
-    session.add(row)
-    session.add(player)
-    return row
+
+
+def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
+    """The seat's view now, when the game's mails have their own parts drawn from it
+    (what the step asks, the rounds just finished): the sender renders those from it."""
+    if game.state is None:
+        return None
+    shown = presenter(game.slug)
+    if not (hasattr(shown, "turn_prompt") or hasattr(shown, "round_reports")):
+        return None
+    view = dict(GAMES[game.slug].view(game.state, seat))
+    # What never changes later (a finished round) the sender takes from the game then.
+    return shown.mail_view(view) if hasattr(shown, "mail_view") else view
 
 
 def queue(
@@ -83,28 +103,46 @@ def queue(
     event: str,
     now: datetime,
     extra: dict[str, Any] | None = None,
+    seats: list[Seat] | None = None,
 ) -> Outbox | None:
-    """Render the mail for `event` to `seat` and put it in the outbox (this transaction);
-    a computer seat gets no mail (None)."""
+    """Put the mail for `event` to `seat` in the outbox (this transaction); no rendering here.
+
+    A computer seat gets no mail (None)."""
     if seat.computer:
         return None
-    player = player_of(session, seat)
-    seats = seats_of(session, game)
-    context = mail_context(session, site, game, seat, seats, player, event, now)
-    context.update(extra or {})
-    context.update(reply_context(site, game, seat, event, player.lang, [s.name for s in seats]))
-    news = news_for(session, game, seat) if event in TALK_EVENTS else []
+    seats = seats if seats is not None else seats_of(session, game)
+    facts: dict[str, Any] = {
+        "deadline": seat.deadline,
+        "since": seat.told_ply,  # the moves from this ply on are news to the seat
+        "absent": [s.seat for s in seats if s.absent],
+        "started": game.state is not None,
+        "to_act": list(GAMES[game.slug].to_act(game.state)) if game.state is not None else [],
+        "over": game.outcome is not None,
+        "active": game.status == "active",  # a turn mail then carries a Reply-To
+        "extra": extra or {},
+    }
+    view = _mail_view(game, seat.seat)
+    if view is not None:
+        facts["view"] = view
+    if event in TALK_EVENTS:
+        # The talk messages in (told_talk, last_talk] that others wrote are news to the seat.
+        facts["talk"] = [seat.told_talk, game.last_talk]
+        seat.told_talk = max(seat.told_talk, game.last_talk)
+    row = _row(site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply)
     names = [s.name for s in seats]
-    context["talk"] = [
-        {"who": names[m.seat], "private": m.to_seat is not None, "text": m.text} for m in news
-    ]
-    row = _write(session, site, player, seat.name, event, context, now, game)
-    if context["reply_address"]:
-        row.headers = {**row.headers, "Reply-To": context["reply_address"]}
-    queue_events(session, site, game, seat, event, now, names, context)
-    if news:
-        seat.told_talk = max(m.id or 0 for m in news)
+    # Webhook bodies are written now (their own outbox); the deadline only if one listens.
+    queue_events(
+        session,
+        site,
+        game,
+        seat,
+        event,
+        now,
+        names,
+        lambda: deadline_context(seat.deadline, player_of(session, seat), now),
+    )
     seat.told_ply = game.ply
+    session.add(row)
     session.add(seat)
     return row
 
@@ -118,9 +156,9 @@ def queue_player_mail(
     extra: dict[str, Any] | None = None,
 ) -> Outbox:
     """A mail about the player rather than one game (vacations)."""
-    context = player_context(site, player, now)
-    context.update(extra or {})
-    return _write(session, site, player, player.name, event, context, now, None)
+    row = _row(site, event, player.id, None, now, {"extra": extra or {}})
+    session.add(row)
+    return row
 
 
 def queue_digest(session: Session, site: Site, player: Player, now: datetime) -> bool:
@@ -132,12 +170,8 @@ def queue_digest(session: Session, site: Site, player: Player, now: datetime) ->
         if game is None or game.status != "active" or game.state is None:
             continue
         if seat.seat in GAMES[game.slug].to_act(game.state):
-            entries.append(digest_entry(session, site, game, seat, player, now))
+            entries.append({"game": game.id, "seat": seat.seat, "deadline": seat.deadline})
     if not entries:
         return False
-    context = player_context(site, player, now)
-    context["games"] = sorted(entries, key=lambda e: (e["deadline"] is None, e["deadline"] or now))
-    _write(session, site, player, player.name, "digest", context, now, None)
-    for seat in seats:
-        session.add(seat)
+    session.add(_row(site, "digest", player.id, None, now, {"games": entries}))
     return True

@@ -11,7 +11,9 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlalchemy import update
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session, col, select
 
 from pbem.computer import LEVELS, computer_player, is_computer_email
 from pbem.deadlines import start_clock, update_clocks
@@ -31,6 +33,7 @@ from pbem.store import (
     player_of,
     seat_of,
     seats_of,
+    seats_with_players,
 )
 from pbem.webhooks.events import queue_events
 
@@ -221,18 +224,141 @@ def start(session: Session, site: Site, game: Game, now: datetime) -> None:
             queue(session, site, game, seat, "started", now)
 
 
-def _tell_turn(session: Session, site: Site, game: Game, seat: Seat, now: datetime) -> None:
+def _tell_turn(
+    session: Session,
+    site: Site,
+    game: Game,
+    seat: Seat,
+    now: datetime,
+    notify: str | None = None,
+    seats: list[Seat] | None = None,
+) -> None:
     """A "your move" mail, unless the player chose digests, reminders only, or no mail
     (webhooks hear of the turn either way)."""
-    if player_of(session, seat).notify == "every" and not seat.absent:
-        queue(session, site, game, seat, "your_turn", now)
+    choice = notify if notify is not None else player_of(session, seat).notify
+    if choice == "every" and not seat.absent:
+        queue(session, site, game, seat, "your_turn", now, seats=seats)
     elif not seat.absent:
         # No mail, but a chat-room webhook still hears of the turn.
-        names = [s.name for s in seats_of(session, game)]
+        names = [s.name for s in (seats if seats is not None else seats_of(session, game))]
         queue_events(session, site, game, seat, "your_turn", now, names, {})
 
 
 # --- moves ------------------------------------------------------------------
+
+
+@dataclass
+class Prepared:
+    """A move checked and applied to the game as it was read: what writing it needs."""
+
+    game: Game  # as read, before the move
+    seat: int
+    move: dict[str, Any]
+    source: str
+    ply: int  # the ply the move was made at
+    new_state: dict[str, Any]
+    before_acting: set[int]
+    lines: dict[str, Any]
+    outcome: dict[str, Any] | None
+
+
+def prepare_move(
+    game: Game,
+    seat_count: int,
+    seat_no: int,
+    move: dict[str, Any],
+    token: str,
+    source: str,
+    left: bool = False,
+) -> Prepared:
+    """Check and apply a move to the game as read, writing nothing (no lock needed).
+
+    `left`: the seat's player left the game (a computer plays it; no move from the web).
+    Raises Gone, Stale, or the game's IllegalMove.
+    """
+    if game.status != "active" or game.state is None:
+        raise Gone("play.error.not_active")
+    rules = GAMES[game.slug]
+    state = game.state
+    # Promise 2: a move carries the turn it was made for; a repeat or an old form is stale.
+    check_turn(rules, state, seat_no, token)
+    if source == "web" and left:
+        raise Gone("play.error.left")
+    before_acting = set(rules.to_act(state))
+    new_state = rules.apply(state, seat_no, move)
+    lines = {
+        str(viewer): _to_json(rules.describe(state, seat_no, move, viewer))
+        for viewer in range(seat_count)
+    }
+    lines["watch"] = _to_json(rules.describe(state, seat_no, move, None))
+    result = rules.outcome(new_state)
+    outcome = None
+    if result is not None:
+        outcome = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
+    return Prepared(game, seat_no, move, source, game.ply, new_state, before_acting, lines, outcome)
+
+
+def write_move(session: Session, site: Site, prepared: Prepared, now: datetime) -> None:
+    """Write a prepared move, if the game is still at the ply it was prepared at (else Stale).
+
+    The game row is changed by one conditional UPDATE, so the write lock is held only for
+    the writes: the move, the clocks and the outbox rows (rendered later by the sender).
+    """
+    game = prepared.game
+    values: dict[str, Any] = {"state": prepared.new_state, "ply": prepared.ply + 1}
+    values["updated_at"] = now
+    if prepared.outcome is not None:
+        values.update(status="over", finished_at=now, outcome=prepared.outcome)
+    changed = session.execute(
+        update(Game)
+        .where(col(Game.id) == game.id, col(Game.ply) == prepared.ply)
+        .where(col(Game.status) == "active")
+        .values(**values)
+    )
+    if changed.rowcount != 1:  # type: ignore[attr-defined]
+        raise Stale("play.error.stale")
+    for name, value in values.items():
+        set_committed_value(game, name, value)  # the row is written: nothing left to flush
+    with session.no_autoflush:
+        session.add(
+            Move(
+                game_id=id_of(game),
+                ply=prepared.ply,
+                seat=prepared.seat,
+                move=prepared.move,
+                source=prepared.source,
+                lines=prepared.lines,
+                created_at=now,
+            )
+        )
+        _after_move(session, site, prepared, now)
+
+
+def _after_move(session: Session, site: Site, prepared: Prepared, now: datetime) -> None:
+    """Clocks and mail after the move: the seats and their players are read once, here."""
+    game, source = prepared.game, prepared.source
+    rows = seats_with_players(session, id_of(game))
+    seats = [seat for seat, _ in rows]
+    notify_choice = {seat.seat: player.notify for seat, player in rows}
+    mover = seats[prepared.seat]
+    newly_absent = _count_timeouts(game, mover, source)
+    session.add(mover)
+    update_clocks(session, game, seats, prepared.before_acting, now)
+    if prepared.outcome is not None:
+        for seat in seats:
+            queue(session, site, game, seat, "game_over", now, seats=seats)
+        return
+    # Mail only those who newly have to act; after a timeout, tell everyone else too.
+    rules = GAMES[game.slug]
+    newly = {s for s in rules.to_act(prepared.new_state) if s not in prepared.before_acting}
+    for seat in seats:
+        if seat.seat in newly:
+            _tell_turn(session, site, game, seat, now, notify_choice[seat.seat], seats)
+        elif source == "timeout" and not newly_absent:
+            queue(session, site, game, seat, "timeout", now, {"who": mover.name}, seats)
+    if newly_absent:
+        for seat in seats:
+            queue(session, site, game, seat, "absent", now, {"who": mover.name}, seats)
 
 
 def submit_move(
@@ -245,67 +371,17 @@ def submit_move(
     now: datetime,
     source: str = "web",
 ) -> None:
-    """Apply one move made for the turn `token`; a stale token changes nothing.
+    """Apply one move made for the turn `token`, the game locked first; a stale token: nothing.
 
     Raises Stale, Gone, PlayError, or the game's IllegalMove; on any of them the
-    caller's transaction is rolled back and nothing is written.
+    caller's transaction is rolled back and nothing is written. (The web's move POST
+    prepares the move without the lock and calls write_move.)
     """
     game = lock_game(session, game_id)
-    if game.status != "active" or game.state is None:
-        raise Gone("play.error.not_active")
-    rules = GAMES[game.slug]
-    state = game.state
-    # Promise 2: a move carries the turn it was made for; a repeat or an old form is stale.
-    check_turn(rules, state, seat_no, token)
-    if source == "web" and seat_of(session, game_id, seat_no).left:
-        raise Gone("play.error.left")
-    before_acting = set(rules.to_act(state))
-    new_state = rules.apply(state, seat_no, move)
     seats = seats_of(session, game)
-    lines = {str(s.seat): _to_json(rules.describe(state, seat_no, move, s.seat)) for s in seats}
-    lines["watch"] = _to_json(rules.describe(state, seat_no, move, None))
-    session.add(
-        Move(
-            game_id=id_of(game),
-            ply=game.ply,
-            seat=seat_no,
-            move=move,
-            source=source,
-            lines=lines,
-            created_at=now,
-        )
-    )
-    game.state = new_state
-    game.ply += 1
-    game.updated_at = now
-    outcome = rules.outcome(new_state)
-    if outcome is not None:
-        game.status = "over"
-        game.finished_at = now
-        game.outcome = {
-            "scores": outcome.scores,
-            "ranks": outcome.ranks,
-            "breakdown": outcome.breakdown,
-        }
-    session.add(game)
-    session.flush()  # the unique (game, ply) constraint fires here if a twin slipped through
-    mover = seats[seat_no]
-    newly_absent = _count_timeouts(game, mover, source)
-    update_clocks(session, game, seats, before_acting, now)
-    if outcome is not None:
-        for seat in seats:
-            queue(session, site, game, seat, "game_over", now)
-        return
-    # Mail only those who newly have to act; after a timeout, tell everyone else too.
-    newly = {s for s in rules.to_act(new_state) if s not in before_acting}
-    for seat in seats:
-        if seat.seat in newly:
-            _tell_turn(session, site, game, seat, now)
-        elif source == "timeout" and not newly_absent:
-            queue(session, site, game, seat, "timeout", now, extra={"who": mover.name})
-    if newly_absent:
-        for seat in seats:
-            queue(session, site, game, seat, "absent", now, extra={"who": mover.name})
+    left = 0 <= seat_no < len(seats) and seats[seat_no].left
+    prepared = prepare_move(game, len(seats), seat_no, move, token, source, left)
+    write_move(session, site, prepared, now)
 
 
 def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:

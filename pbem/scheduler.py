@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 def drain_outbox(app: Flask) -> dict[str, int]:
     """Send the mail that is due now."""
     engine = app.extensions["pbem"]["engine"]
-    result = drain(engine, make_backend(app.config), app.config, app.config["CLOCK"]())
+    site = app.extensions["pbem"]["site"]
+    result = drain(engine, site, make_backend(app.config), app.config, app.config["CLOCK"]())
     if result["sent"] or result["failed"]:
         log.info("outbox: %(sent)d sent, %(failed)d failed", result)
     return result

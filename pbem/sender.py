@@ -1,4 +1,8 @@
-"""The outbox sender: claim due mail in batches, deliver, mark sent or retry later.
+"""The outbox sender: claim due mail in batches, render it, deliver, mark sent or retry later.
+
+Rendering happens here, after the transaction that queued the mail has committed:
+a move holds the write lock only for its writes. A row is rendered once and the
+result stored in it, so a resend is the same mail.
 
 Safe to run twice at once: a row is claimed by a conditional UPDATE just before
 it is sent, and the claim lapses after a lease of a few SMTP timeouts, so a sender
@@ -17,8 +21,12 @@ from sqlalchemy import Engine, or_, update
 from sqlmodel import col, select
 
 from pbem.db import read_session, write_session
+from pbem.links import Site
+from pbem.mail_context import settings_path
+from pbem.mail_render import Rendered, Unrenderable, ensure_unsubscribe_key, needs_key, render_row
 from pbem.mailer import Backend, UnsafeMessage, build_message, check_headers
-from pbem.models import Outbox
+from pbem.models import Outbox, Player, Seat
+from pbem.signin import MAILED_TTL, new_row, url_for_row
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=2)
@@ -81,14 +89,94 @@ def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -
     return _claim_ids(engine, _due(engine, now, now, batch), now, lease)
 
 
-def drain(
-    engine: Engine, backend: Backend, config: dict[str, Any], now: datetime
-) -> dict[str, int]:
-    """Send every due mail once; return how many were sent and how many failed.
+def render(
+    engine: Engine, site: Site, rows: list[Outbox], now: datetime
+) -> tuple[list[Outbox], int]:
+    """Render the claimed rows not yet rendered and store them: (rows ready to send, rendered).
 
-    Each mail is claimed just before it is sent, for a few SMTP timeouts; the time of a
-    claim is `now` moved on by the time this drain has run.
+    A row that cannot be rendered (its game or player is gone) is marked failed.
     """
+    pending = [r for r in rows if r.rendered_at is None]
+    if not pending:
+        return rows, 0
+    keyless = _players_without_key(engine, {r.player_id for r in pending if needs_key(r)})
+    links: dict[int | None, str] = {}
+    game_rows = [r for r in pending if r.game_id is not None]
+    if keyless or game_rows:
+        with write_session(engine) as session:
+            for player in session.exec(select(Player).where(col(Player.id).in_(keyless))):
+                ensure_unsubscribe_key(session, player)
+            links = _settings_links(session, site, game_rows)
+    done: dict[int | None, Rendered] = {}
+    broken: set[int | None] = set()
+    states: dict[object, object] = {}  # games' states at the rows' plies, for this batch
+    with read_session(engine) as session:
+        for row in pending:
+            try:
+                done[row.id] = render_row(session, site, row, links.get(row.id, ""), states)
+            except Unrenderable as exc:
+                log.warning("mail %s cannot be rendered: %s", row.id, exc)
+                broken.add(row.id)
+    for row_id in broken:
+        _mark(engine, row_id, None, now, error="cannot be rendered: game or player missing")
+    if done:
+        with write_session(engine) as session:
+            for row_id, mail in done.items():
+                session.execute(
+                    update(Outbox)
+                    .where(col(Outbox.id) == row_id, col(Outbox.rendered_at).is_(None))
+                    .values(rendered_at=now, **mail.__dict__)
+                )
+    for row in pending:
+        if row.id in done:
+            mail = done[row.id]
+            for name, value in mail.__dict__.items():
+                setattr(row, name, value)
+            row.rendered_at = now
+    return [r for r in rows if r.id not in broken], len(done)
+
+
+def _settings_links(session: Any, site: Site, rows: list[Outbox]) -> dict[int | None, str]:
+    """A game mail's settings link signs its player in on that device: one sign-in row per
+    mail, good for a while from when the mail was queued (made here, not in the move)."""
+    links: dict[int | None, str] = {}
+    for row in rows:
+        seat = session.exec(
+            select(Seat).where(Seat.game_id == row.game_id, Seat.seat == row.seat)
+        ).first()
+        player = session.get(Player, row.player_id) if row.player_id is not None else None
+        if seat is None or player is None:
+            continue  # render_row says why it cannot be rendered
+        made = new_row(session, player, settings_path(site, seat), row.created_at, MAILED_TTL)
+        links[row.id] = url_for_row(site, made)
+    return links
+
+
+def _players_without_key(engine: Engine, ids: set[int | None]) -> list[int]:
+    if not ids:
+        return []
+    with read_session(engine) as session:
+        found = session.exec(
+            select(Player.id).where(col(Player.id).in_(ids), Player.unsubscribe_key == "")
+        ).all()
+    return [i for i in found if i is not None]
+
+
+def drain(
+    engine: Engine,
+    site: Site,
+    backend: Backend,
+    config: dict[str, Any],
+    now: datetime,
+    stats: dict[str, float] | None = None,
+) -> dict[str, int]:
+    """Render and send every due mail once; return how many were sent and how many failed.
+
+    Each mail is claimed just before it is rendered (if it is not yet) and sent, for a few
+    SMTP timeouts; the time of a claim is `now` moved on by the time this drain has run.
+    `stats`, when given, is added to: rows rendered and sent, seconds rendering and sending.
+    """
+    stats = stats if stats is not None else {}
     lease = lease_for(config)
     started = time.monotonic()
 
@@ -104,7 +192,15 @@ def drain(
             if not claimed:
                 continue  # another sender has it
             progress = True
-            row = claimed[0]
+            clock = time.perf_counter()
+            ready, rendered = render(engine, site, claimed, now)
+            stats["rendered"] = stats.get("rendered", 0) + rendered
+            stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
+            if not ready:
+                failed += 1  # it cannot be rendered: marked, and retried later
+                continue
+            row = ready[0]
+            clock = time.perf_counter()
             try:
                 msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
                 check_headers(msg)
@@ -125,6 +221,8 @@ def drain(
                 return {"sent": sent, "failed": failed}
             sent += 1
             _mark(engine, row.id, now, now, error=None)
+            stats["sent"] = stats.get("sent", 0) + 1
+            stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
         if not progress:
             break
     return {"sent": sent, "failed": failed}

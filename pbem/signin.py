@@ -51,13 +51,6 @@ def url_for_row(site: Site, row: SignIn) -> str:
     return f"{site.base_url.rstrip('/')}/signin/{token}"
 
 
-def mailed_link(
-    session: Session, site: Site, player: Player, next_path: str, now: datetime
-) -> str:
-    """A sign-in link for a game's mail that leads to `next_path` once the button is pressed."""
-    return url_for_row(site, new_row(session, player, next_path, now, MAILED_TTL))
-
-
 def check(session: Session, secret: str, token: str, now: datetime) -> SignIn:
     """The sign-in row of a link still good; BadLink, Used or Expired otherwise."""
     payload = read_token(secret, "signin", token)

@@ -5,11 +5,14 @@ Every function takes the session first; the caller owns the transaction.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import and_
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
-from pbem.models import Game, Move, Player, Seat
+from pbem.models import Game, Move, Player, Seat, Vacation
 
 
 class PlayError(Exception):
@@ -76,10 +79,76 @@ def seats_of(session: Session, game: Game) -> list[Seat]:
     return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
 
 
-def moves_of(session: Session, game: Game, since: int = 0) -> list[Move]:
-    """The game's moves from ply `since` on, in order."""
-    return list(
-        session.exec(
-            select(Move).where(Move.game_id == game.id, Move.ply >= since).order_by(col(Move.ply))
-        )
+def moves_of(session: Session, game: Game, since: int = 0, until: int | None = None) -> list[Move]:
+    """The game's moves from ply `since` on (and before ply `until`, if given), in order."""
+    query = select(Move).where(Move.game_id == game.id, Move.ply >= since)
+    if until is not None:
+        query = query.where(Move.ply < until)
+    return list(session.exec(query.order_by(col(Move.ply))))
+
+
+def seats_with_players(session: Session, game_id: int) -> list[tuple[Seat, Player]]:
+    """The game's seats in seat order, each with its player, in one query."""
+    query = (
+        select(Seat, Player)
+        .join(Player, col(Player.id) == col(Seat.player_id))
+        .where(Seat.game_id == game_id)
+        .order_by(col(Seat.seat))
     )
+    return [(seat, player) for seat, player in session.exec(query)]
+
+
+def log_of(
+    session: Session, game: Game, viewer: int | None, since: int = 0, until: int | None = None
+) -> list[Move]:
+    """The game's moves from ply `since` (before `until`), with only `viewer`'s lines read.
+
+    The database picks the viewer's lines out of each move's JSON, so a page decodes its
+    own lines, not every viewer's (the moves returned are not attached to the session).
+    """
+    key = "watch" if viewer is None else str(viewer)
+    lines = Move.__table__.c.lines[key]  # type: ignore[attr-defined]
+    query = core_select(
+        col(Move.ply), col(Move.seat), col(Move.source), col(Move.created_at), lines
+    ).where(col(Move.game_id) == game.id, col(Move.ply) >= since)
+    if until is not None:
+        query = query.where(col(Move.ply) < until)
+    return [
+        Move(
+            game_id=game.id or 0,
+            ply=ply,
+            seat=seat,
+            move={},
+            source=source,
+            lines={key: mine or []},
+            created_at=at,
+        )
+        for ply, seat, source, at, mine in session.execute(query.order_by(col(Move.ply)))
+    ]
+
+
+def table_of(
+    session: Session, game_id: int, now: datetime
+) -> list[tuple[Seat, Player, datetime | None]]:
+    """The game's seats in order, each with its player and when their vacation under way
+    at `now` ends (None when not away): one query for the page."""
+    query = (
+        select(Seat, Player, Vacation.ends_at)
+        .join(Player, col(Player.id) == col(Seat.player_id))
+        .outerjoin(
+            Vacation,
+            and_(
+                col(Vacation.player_id) == col(Seat.player_id),
+                col(Vacation.starts_at) <= now,
+                col(Vacation.ends_at) > now,
+            ),
+        )
+        .where(Seat.game_id == game_id)
+        .order_by(col(Seat.seat))
+    )
+    table: dict[int, tuple[Seat, Player, datetime | None]] = {}
+    for seat, player, ends in session.exec(query):
+        known = table.get(seat.seat)
+        if known is None or (ends is not None and (known[2] is None or ends > known[2])):
+            table[seat.seat] = (seat, player, ends)
+    return [table[n] for n in sorted(table)]

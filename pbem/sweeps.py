@@ -168,7 +168,14 @@ def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> in
         player = session.get(Player, vacation.player_id) if vacation else None
         if vacation is None or player is None:
             return False
-        notify.queue_player_mail(session, site, player, "vacation_end", now, {"vacation": vacation})
+        notify.queue_player_mail(
+            session,
+            site,
+            player,
+            "vacation_end",
+            now,
+            {"vacation": {"starts_at": vacation.starts_at, "ends_at": vacation.ends_at}},
+        )
         return True
 
     untold = select(Vacation.id).where(Vacation.end_told == False)  # noqa: E712

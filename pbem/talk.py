@@ -28,11 +28,16 @@ def post(session: Session, game_id: int, seat_no: int, form: TalkForm, now: date
         raise PlayError("talk.error.recipient")
     message = Talk(game_id=game_id, seat=seat_no, to_seat=to_seat, text=text, created_at=now)
     session.add(message)
+    session.flush()
+    game.last_talk = message.id or 0  # a page or mail with nothing newer skips the talk query
+    session.add(game)
     return message
 
 
 def visible(session: Session, game: Game, viewer: int | None, after: int = 0) -> list[Talk]:
     """The messages `viewer` may read (None: an onlooker, who sees only public ones)."""
+    if game.last_talk <= after:
+        return []  # nothing was said since: no query
     query = select(Talk).where(Talk.game_id == game.id, col(Talk.id) > after)
     if viewer is None:
         query = query.where(col(Talk.to_seat).is_(None))

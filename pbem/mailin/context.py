@@ -11,32 +11,60 @@ from pbem.present import text_presenter
 
 # The mails that ask a seat for its move, and so carry a Reply-To that plays it.
 TURN_MAILS = frozenset({"your_turn", "reminder", "deadline_warning", "move_refused"})
+MAX_LISTED = 60  # legal moves listed in an answer to a refused reply
+
+
+def offers_reply(site: Any, event: str) -> bool:
+    """Whether a mail for `event` may carry a reply address (pbem inbound is set up)."""
+    return bool(getattr(site, "reply_domain", "")) and event in TURN_MAILS
 
 
 def reply_context(
-    site: Any, game: Game, seat: Seat, event: str, lang: str, names: list[str]
+    site: Any,
+    game: Game,
+    seat: Seat,
+    event: str,
+    lang: str,
+    names: list[str],
+    state: dict[str, Any] | None = None,
+    active: bool | None = None,
 ) -> dict[str, str]:
     """The reply address and an example from the seat's own hand; empty when not offered
-    (a computer seat gets no mail, so no address to answer either)."""
-    domain = getattr(site, "reply_domain", "")
+    (a computer seat gets no mail, so no address to answer either).
+
+    `state` and `active` are the game as it stood when the mail was queued (the sender
+    renders later); by default, the game as it stands."""
+    state = game.state if state is None else state
+    active = game.status == "active" if active is None else active
     empty = {"reply_address": "", "reply_example": ""}
-    if not domain or event not in TURN_MAILS or game.state is None or game.status != "active":
+    if not offers_reply(site, event) or state is None or not active:
         return empty
     if seat.computer:
         return empty
     rules = GAMES[game.slug]
-    if not rules.may_act(game.state, seat.seat):
+    if not rules.may_act(state, seat.seat):
         return empty
     address = make_address(
         site.secret,
-        domain,
+        site.reply_domain,
         game.id or 0,
         seat.seat,
-        rules.turn_token(game.state, seat.seat),
+        rules.turn_token(state, seat.seat),
         seat.link_key,
     )
-    example = text_presenter(game.slug).example(game.state, seat.seat, lang, names)
+    example = text_presenter(game.slug).example(state, seat.seat, lang, names)
     return {"reply_address": address, "reply_example": example}
+
+
+def refusal_moves(
+    game: Game, state: dict[str, Any] | None, active: bool, seat: int, lang: str, names: list[str]
+) -> dict[str, Any]:
+    """What an answer to a refused reply lists: the seat's legal moves as text, when it may act."""
+    moves: list[str] = []
+    if active and state is not None and GAMES[game.slug].may_act(state, seat):
+        texts = text_presenter(game.slug).legal_texts(state, seat, lang, names)
+        moves = list(dict.fromkeys(entry["text"] for entry in texts))
+    return {"moves": moves[:MAX_LISTED], "more_moves": max(len(moves) - MAX_LISTED, 0)}
 
 
 def page_moves(

@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 BY_ADDRESS = Limit("mailin-addr", 120, 3600)  # one address may hold seats in many games
 BY_SEAT = Limit("mailin-seat", 60, 3600)  # a quick open auction still fits
 ANSWERS = Limit("mailin-answer", 5, 3600)  # counted from inboundmail, in the transaction
-MAX_LISTED = 60  # legal moves listed in an answer
 _OUR_MESSAGE_ID = re.compile(r"^[0-9a-f]{32}\.g\d+@")
 
 
@@ -147,14 +146,8 @@ def _answer(
     ).one()
     if answered > ANSWERS.count:
         return  # enough answers for this seat this hour: a loop, or a player who will look
-    player = session.get(Player, seat.player_id)
-    lang = player.lang if player is not None else "en"
-    moves: list[str] = []
-    if game.status == "active" and game.state is not None:
-        if GAMES[game.slug].may_act(game.state, seat.seat):
-            names = [s.name for s in seats_of(session, game)]
-            texts = text_presenter(game.slug).legal_texts(game.state, seat.seat, lang, names)
-            moves = list(dict.fromkeys(entry["text"] for entry in texts))
+    # The legal moves to list are the sender's to write, in the player's language, from
+    # the game as it stands at this ply (notify records it).
     queue(
         session,
         site,
@@ -165,8 +158,6 @@ def _answer(
         extra={
             "reason": reason,
             "line": line[:200],
-            "moves": moves[:MAX_LISTED],
-            "more_moves": max(len(moves) - MAX_LISTED, 0),
             "sample": game.slug == "fantasy-business",
         },
     )

@@ -30,7 +30,12 @@ def card_info(card_id: str, lang: str) -> dict[str, Any]:
 
 
 def play_context(
-    state: dict[str, Any], view: dict[str, Any], seat: int | None, lang: str, names: list[str]
+    state: dict[str, Any],
+    view: dict[str, Any],
+    seat: int | None,
+    lang: str,
+    names: list[str],
+    whole: bool = False,  # unused: this page has no history that grows
 ) -> dict[str, Any]:
     """Everything the play page shows, from the seat's view."""
     values = suit_values(view["markets"])

@@ -411,13 +411,23 @@ def _form(
     }
 
 
+PAST_ROUNDS = 2  # past rounds drawn on the page unless all are asked for (its cost stays flat)
+
+
 def play_context(
-    state: dict[str, Any], view: dict[str, Any], seat: int | None, lang: str, names: list[str]
+    state: dict[str, Any],
+    view: dict[str, Any],
+    seat: int | None,
+    lang: str,
+    names: list[str],
+    whole: bool = False,
 ) -> dict[str, Any]:
-    """Everything the play page shows, from the seat's view."""
+    """Everything the play page shows, from the seat's view (all past rounds if `whole`)."""
     step = view["step"]
     current = view["history"][-1] if view["history"] else None
     finished = [r for r in view["history"] if r["income"] is not None]
+    older = 0 if whole else max(0, len(finished) - PAST_ROUNDS)
+    finished = finished[older:]
     players = []
     for p in view["players"]:
         s = p["seat"]
@@ -476,6 +486,7 @@ def play_context(
         else None,
         "players": players,
         "history": [_finished_round(r, names, lang) for r in reversed(finished)],
+        "history_older": older,
         "my_specials": [],
         "my_bid": None,
         "form": None,
@@ -669,6 +680,27 @@ def results(outcome: dict[str, Any], names: list[str], lang: str) -> dict[str, A
         "winners": [names[n] for n in order if outcome["ranks"][n] == 1],
         "rounds": rounds,
     }
+
+
+def mail_view(view: dict[str, Any]) -> dict[str, Any]:
+    """What a queued mail keeps of the seat's view: all but the finished rounds, which the
+    sender takes from the game when it renders (a finished round's record never changes)."""
+    finished = [r["round"] for r in view["history"] if r["income"] is not None]
+    return {
+        **view,
+        "history": [r for r in view["history"] if r["income"] is None],
+        "mail_finished": max(finished, default=0),
+    }
+
+
+def mail_view_then(kept: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """The seat's view when the mail was queued, from what mail_view kept and its view now."""
+    then = {k: v for k, v in kept.items() if k != "mail_finished"}
+    finished = [
+        r for r in now["history"] if r["income"] is not None and r["round"] <= kept["mail_finished"]
+    ]
+    then["history"] = finished + kept["history"]
+    return then
 
 
 def turn_prompt(

@@ -345,6 +345,8 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.wait_specials": N_("It is %(turn_seat)s's turn to play special cards."),
     "fb.which_monopoly": N_("%(target_seat)s holds several monopolies: name the article to put up for auction."),
     # Keys the site builds or passes along: form and play errors, options, statuses
+    "api.error.body": N_("Send a JSON object with a “turn” string and a “move” object."),
+    "api.error.move": N_("The rules cannot read this move: see legal_moves for its shape."),
     "error.csrf": N_("This form is too old, or did not come from this site. Go back, reload the page and send it again: nothing was changed."),
     "error.http.400": N_("That request could not be understood."),
     "error.http.403": N_("That is not allowed."),
@@ -352,6 +354,7 @@ VOCABULARY: dict[str, Msgid] = {
     "error.http.405": N_("That page cannot be used this way."),
     "error.http.409": N_("That no longer fits the game as it stands."),
     "error.http.413": N_("That request is too large."),
+    "error.http.415": N_("Send this request as application/json."),
     "error.http.429": N_("Too many requests: wait a minute and try again."),
     "error.http.500": N_("Something went wrong on our side. Nothing you sent was lost; try again in a moment."),
     "error.http.503": N_("The database is not answering just now. Nothing you sent was changed; try again in a minute."),

@@ -15,14 +15,14 @@ from pbem.models import Player
 from pbem.store import PlayError, player_of, seat_of
 from pbem.timefmt import format_when, zones
 from pbem.web import bad_link, engine, now, signed_pair, site
-from pbem.web.game import _seat_from
+from pbem.web.seats import seat_from
 from pbem.webhooks.page import settings_webhooks
 
 bp = Blueprint("account", __name__)
 
 
 def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, int]:
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     moment = now()
     with read_session(engine()) as session:
         player = player_of(session, seat_of(session, game_id, seat_no))
@@ -54,7 +54,7 @@ def settings(token: str) -> tuple[str, int]:
 
 
 def _act(token: str, action: Any) -> Response | tuple[str, int]:
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     try:
         with write_session(engine()) as session:
             action(session, player_of(session, seat_of(session, game_id, seat_no)))

@@ -10,10 +10,11 @@ send it without a form, and its signed link is what guards it.
 from __future__ import annotations
 
 import secrets
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, abort, current_app, g, render_template, request
 from itsdangerous import BadData, URLSafeTimedSerializer
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -22,8 +23,13 @@ MAX_AGE = 60 * 24 * 3600
 EXEMPT = {"account.unsubscribe", "static"}
 
 
+@lru_cache(maxsize=8)
+def _serializer_for(secret: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret, salt="pbem.csrf")
+
+
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="pbem.csrf")
+    return _serializer_for(current_app.config["SECRET_KEY"])
 
 
 def _scope() -> str:
@@ -33,9 +39,14 @@ def _scope() -> str:
 def csrf_token(scope: str | None = None) -> str:
     """A form token for this page's link (or for `scope`), unique to the page it is on.
 
-    The random part tells two forms apart, so that the lobby knows a form sent again.
+    The random part tells two forms apart, so that the lobby knows a form sent again; it
+    is signed once per request and scope, however many forms the page holds.
     """
-    return _serializer().dumps([_scope() if scope is None else scope, secrets.token_urlsafe(9)])
+    wanted = _scope() if scope is None else scope
+    made: dict[str, str] = g.setdefault("csrf_tokens", {})
+    if wanted not in made:
+        made[wanted] = str(_serializer().dumps([wanted, secrets.token_urlsafe(9)]))
+    return made[wanted]
 
 
 def _scope_of(payload: Any) -> Any:
@@ -56,11 +67,16 @@ def check() -> Response | tuple[str, int] | None:
     """Refuse a POST that comes from another site or lacks a good token for its link."""
     if request.method != "POST" or request.url_rule is None or request.endpoint in EXEMPT:
         return None  # not a POST route (Flask answers 404 or 405), or exempt
-    if request.headers.get("Sec-Fetch-Site") == "cross-site":
-        return _refuse(403)
+    cross = request.headers.get("Sec-Fetch-Site") == "cross-site"
     origin = request.headers.get("Origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+    if cross or (origin and origin != "null" and urlsplit(origin).netloc != request.host):
+        if request.blueprint == "api":
+            abort(403)  # answered as JSON
         return _refuse(403)
+    if request.blueprint == "api":
+        # The JSON API takes no form and no cookie: a move needs the signed link and a JSON
+        # body (application/json, which a cross-site form cannot send without CORS).
+        return None
     try:
         scope = _scope_of(_serializer().loads(request.form.get("csrf", ""), max_age=MAX_AGE))
     except BadData:

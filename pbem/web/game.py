@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,36 +26,17 @@ from pbem.db import read_session, write_session
 from pbem.forms import TALK_MAX, ExtendForm, TalkForm
 from pbem.games import GAMES, IllegalMove
 from pbem.i18n import languages
-from pbem.links import BadLink, read_token
 from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
 from pbem.present import presenter
 from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.text import error_text, render, say
-from pbem.store import Gone, PlayError, Stale, find_seat, moves_of, seat_of, seats_of
+from pbem.store import Gone, PlayError, Stale, id_of, log_of, seat_of, table_of
 from pbem.timefmt import format_left, format_when
-from pbem.web import bad_link, engine, now, signed_pair, site
+from pbem.web import engine, now, site
+from pbem.web.seats import LOG_PAGE, open_seat, open_watch, seat_from
 
 bp = Blueprint("game", __name__)
-
-
-def _seat_from(token: str) -> tuple[int, int]:
-    """(game id, seat number) of a valid seat link; 404 for anything else."""
-    try:
-        payload = read_token(site().secret, "seat", token)
-    except BadLink:
-        bad_link()
-    if len(payload) != 3 or not all(isinstance(x, int) for x in payload[:2]):
-        bad_link()
-    game_id, seat_no, key = payload
-    with read_session(engine()) as session:
-        seat = find_seat(session, game_id, seat_no)
-        valid = (
-            seat is not None and isinstance(key, str) and secrets.compare_digest(seat.link_key, key)
-        )
-    if not valid:
-        bad_link()
-    return game_id, seat_no
 
 
 def _page(
@@ -67,74 +47,93 @@ def _page(
         game = session.get(Game, game_id)
         if game is None:
             abort(404)
-        seats = seats_of(session, game)
-        names = [s.name for s in seats]
-        seat = seats[seat_no] if seat_no is not None else None
-        tz = "UTC"
-        if seat is not None:
-            player = session.get(Player, seat.player_id)
-            if player is not None:
-                tz = player.tz
-                if "lang" not in request.args:
-                    g.lang = player.lang
-                elif g.lang != player.lang:
-                    remember_language(player.id, g.lang)  # once this read is over
-        lang = g.lang
-        context: dict[str, Any] = {
-            "token": token,
-            "game": game,
-            "seats": seats,
-            "seat": seat,
-            "names": names,
-            "title": game_title(game, lang),
-            "watch_link": site().watch_url(game),
-            **extra,
-        }
-        context["talk"] = [
-            {
-                "who": names[m.seat],
-                "to": names[m.to_seat] if m.to_seat is not None else None,
-                "mine": m.seat == seat_no,
-                "text": m.text,
-                "at": format_when(m.created_at, tz, lang),
-            }
-            for m in talk.visible(session, game, seat_no)
-        ]
-        if game.status in ("forming", "cancelled") or game.state is None:
-            return render_template("game/join.html", **context), status
-        rules = GAMES[game.slug]
-        view = rules.view(game.state, seat_no)
-        moves = moves_of(session, game)
-        shown = presenter(game.slug)
-        my_last = max((m.ply for m in moves if m.seat == seat_no), default=-1)
-        # Seats a computer plays and the table waits on: their move comes by itself.
-        thinking = [
-            names[s] for s in rules.to_act(game.state) if level_for(game, seats[s]) is not None
-        ]
-        if thinking and seat_no is not None:
-            context.update(
-                computers_thinking=thinking,
-                poll_url=url_for("game.seat_ply", token=token),
-                reload_url=url_for("game.seat_page", token=token),
-            )
-        context.update(
-            view=view,
-            table=shown.play_context(game.state, view, seat_no, lang, names),
-            log=log_lines(moves, seat_no, lang, names),
-            my_last=my_last,
-            turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
-            to_act=[names[s] for s in rules.to_act(game.state)],
-            again=seat_no is not None and seat_no in rules.to_act(game.state),
-            results=shown.results(game.outcome, result_names(seats, lang), lang)
-            if game.outcome
-            else None,
-            rematch_link=_rematch_link(session, game, seat),
-            clocks=_clocks(session, game, seats, tz, lang),
-            next_game=_next_game(session, game, seat, rules),
-            time_control=game.days_per_move,
-            by_mail=page_moves(site(), game, seat, lang, names),
+        return _render_page(
+            session, token, game, table_of(session, game_id, now()), seat_no, status, **extra
         )
-        return render_template(f"games/{game.slug}/page.html", **context), status
+
+
+def _render_page(
+    session: Any,
+    token: str,
+    game: Game,
+    table: list[tuple[Seat, Player, Any]],
+    seat_no: int | None,
+    status: int = 200,
+    **extra: Any,
+) -> tuple[str, int]:
+    """Render the page from rows already read (the game and its table) in `session`."""
+    seats = [seat for seat, _, _ in table]
+    names = [s.name for s in seats]
+    seat = seats[seat_no] if seat_no is not None else None
+    tz = "UTC"
+    if seat_no is not None:
+        player = table[seat_no][1]
+        tz = player.tz
+        if "lang" not in request.args:
+            g.lang = player.lang
+        elif g.lang != player.lang:
+            remember_language(player.id, g.lang)  # once this read is over
+    lang = g.lang
+    context: dict[str, Any] = {
+        "token": token,
+        "game": game,
+        "seats": seats,
+        "seat": seat,
+        "names": names,
+        "title": game_title(game, lang),
+        "watch_link": site().watch_url(game),
+        **extra,
+    }
+    context["talk"] = [
+        {
+            "who": names[m.seat],
+            "to": names[m.to_seat] if m.to_seat is not None else None,
+            "mine": m.seat == seat_no,
+            "text": m.text,
+            "at": format_when(m.created_at, tz, lang),
+        }
+        for m in talk.visible(session, game, seat_no)
+    ]
+    if game.status in ("forming", "cancelled") or game.state is None:
+        return render_template("game/join.html", **context), status
+    rules = GAMES[game.slug]
+    view = rules.view(game.state, seat_no)
+    # A paged log: the last LOG_PAGE moves unless the reader asked for all of them.
+    whole = request.args.get("log") == "all"  # also every past round, for games that have them
+    first = 0 if whole else max(0, game.ply - LOG_PAGE)
+    moves = log_of(session, game, seat_no, since=first)
+    shown = presenter(game.slug)
+    # Lines after the reader's last move are marked new; when that move is older than the
+    # page, every shown line of the others is new, as -1 gives.
+    my_last = max((m.ply for m in moves if m.seat == seat_no), default=-1)
+    to_act = rules.to_act(game.state)
+    # Seats a computer plays and the table waits on: their move comes by itself.
+    thinking = [names[s] for s in to_act if level_for(game, seats[s]) is not None]
+    if thinking and seat_no is not None:
+        context.update(
+            computers_thinking=thinking,
+            poll_url=url_for("game.seat_ply", token=token),
+            reload_url=url_for("game.seat_page", token=token),
+        )
+    context.update(
+        view=view,
+        table=shown.play_context(game.state, view, seat_no, lang, names, whole=whole),
+        log=log_lines(moves, seat_no, lang, names),
+        log_older=first,
+        my_last=my_last,
+        turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
+        to_act=[names[s] for s in to_act],
+        again=seat_no is not None and seat_no in to_act,
+        results=shown.results(game.outcome, result_names(seats, lang), lang)
+        if game.outcome
+        else None,
+        rematch_link=_rematch_link(session, game, seat),
+        clocks=_clocks(table, tz, lang),
+        next_game=_next_game(session, game, seat, rules),
+        time_control=game.days_per_move,
+        by_mail=page_moves(site(), game, seat, lang, names),
+    )
+    return render_template(f"games/{game.slug}/page.html", **context), status
 
 
 def _rematch_link(session: Any, game: Game, seat: Seat | None) -> str | None:
@@ -174,12 +173,9 @@ def remember_language(player_id: int | None, lang: str) -> None:
         return response
 
 
-def _clocks(
-    session: Any, game: Game, seats: list[Seat], tz: str, lang: str
-) -> list[dict[str, Any]]:
+def _clocks(table: list[tuple[Seat, Player, Any]], tz: str, lang: str) -> list[dict[str, Any]]:
     """Per seat, in the viewer's time zone: deadline, vacation, absence."""
     moment = now()
-    away = account.away_until(session, seats, moment)
     return [
         {
             "seat": s.seat,
@@ -189,26 +185,27 @@ def _clocks(
             "time_left": format_left(max(s.deadline - moment, timedelta(0)), lang)
             if s.deadline
             else "",
-            "away_text": format_when(away[s.seat], tz, lang) if s.seat in away else "",
+            "away_text": format_when(away, tz, lang) if away is not None else "",
             "absent": s.absent,
             "left": s.left,
         }
-        for s in seats
+        for s, _, away in table
     ]
 
 
 @bp.get("/p/<token>")
 def seat_page(token: str) -> tuple[str, int]:
     """The seat's page: invitation, table or results, as the game stands."""
-    game_id, seat_no = _seat_from(token)
-    notice = request.args.get("done")
-    return _page(token, game_id, seat_no, notice="done" if notice else None)
+    notice = "done" if request.args.get("done") else None
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return _render_page(session, token, game, table, seat_no, notice=notice)
 
 
 @bp.get("/p/<token>/ply")
 def seat_ply(token: str) -> dict[str, Any]:
     """How far the game has gone, for the page's poll: a cheap look at one row."""
-    game_id, _ = _seat_from(token)
+    game_id, _ = seat_from(token)
     with read_session(engine()) as session:
         game = session.get(Game, game_id)
         if game is None:
@@ -219,22 +216,13 @@ def seat_ply(token: str) -> dict[str, Any]:
 @bp.get("/w/<token>")
 def watch_page(token: str) -> tuple[str, int]:
     """The read-only spectator page: no hand is shown."""
-    return _page(token, watched_game(token), None)
-
-
-def watched_game(token: str) -> int:
-    """The game id of a valid spectator link; 404 for anything else."""
-    game_id, key = signed_pair("watch", token)
     with read_session(engine()) as session:
-        game = session.get(Game, game_id)
-        valid = game is not None and secrets.compare_digest(game.watch_key, key)
-    if not valid:
-        bad_link()
-    return game_id
+        game, table = open_watch(session, token)
+        return _render_page(session, token, game, table, None)
 
 
 def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     try:
         with write_session(engine()) as session:
             action(session, site(), game_id, seat_no, now())
@@ -258,7 +246,7 @@ def decline(token: str) -> Response | tuple[str, int]:
 @bp.get("/p/<token>/cancel")
 def cancel_page(token: str) -> tuple[str, int]:
     """Ask before calling the game off: it cannot be undone."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     with read_session(engine()) as session:
         game = session.get(Game, game_id)
         assert game is not None
@@ -275,7 +263,7 @@ def cancel(token: str) -> Response | tuple[str, int]:
 @bp.post("/p/<token>/back")
 def back(token: str) -> Response | tuple[str, int]:
     """An absent player takes their seat back."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     with write_session(engine()) as session:
         account.come_back(session, game_id, seat_no, now())
     return redirect(url_for("game.seat_page", token=token), code=303)
@@ -284,7 +272,7 @@ def back(token: str) -> Response | tuple[str, int]:
 @bp.post("/p/<token>/extend")
 def extend(token: str) -> Response | tuple[str, int]:
     """The creator adds days to a seat's deadline."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     try:
         extra = ExtendForm.read(request.form)
         with write_session(engine()) as session:
@@ -297,7 +285,7 @@ def extend(token: str) -> Response | tuple[str, int]:
 @bp.post("/p/<token>/talk")
 def talk_post(token: str) -> Response | tuple[str, int]:
     """Add a table-talk message; it travels in each recipient's next mail."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     try:
         message = TalkForm.read({"to": "all", **request.form.to_dict()})
         with write_session(engine()) as session:
@@ -317,17 +305,17 @@ def talk_post(token: str) -> Response | tuple[str, int]:
 @bp.post("/p/<token>/move")
 def move(token: str) -> Response | tuple[str, int]:
     """Check the turn form, ask for confirmation, then apply it once."""
-    game_id, seat_no = _seat_from(token)
     form = request.form
     turn = form.get("turn", "")
+    # One read: the link's seat checked against the game and seats the move needs.
     with read_session(engine()) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        slug, state, status = game.slug, game.state, game.status
-        names = [s.name for s in seats_of(session, game)]
-    shown = presenter(slug)
-    rules = GAMES[slug]
-    if status != "active" or state is None:
+        game, table, seat_no = open_seat(session, token)
+    names = [seat.name for seat, _, _ in table]
+    game_id = id_of(game)
+    shown = presenter(game.slug)
+    rules = GAMES[game.slug]
+    state = game.state
+    if game.status != "active" or state is None:
         return _page(token, game_id, seat_no, status=409, error=Gone("play.error.not_active"))
     try:
         play.check_turn(rules, state, seat_no, turn)
@@ -349,8 +337,12 @@ def move(token: str) -> Response | tuple[str, int]:
             return _page(token, game_id, seat_no, status=400, move_error=refusal)
         return _page(token, game_id, seat_no, confirm={"lines": described, "form": dict(form)})
     try:
+        # The rules run outside the write lock; the write is conditional on the ply read.
+        prepared = play.prepare_move(
+            game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
+        )
         with write_session(engine()) as session:
-            play.submit_move(session, site(), game_id, seat_no, the_move, turn, now())
+            play.write_move(session, site(), prepared, now())
     except IllegalMove as exc:
         return _page(token, game_id, seat_no, status=400, move_error=error_text(exc, g.lang, names))
     except (PlayError, IntegrityError) as exc:
@@ -362,7 +354,7 @@ def move(token: str) -> Response | tuple[str, int]:
 @bp.post("/p/<token>/rematch")
 def rematch(token: str) -> Response | tuple[str, int]:
     """Start the same game again with the same players, or go to the rematch already made."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     try:
         with write_session(engine()) as session:
             again = play.rematch(session, site(), game_id, seat_no, now())
@@ -379,7 +371,7 @@ def rematch(token: str) -> Response | tuple[str, int]:
 @bp.get("/p/<token>/leave")
 def leave_page(token: str) -> tuple[str, int]:
     """Ask before leaving: leaving cannot be undone."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     with read_session(engine()) as session:
         game = session.get(Game, game_id)
         assert game is not None

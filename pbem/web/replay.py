@@ -15,7 +15,7 @@ from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.store import moves_of, seats_of
 from pbem.web import engine
-from pbem.web.game import _seat_from, watched_game
+from pbem.web.seats import seat_from, watched_game
 
 bp = Blueprint("replay", __name__)
 
@@ -134,7 +134,7 @@ def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
 @bp.get("/p/<token>/replay")
 def seat_replay(token: str) -> tuple[str, int]:
     """The game ply by ply, as this seat saw it (after the end, as anyone)."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     return _replay(token, game_id, seat_no, "replay.seat_replay")
 
 
@@ -147,7 +147,7 @@ def watch_replay(token: str) -> tuple[str, int]:
 @bp.get("/p/<token>/export.<fmt>")
 def seat_export(token: str, fmt: str) -> Response:
     """The log as JSON or text, as this seat may read it."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     return _export(token, game_id, seat_no, fmt)
 
 

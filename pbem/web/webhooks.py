@@ -11,7 +11,7 @@ from pbem.models import Game, Player, Seat
 from pbem.store import PlayError
 from pbem.web import engine, now
 from pbem.web.account import _settings_page
-from pbem.web.game import _seat_from
+from pbem.web.seats import seat_from
 from pbem.webhooks.store import add_webhook, remove_webhook
 
 bp = Blueprint("webhooks", __name__)
@@ -30,7 +30,7 @@ def _owner(session: object, game_id: int, seat_no: int) -> tuple[Game, Seat, Pla
 @bp.post("/p/<token>/webhooks")
 def add(token: str) -> Response | tuple[str, int]:
     """Add a webhook for the player's turns, or for the table (the creator)."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     form = request.form
     try:
         with write_session(engine()) as session:
@@ -54,7 +54,7 @@ def add(token: str) -> Response | tuple[str, int]:
 @bp.post("/p/<token>/webhooks/<int:webhook_id>/remove")
 def remove(token: str, webhook_id: int) -> Response | tuple[str, int]:
     """Remove a webhook."""
-    game_id, seat_no = _seat_from(token)
+    game_id, seat_no = seat_from(token)
     try:
         with write_session(engine()) as session:
             game, seat, player = _owner(session, game_id, seat_no)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -60,10 +61,12 @@ def queue_events(
     event: str,
     now: datetime,
     names: list[str],
-    context: dict[str, Any],
+    context: dict[str, Any] | Callable[[], dict[str, Any]],
 ) -> int:
     """Queue `event` for `seat` to the webhooks that hear it; how many were queued.
 
+    `context` gives the mail's deadline texts (`time_left`, `deadline_text`); a callable
+    is called only when a webhook listens, so a move with none formats nothing.
     A computer seat is told nothing: no chat room hears "your move" for a computer."""
     if event not in EVENTS or seat.computer:
         return 0
@@ -78,6 +81,9 @@ def queue_events(
     ).all()
     queued = 0
     title_cache: dict[str, str] = {}
+    if not hooks:
+        return 0
+    texts = context() if callable(context) else context
     for hook in hooks:
         own = hook.game_id is None
         if not own and event == "game_over":
@@ -97,8 +103,8 @@ def queue_events(
         link = site.seat_url(seat) if own else site.watch_url(game)
         extra = {
             "winners": _winners(game, names),
-            "left": context.get("time_left", ""),
-            "deadline": context.get("deadline_text", ""),
+            "left": texts.get("time_left", ""),
+            "deadline": texts.get("deadline_text", ""),
         }
         text = message(event, own, lang, seat.name, title_cache[lang], link, extra)
         data = {

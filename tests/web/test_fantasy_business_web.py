@@ -399,6 +399,17 @@ def test_whole_game_sealed_bids_with_specials_in_french(client: Any, app: Any, s
     assert played, "the seeded game has special cards played through the pages"
 
 
+def holds(data: Any, wanted: dict[str, Any]) -> bool:
+    """Whether `wanted` appears as a dict anywhere inside `data`."""
+    if data == wanted:
+        return True
+    if isinstance(data, dict):
+        return any(holds(v, wanted) for v in data.values())
+    if isinstance(data, list):
+        return any(holds(v, wanted) for v in data)
+    return False
+
+
 def test_prices_are_secret_and_can_be_revised(client: Any, app: Any, smtpd: Any) -> None:
     table = Table(client, app, smtpd, "en")
     table.start(auction="open", specials="none")
@@ -435,6 +446,13 @@ def test_prices_are_secret_and_can_be_revised(client: Any, app: Any, smtpd: Any)
         for article, price in mine.items():
             assert f"{card_name(article, 'en')}: {price} écus" not in html
             assert not re.search(rf'name="price_{article}"[^>]*value="{price}"', html)
+    # The JSON API hides them alike: only the seat that set them finds them in its view.
+    own = client.get("/api/v1/seat/" + link.rsplit("/", 1)[-1]).get_json()
+    assert holds(own["view"], mine)
+    other = client.get("/api/v1/seat/" + table.links[EMAILS[second]].rsplit("/", 1)[-1])
+    watcher = client.get(f"/api/v1/watch/{table.watch}")
+    for answer in (other, watcher):
+        assert answer.status_code == 200 and not holds(answer.get_json(), mine)
 
     # Revise to one écu under the most; the page shows the new prices, still secret.
     data = {**hidden(form), "action": "prices"}

@@ -432,7 +432,10 @@ class Walk:
         `light`, only its table and the review of its move."""
         get = self.client.get
         if seat is None:
-            found = {"spectator": get(f"/w/{self.watch}").get_data(as_text=True)}
+            found = {
+                "spectator": get(f"/w/{self.watch}").get_data(as_text=True),
+                "API view": get(f"/api/v1/watch/{self.watch}").get_data(as_text=True),
+            }
             if not light:
                 found.update(self.replays(f"/w/{self.watch}"))
             return found
@@ -447,6 +450,10 @@ class Walk:
             found["my games"] = self.my_games(seat)
             if stored(self.app).status == "active":
                 found["leave?"] = get(f"{link}/leave").get_data(as_text=True)
+            # The JSON API: the seat's view, legal moves and log, in each language.
+            api = "/api/v1/seat/" + link.rsplit("/", 1)[-1]
+            found["API view"] = get(api).get_data(as_text=True)
+            found["API view (fr)"] = get(f"{api}?lang=fr").get_data(as_text=True)
         if state is None or not due:
             return found
         if seat in due:

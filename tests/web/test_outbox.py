@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import random
+from datetime import timedelta
 from typing import Any
 
 from sqlmodel import select
 
 from pbem.db import read_session
-from pbem.models import Outbox
+from pbem.games import GAMES
+from pbem.games.message import Message
+from pbem.models import Game, Move, Outbox
+from pbem.notify import decode, encode
+from pbem.present.fantasy_business import mail_view, mail_view_then
+from pbem.present.text import render
 from pbem.sender import LEASE, claim
-from tests.web.helpers import PLAYERS, deliver
+from pbem.timefmt import format_when
+from tests.web.helpers import PLAYERS, deliver, play_turn, start_game, text_of
 
 
 def create(client: Any) -> None:
@@ -81,3 +90,71 @@ def test_headers_thread_and_cannot_be_injected(client: Any, app: Any, smtpd: Any
         assert msg["Bcc"] is None
         assert str(msg["References"]) == str(msg["In-Reply-To"]) == "<game-1@localhost>"
         assert str(msg["Message-ID"]).endswith("@localhost>")
+
+
+def test_a_mail_rendered_late_says_what_it_said_when_queued(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    """The sender renders after commit, maybe moves later: the mail tells its own moment."""
+    links, first = start_game(client, app, smtpd)
+    seat_links = list(links.values())
+    emails = list(links)
+    engine = app.extensions["pbem"]["engine"]
+    queued_at = clock()
+    for _ in range(2):  # two turns played before the sender runs at all
+        with read_session(engine) as session:
+            (mover,) = GAMES["colour-bazaar"].to_act(session.get(Game, 1).state)
+        play_turn(client, seat_links[mover])
+        clock.advance(hours=5)
+    with read_session(engine) as session:
+        moves = list(session.exec(select(Move).order_by(Move.ply)))
+    second = moves[1].seat  # got "your move" at ply 1, then moved before any mail went out
+    smtpd.clear()
+    deliver(app)
+    (mail,) = [m for m in smtpd.to(emails[second]) if "your move" in str(m["Subject"])]
+    assert "(move 2)" in str(mail["Subject"])
+    body = text_of(mail)
+    names = [name for name, _ in PLAYERS]
+
+    def line(move: Move) -> str:
+        return " ".join(
+            render(Message.from_json(x), "en", names) for x in move.lines[str(second)]
+        )
+
+    assert line(moves[0]) in body  # the move before it: news
+    assert line(moves[1]) not in body  # its reader's own later move: not in it
+    # The deadline it gives is the one set when it was queued (three days from then), though
+    # that seat's clock has stopped since.
+    assert format_when(queued_at + timedelta(days=3), "UTC", "en") in body
+
+
+def test_rendered_mail_is_kept_for_a_resend(client: Any, app: Any, smtpd: Any) -> None:
+    create(client)
+    port = smtpd.port
+    app.config["SMTP_PORT"] = 1
+    deliver(app)
+    first = {r.id: (r.subject, r.body_text) for r in rows(app) if r.rendered_at}
+    assert first and all(subject and text for subject, text in first.values())
+    app.config["SMTP_PORT"] = port
+    deliver(app)
+    assert {r.id: (r.subject, r.body_text) for r in rows(app) if r.id in first} == first
+
+
+def test_a_queued_fantasy_business_view_gives_back_the_view_of_its_moment() -> None:
+    """The outbox keeps a seat's view without its finished rounds (they never change); with
+    the view at render time, the sender gets back exactly the view of the queued moment."""
+    rules = GAMES["fantasy-business"]
+    for seed, players, options in ((3, 4, {}), (4, 5, {"specials": "standard"})):
+        pick = random.Random(seed)
+        state = rules.setup(players, options, seed)
+        kept: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
+        while rules.outcome(state) is None:
+            seat = rules.to_act(state)[0]
+            viewer = len(kept) % players
+            view = rules.view(state, viewer)
+            queued = decode(json.loads(json.dumps(encode(mail_view(view)))))
+            assert all(r["income"] is None for r in queued["history"])
+            kept.append((viewer, view, queued))
+            state = rules.apply(state, seat, pick.choice(rules.legal_moves(state, seat)))
+        for viewer, view, queued in kept:
+            assert mail_view_then(queued, rules.view(state, viewer)) == view

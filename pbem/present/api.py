@@ -1,0 +1,73 @@
+"""The JSON a seat or an onlooker gets from the API: the same view the page is drawn from.
+
+Only rules.view(state, viewer) and the log lines written for that viewer are shown,
+so the API hides what the pages hide.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pbem.computer import level_for
+from pbem.games import GAMES
+from pbem.models import Game, Move, Player, Seat
+from pbem.present.common import log_lines
+
+
+def _when(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def game_json(
+    game: Game,
+    table: list[tuple[Seat, Player, datetime | None]],
+    viewer: int | None,
+    moves: list[Move],
+    lang: str,
+    log_from: int,
+) -> dict[str, Any]:
+    """What `viewer` (a seat number, or None for an onlooker) may know of the game."""
+    rules = GAMES[game.slug]
+    names = [seat.name for seat, _, _ in table]
+    state = game.state
+    playing = game.status == "active" and state is not None
+    may_act = playing and viewer is not None and rules.may_act(state, viewer)  # type: ignore[arg-type]
+    return {
+        "game": {
+            "id": game.id,
+            "slug": game.slug,
+            "status": game.status,
+            "ply": game.ply,
+            "days_per_move": game.days_per_move,
+            "seats": [
+                {
+                    "seat": seat.seat,
+                    "name": seat.name,
+                    "status": seat.status,
+                    "deadline": _when(seat.deadline),
+                    "away_until": _when(away),
+                    "absent": seat.absent,
+                    "computer": level_for(game, seat),
+                }
+                for seat, _, away in table
+            ],
+            "to_act": list(rules.to_act(state)) if playing else [],  # type: ignore[arg-type]
+            "outcome": game.outcome,
+        },
+        "seat": viewer,
+        "lang": lang,
+        "view": rules.view(state, viewer) if state is not None else None,
+        "legal_moves": rules.legal_moves(state, viewer) if may_act else [],  # type: ignore[arg-type]
+        "turn": rules.turn_token(state, viewer) if may_act else None,  # type: ignore[arg-type]
+        "log": [
+            {
+                "ply": line["ply"],
+                "seat": line["seat"],
+                "source": line["source"],
+                "text": line["text"],
+            }
+            for line in log_lines(moves, viewer, lang, names)
+        ],
+        "log_from": log_from,
+    }

@@ -1,0 +1,126 @@
+"""The JSON API: a seat's view, legal moves and turn token, moves in JSON, the onlooker's view.
+
+The same signed links as the pages (/p/<token> is /api/v1/seat/<token>), the same
+hidden-information rules (only rules.view for that viewer), the same rate limit on
+wrong links, and the same move path (rules outside the write lock, then one
+conditional write). Every answer is JSON, errors included; the OpenAPI document
+at /api/v1/openapi.json describes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, g, jsonify, request
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from pbem import play
+from pbem.db import read_session, write_session
+from pbem.games import GameError
+from pbem.i18n import languages
+from pbem.models import Game
+from pbem.present.api import game_json
+from pbem.present.text import error_text, say
+from pbem.store import PlayError, Stale, log_of
+from pbem.web import engine, now, site
+from pbem.web.openapi import document
+from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+MAX_BODY = 16 * 1024  # a move is a few hundred bytes
+
+
+def error(status: int, code: str, message: str) -> tuple[Response, int]:
+    """A JSON error answer: a stable code and a readable message in the reader's language."""
+    return jsonify({"error": code, "message": message}), status
+
+
+def _lang(table: Table, viewer: int | None) -> str:
+    chosen = request.args.get("lang")
+    if chosen in languages():
+        return str(chosen)
+    if viewer is not None:
+        return table[viewer][1].lang
+    return str(g.get("lang", "en"))
+
+
+def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[str, Any]:
+    lang = _lang(table, viewer)
+    first = max(0, game.ply - LOG_PAGE)
+    return game_json(game, table, viewer, log_of(session, game, viewer, since=first), lang, first)
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3.1 document of this API."""
+    return jsonify(document())
+
+
+@bp.get("/seat/<token>")
+def seat(token: str) -> Response:
+    """The seat's view: the game as this seat may see it, its legal moves and turn token."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return jsonify(_view(session, game, table, seat_no))
+
+
+@bp.get("/watch/<token>")
+def watch(token: str) -> Response:
+    """The onlooker's view: no hand, no secret."""
+    with read_session(engine()) as session:
+        game, table = open_watch(session, token)
+        return jsonify(_view(session, game, table, None))
+
+
+def _read_body() -> tuple[str, dict[str, Any]] | None:
+    """(turn, move) from a JSON body shaped {"turn": str, "move": object}, or None."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return None
+    turn, move = body.get("turn"), body.get("move")
+    if not isinstance(turn, str) or not isinstance(move, dict):
+        return None
+    return turn, move
+
+
+@bp.post("/seat/<token>/move")
+def move(token: str) -> tuple[Response, int] | Response:
+    """Play a move for the turn it names; answered with the new view (409 when stale)."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+    lang = _lang(table, seat_no)
+    if not request.is_json:
+        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+    if (request.content_length or 0) > MAX_BODY:
+        return error(413, "too_large", say(lang, "error.http.413"))
+    read = _read_body()
+    if read is None:
+        return error(400, "bad_request", say(lang, "api.error.body"))
+    turn, the_move = read
+    names = [s.name for s, _, _ in table]
+    try:
+        try:
+            # A player's own move through their link, as on the page: source "web".
+            prepared = play.prepare_move(
+                game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
+            )
+        except GameError as exc:  # IllegalMove and its kin: the rules say why
+            return error(400, "illegal", error_text(exc, lang, names))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            # A move whose fields the rules cannot read at all (wrong types, missing keys).
+            return error(400, "bad_move", say(lang, "api.error.move"))
+        with write_session(engine()) as session:
+            play.write_move(session, site(), prepared, now())
+    except (PlayError, IntegrityError) as exc:
+        problem = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
+        code = "stale" if isinstance(problem, Stale) else "not_active"
+        return error(problem.status, code, say(lang, problem.key, **problem.params))
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return jsonify(_view(session, game, table, seat_no))
+
+
+def is_api() -> bool:
+    """Whether this request is for the API (its errors are JSON)."""
+    return request.path.startswith(bp.url_prefix or "/api/")

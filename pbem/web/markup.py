@@ -1,0 +1,56 @@
+"""Card and suit-symbol markup, built once per card face and language and then reused.
+
+A page shows dozens of cards and symbols; the Jinja macros escaped every string and
+drew every symbol on every view. These give the same HTML from a cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from flask import Flask
+from markupsafe import Markup
+
+_Suit = tuple[str, str, str]  # id, name, colour
+
+
+@lru_cache(maxsize=512)
+def _sym(suit: _Suit) -> Markup:
+    ident, name, _ = suit
+    return Markup(
+        '<svg class="sym" role="img" aria-label="{0}"><title>{0}</title><use href="#s-{1}"/></svg>'
+    ).format(name, ident)
+
+
+@lru_cache(maxsize=4096)
+def _card(kind: str, mark: str, name: str, suits: tuple[_Suit, ...], extra: str) -> Markup:
+    edge = suits[0][0] if suits else "none"  # a class, not a style: the CSP allows no inline style
+    symbols = Markup("").join(_sym(s) for s in suits)
+    return Markup(
+        '<div class="card {0} {1} edge-{2}">\n'
+        '  <span class="mark">{3}</span><span class="name">{4}</span>\n'
+        '  <span class="suits">{5}</span>\n'
+        "</div>"
+    ).format(kind, extra, edge, mark, name, symbols)
+
+
+def _suit_key(suit: Mapping[str, Any]) -> _Suit:
+    return (str(suit["id"]), str(suit["name"]), str(suit["colour"]))
+
+
+def sym_html(suit: Mapping[str, Any]) -> Markup:
+    """A suit's symbol, with its name for screen readers."""
+    return _sym(_suit_key(suit))
+
+
+def card_html(card: Mapping[str, Any], extra: str = "") -> Markup:
+    """A card face: rank mark, name and suit symbols, edged in its first suit's colour."""
+    suits = tuple(_suit_key(s) for s in card.get("suits") or ())
+    return _card(str(card["kind"]), str(card["mark"]), str(card["name"]), suits, str(extra))
+
+
+def init_app(app: Flask) -> None:
+    """Give templates card_html() and sym_html()."""
+    app.jinja_env.globals.update(card_html=card_html, sym_html=sym_html)

@@ -1,0 +1,86 @@
+"""Seat links in requests: read the signed token, check the seat's key with the rows needed.
+
+Shared by the pages and the JSON API, so both take the same links, count the same
+wrong links against the same rate limit, and read the game the same way.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from pbem.db import read_session
+from pbem.links import BadLink, read_token
+from pbem.models import Game, Player, Seat
+from pbem.store import find_seat, table_of
+from pbem.web import bad_link, engine, now, site
+
+LOG_PAGE = 20  # log lines on a page; the rest behind a link, so a page's cost stays flat
+Table = list[tuple[Seat, Player, Any]]
+
+
+def seat_payload(token: str) -> tuple[int, int, str]:
+    """(game id, seat number, link key) of a well-signed seat link; 404 for anything else."""
+    try:
+        payload = read_token(site().secret, "seat", token)
+    except BadLink:
+        bad_link()
+    if len(payload) != 3 or not all(isinstance(x, int) for x in payload[:2]):
+        bad_link()
+    if not isinstance(payload[2], str):
+        bad_link()
+    return payload[0], payload[1], payload[2]
+
+
+def key_fits(seat: Seat | None, key: str) -> bool:
+    """Whether the link's key is the seat's current one (older links are revoked)."""
+    return seat is not None and secrets.compare_digest(seat.link_key, key)
+
+
+def seat_from(token: str) -> tuple[int, int]:
+    """(game id, seat number) of a valid seat link; 404 for anything else."""
+    game_id, seat_no, key = seat_payload(token)
+    with read_session(engine()) as session:
+        valid = key_fits(find_seat(session, game_id, seat_no), key)
+    if not valid:
+        bad_link()
+    return game_id, seat_no
+
+
+def open_seat(session: Any, token: str) -> tuple[Game, Table, int]:
+    """The game, its table (seats, players, vacations) and the seat of a valid seat link,
+    read in the caller's session: the link is checked with the rows the request needs."""
+    game_id, seat_no, key = seat_payload(token)
+    game = session.get(Game, game_id)
+    table = table_of(session, game_id, now()) if game is not None else []
+    if game is None or seat_no < 0 or seat_no >= len(table):
+        bad_link()
+    if not key_fits(table[seat_no][0], key):
+        bad_link()
+    return game, table, seat_no
+
+
+def watched_game(token: str) -> int:
+    """The game id of a valid spectator link; 404 for anything else."""
+    with read_session(engine()) as session:
+        game, _ = _watch_checked(session, token)
+    return game.id or 0
+
+
+def _watch_checked(session: Any, token: str) -> tuple[Game, int]:
+    try:
+        payload = read_token(site().secret, "watch", token)
+    except BadLink:
+        bad_link()
+    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
+        bad_link()
+    game = session.get(Game, payload[0])
+    if game is None or not secrets.compare_digest(game.watch_key, payload[1]):
+        bad_link()
+    return game, payload[0]
+
+
+def open_watch(session: Any, token: str) -> tuple[Game, Table]:
+    """The game and its table for a valid spectator link; 404 for anything else."""
+    game, game_id = _watch_checked(session, token)
+    return game, table_of(session, game_id, now())

@@ -1,0 +1,81 @@
+"""Schemathesis over the OpenAPI document: no answer is a 5xx, and every one fits the schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from pbem.web.openapi import document
+from tests.web.helpers import start_game
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+# The document as the app serves it (test_the_served_document_is_this_one checks that);
+# real links of a started game are mixed into the generated ones by the hooks below.
+schema = schemathesis.openapi.from_dict(document())
+REAL: dict[str, Any] = {"seats": [], "watch": [], "client": None}
+
+
+@schema.hook
+def flatmap_path_parameters(context: Any, path: dict[str, Any]) -> Any:
+    real = REAL["seats"] if "/seat/" in context.operation.path else REAL["watch"]
+    return st.sampled_from([path, *({**path, "token": t} for t in real)])
+
+
+@schema.hook
+def flatmap_body(context: Any, body: Any) -> Any:  # noqa: ARG001
+    """Half the time, the move a seat may really make now, so 200s are checked too."""
+
+    def real_move(token: str) -> Any:
+        view = REAL["client"].get(f"/api/v1/seat/{token}").get_json() or {}
+        if not view.get("turn"):
+            return body
+        return {"turn": view["turn"], "move": view["legal_moves"][0]}
+
+    if not REAL["seats"]:
+        return st.just(body)
+    return st.one_of(st.just(body), st.sampled_from(REAL["seats"]).map(real_move))
+
+
+@pytest.fixture
+def started(client: Any, app: Any, smtpd: Any) -> Any:
+    """A started three-player game whose links the hooks use."""
+    links, _ = start_game(client, app, smtpd)
+    page = client.get(next(iter(links.values()))).get_data(as_text=True)
+    REAL["seats"] = [link.rsplit("/", 1)[-1] for link in links.values()]
+    REAL["watch"] = [page.split('href="http://pbem.test/w/')[1].split('"')[0]]
+    REAL["client"] = client
+    yield app
+    REAL.update(seats=[], watch=[], client=None)
+
+
+def test_the_served_document_is_this_one(client: Any) -> None:
+    assert client.get("/api/v1/openapi.json").get_json() == document()
+
+
+@schema.parametrize()
+@settings(
+    max_examples=25,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
+def test_api_answers_fit_the_document(case: Any, started: Any) -> None:
+    case.call_and_validate(app=started, checks=CHECKS)
