@@ -8,7 +8,15 @@ from sqlmodel import func, select
 
 from pbem.db import read_session
 from pbem.models import Game, Move, Outbox
-from tests.web.helpers import PLAYERS, deliver, form_with, hidden, start_game, text_of
+from tests.web.helpers import (
+    PLAYERS,
+    deliver,
+    form_with,
+    headline,
+    hidden,
+    start_game,
+    text_of,
+)
 
 
 def api(link: str) -> str:
@@ -61,7 +69,7 @@ def test_a_whole_turn_over_the_api(client: Any, app: Any, smtpd: Any) -> None:
     deliver(app)
     (mail,) = smtpd.messages
     names = [name for name, _ in PLAYERS]
-    assert names[nxt] in str(mail["To"]) and "move 2" in str(mail["Subject"])
+    assert names[nxt] in str(mail["To"]) and headline(mail).startswith("your move")
     assert names[first] in text_of(mail)
     # The same move again is stale: 409, nothing written.
     again = post_move(client, seat_links[first], move)
