@@ -13,12 +13,12 @@ from typing import Any
 from flask import Flask
 from markupsafe import Markup
 
-_Suit = tuple[str, str, str]  # id, name, colour
+_Suit = tuple[str, str]  # id, name
 
 
 @lru_cache(maxsize=512)
 def _sym(suit: _Suit) -> Markup:
-    ident, name, _ = suit
+    ident, name = suit
     return Markup(
         '<svg class="sym" role="img" aria-label="{0}"><title>{0}</title><use href="#s-{1}"/></svg>'
     ).format(name, ident)
@@ -37,7 +37,8 @@ def _card(kind: str, mark: str, name: str, suits: tuple[_Suit, ...], extra: str)
 
 
 def _suit_key(suit: Mapping[str, Any]) -> _Suit:
-    return (str(suit["id"]), str(suit["name"]), str(suit["colour"]))
+    # Only what the markup shows: a rules page's suits carry no colour, a table's do.
+    return (str(suit["id"]), str(suit["name"]))
 
 
 def sym_html(suit: Mapping[str, Any]) -> Markup:
@@ -48,7 +49,8 @@ def sym_html(suit: Mapping[str, Any]) -> Markup:
 def card_html(card: Mapping[str, Any], extra: str = "") -> Markup:
     """A card face: rank mark, name and suit symbols, edged in its first suit's colour."""
     suits = tuple(_suit_key(s) for s in card.get("suits") or ())
-    return _card(str(card["kind"]), str(card["mark"]), str(card["name"]), suits, str(extra))
+    kind, mark, name = (str(card.get(key, "")) for key in ("kind", "mark", "name"))
+    return _card(kind, mark, name, suits, str(extra))
 
 
 def init_app(app: Flask) -> None:
