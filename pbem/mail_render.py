@@ -13,12 +13,14 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from pbem.games.message import Message
 from pbem.links import Site, new_key
 from pbem.mail_context import digest_entry, mail_context, player_context
 from pbem.mailer import render_mail
 from pbem.mailin.context import offers_reply, refusal_moves, reply_context
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.notify import NOTIFICATIONS, decode
+from pbem.present.text import render
 from pbem.replay import state_at
 from pbem.store import moves_of, seats_of
 from pbem.talk import visible
@@ -152,6 +154,9 @@ def _answering(
     )
     if refused:
         parts.update(refusal_moves(game, state, active, seat.seat, player_lang, names))
+        why = facts.get("extra", {}).get("why")
+        if why is not None:  # why nothing was played, in the reader's language
+            parts["reason"] = render(Message.from_json(why), player_lang, names)
     return parts
 
 

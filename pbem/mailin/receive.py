@@ -29,7 +29,6 @@ from pbem.mailin.address import ReplyAddress, fold_turn, parse_address, signatur
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.notify import queue
 from pbem.present import text_presenter
-from pbem.present.text import error_text, render
 from pbem.present.textmove import TextMoveError
 from pbem.ratelimit import Limit, record
 from pbem.store import PlayError, id_of, lock_game, seats_of
@@ -93,11 +92,6 @@ def _ours(msg: EmailMessage, site: Any) -> bool:
     return False
 
 
-def _say(key: str, params: dict[str, Any], lang: str) -> str:
-    """A refusal reason in the player's language (card ids shown by name)."""
-    return render(Message(key, params), lang)
-
-
 def _record(
     session: Session,
     message_id: str,
@@ -128,7 +122,7 @@ def _answer(
     site: Any,
     game: Game,
     seat: Seat,
-    reason: str,
+    why: Message,
     line: str,
     now: datetime,
 ) -> None:
@@ -146,8 +140,8 @@ def _answer(
     ).one()
     if answered > ANSWERS.count:
         return  # enough answers for this seat this hour: a loop, or a player who will look
-    # The legal moves to list are the sender's to write, in the player's language, from
-    # the game as it stands at this ply (notify records it).
+    # The reason (a message, card ids and all) and the legal moves are the sender's to
+    # write, in the player's language, from the game as it stands at this ply.
     queue(
         session,
         site,
@@ -156,7 +150,7 @@ def _answer(
         "move_refused",
         now,
         extra={
-            "reason": reason,
+            "why": why.to_json(),
             "line": line[:200],
             "sample": game.slug == "fantasy-business",
         },
@@ -252,16 +246,15 @@ def _decide(
         select(Seat).where(Seat.game_id == game.id, Seat.seat == reply.seat)
     ).one()
     player = session.get(Player, seat.player_id)
-    lang = player.lang if player is not None else "en"
 
-    def refuse(reason: str, text: str, line: str = "") -> Verdict:
+    def refuse(reason: str, why: Message, line: str = "") -> Verdict:
         _record(session, message_id, reply, sender, "refused", reason, now)
         session.flush()
-        _answer(session, site, game, seat, text, line, now)
+        _answer(session, site, game, seat, why, line, now)
         return Verdict("refused", reason, ACCEPTED)
 
     if game.status != "active" or game.state is None:
-        return refuse("not_active", _say("mailmove.error.game_not_active", {}, lang))
+        return refuse("not_active", Message("mailmove.error.game_not_active", {}))
     rules = GAMES[game.slug]
     current = rules.turn_token(game.state, seat.seat)
     names = [s.name for s in seats_of(session, game)]
@@ -270,9 +263,9 @@ def _decide(
         if _applied_before(session, reply, None):
             _record(session, message_id, reply, sender, "ignored", "resend", now)
             return Verdict("ignored", "resend", ACCEPTED)
-        return refuse("stale", _say("mailmove.error.stale", {}, lang))
+        return refuse("stale", Message("mailmove.error.stale", {}))
     if not rules.may_act(game.state, seat.seat):
-        return refuse("not_your_turn", _say("play.error.not_your_turn", {}, lang))
+        return refuse("not_your_turn", Message("play.error.not_your_turn", {}))
     first_error: TextMoveError | None = None
     move = None
     used = ""
@@ -286,7 +279,7 @@ def _decide(
         break
     if move is None:
         error = first_error or TextMoveError("mailmove.error.empty")
-        return refuse("unreadable", _say(error.key, error.params, lang), lines[0] if lines else "")
+        return refuse("unreadable", Message(error.key, error.params), lines[0] if lines else "")
     if _applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
         _record(session, message_id, reply, sender, "ignored", "resend", now)
@@ -297,9 +290,9 @@ def _decide(
                 session, site, id_of(game), seat.seat, move, current, now, source="mail"
             )
     except IllegalMove as exc:
-        return refuse("illegal", error_text(exc, lang, names), used)
+        return refuse("illegal", exc.msg, used)
     except PlayError as exc:
-        return refuse("stale", _say(exc.key, exc.params, lang), used)
+        return refuse("stale", Message(exc.key, exc.params), used)
     _record(session, message_id, reply, sender, "applied", "", now, move)
     # The page says "your turn again" to a mover the table still waits on; by mail, that
     # is a new turn mail with the new turn's reply address.
