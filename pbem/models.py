@@ -215,6 +215,9 @@ class WebhookDelivery(SQLModel, table=True):
     event_id: str = Field(unique=True, max_length=120)  # stable across retries
     event: str = Field(max_length=40)
     body: str = Field(sa_column=Column(Text, nullable=False))  # the exact bytes POSTed
+    # What the event says (who, seat, link, deadline): the deliverer writes `body` from
+    # it before the first attempt; "" until then.
+    facts: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     created_at: datetime
     next_attempt_at: datetime
     attempts: int = 0

@@ -17,10 +17,9 @@ from sqlmodel import Session, select
 
 from pbem.games import GAMES
 from pbem.links import Site
-from pbem.mail_context import deadline_context
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.present import presenter
-from pbem.store import player_of, seats_of
+from pbem.store import seats_of
 from pbem.webhooks.events import queue_events
 
 # Mails that carry the table talk a player has not yet seen.
@@ -129,18 +128,8 @@ def queue(
         facts["talk"] = [seat.told_talk, game.last_talk]
         seat.told_talk = max(seat.told_talk, game.last_talk)
     row = _row(site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply)
-    names = [s.name for s in seats]
-    # Webhook bodies are written now (their own outbox); the deadline only if one listens.
-    queue_events(
-        session,
-        site,
-        game,
-        seat,
-        event,
-        now,
-        names,
-        lambda: deadline_context(seat.deadline, player_of(session, seat), now),
-    )
+    # Webhooks hear of it too: their facts only, the deliverer writes the body.
+    queue_events(session, site, game, seat, event, now, [s.name for s in seats])
     seat.told_ply = game.ply
     session.add(row)
     session.add(seat)

@@ -25,6 +25,7 @@ from pbem.db import write_session
 from pbem.models import Player, Webhook, WebhookDelivery
 from pbem.notify import queue_player_mail
 from pbem.sender import backoff
+from pbem.webhooks.events import body_of
 from pbem.webhooks.urls import WebhookError, check_url, resolves_publicly
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ def drain(engine: Engine, site: Any, config: dict[str, Any], now: datetime) -> d
             if not hook.enabled:
                 _finish(engine, row.id, now, None, given_up=True)
                 continue
-            body = row.body.encode()
+            body = _written(engine, row, hook).encode()
             headers = {
                 "Content-Type": "application/json",
                 "User-Agent": "pbem-webhook/1",
@@ -169,6 +170,16 @@ def drain(engine: Engine, site: Any, config: dict[str, Any], now: datetime) -> d
             log.warning("webhook %s event %s failed: %s", hook.id, row.event_id, answer.error)
             if _failed(engine, site, row.id, now, answer):
                 counts["disabled"] += 1
+
+
+def _written(engine: Engine, row: WebhookDelivery, hook: Webhook) -> str:
+    """The row's body, written from its facts (after the move's commit) on first need."""
+    if row.body:
+        return row.body
+    with write_session(engine) as session:
+        fresh = session.get(WebhookDelivery, row.id)
+        row.body = body_of(session, fresh, hook) if fresh is not None else ""
+    return row.body
 
 
 def _finish(

@@ -1,4 +1,5 @@
-"""Webhook events, queued in the transaction of what caused them (the move, the sweep).
+"""Webhook events: their facts queued in the transaction of what caused them (the move, the
+sweep), their bodies written by the deliverer after commit.
 
 A player's own webhook hears about their turns, reminders and results, with their seat
 link; a table's webhook (added by the game's creator) hears about everyone's, with the
@@ -9,12 +10,12 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, or_, select
 
+from pbem.mail_context import deadline_context
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
 
@@ -61,13 +62,12 @@ def queue_events(
     event: str,
     now: datetime,
     names: list[str],
-    context: dict[str, Any] | Callable[[], dict[str, Any]],
 ) -> int:
     """Queue `event` for `seat` to the webhooks that hear it; how many were queued.
 
-    `context` gives the mail's deadline texts (`time_left`, `deadline_text`); a callable
-    is called only when a webhook listens, so a move with none formats nothing.
-    A computer seat is told nothing: no chat room hears "your move" for a computer."""
+    Only the facts are written here (in the transaction of what caused the event); the
+    deliverer writes the body from them (`body_of`), after commit. A computer seat is
+    told nothing: no chat room hears "your move" for a computer."""
     if event not in EVENTS or seat.computer:
         return 0
     hooks = session.exec(
@@ -80,50 +80,81 @@ def queue_events(
         )
     ).all()
     queued = 0
-    title_cache: dict[str, str] = {}
-    if not hooks:
-        return 0
-    texts = context() if callable(context) else context
     for hook in hooks:
         own = hook.game_id is None
         if not own and event == "game_over":
             event_id = f"w{hook.id}.g{game.id}.over"  # one result per table, not one per seat
-            seen = session.exec(
+            pending = any(
+                isinstance(row, WebhookDelivery) and row.event_id == event_id
+                for row in session.new  # queued for another seat of this move, not yet written
+            )
+            seen = pending or session.exec(
                 select(WebhookDelivery.id).where(WebhookDelivery.event_id == event_id)
-            ).first()
-            if seen is not None:
+            ).first() is not None
+            if seen:
                 continue
         else:
             unique = uuid.uuid4().hex[:12]
             event_id = f"w{hook.id}.g{game.id}.{game.ply}.{event}.s{seat.seat}.{unique}"
-        owner = session.get(Player, hook.player_id)
-        lang = owner.lang if owner is not None else "en"
-        if lang not in title_cache:
-            title_cache[lang] = f"{game_name(game.slug, lang)} #{game.id}"
-        link = site.seat_url(seat) if own else site.watch_url(game)
-        extra = {
+        facts = {
+            "own": own,
+            "game": game.id,
+            "slug": game.slug,
+            "seat": seat.seat,
+            "seat_player": seat.player_id,
+            "name": seat.name,
+            "link": site.seat_url(seat) if own else site.watch_url(game),
             "winners": _winners(game, names),
-            "left": texts.get("time_left", ""),
-            "deadline": texts.get("deadline_text", ""),
-        }
-        text = message(event, own, lang, seat.name, title_cache[lang], link, extra)
-        data = {
-            "game": {"id": game.id, "slug": game.slug, "title": title_cache[lang]},
-            "player": None if event == "game_over" and not own else seat.name,
-            "seat": None if event == "game_over" and not own else seat.seat,
-            "link": link,
+            "deadline": seat.deadline.isoformat() if seat.deadline is not None else None,
         }
         session.add(
             WebhookDelivery(
                 webhook_id=hook.id or 0,
                 event_id=event_id,
                 event=event,
-                body=body_for(hook.kind, event_id, event, text, data, now),
+                body="",
+                facts=facts,
                 created_at=now,
                 next_attempt_at=now,
             )
         )
         queued += 1
-    if queued:
-        session.flush()
     return queued
+
+
+def render(session: Session, row: WebhookDelivery, hook: Webhook) -> str:
+    """The body of a delivery, written from its facts in its owner's language, with the
+    time left as it was when the event happened."""
+    facts = row.facts or {}
+    owner = session.get(Player, hook.player_id)
+    lang = owner.lang if owner is not None else "en"
+    title = f"{game_name(facts['slug'], lang)} #{facts['game']}"
+    texts: dict[str, Any] = {}
+    if facts.get("deadline"):
+        mover = session.get(Player, facts["seat_player"])
+        if mover is not None:
+            deadline = datetime.fromisoformat(facts["deadline"])
+            texts = deadline_context(deadline, mover, row.created_at)
+    own = bool(facts["own"])
+    extra = {
+        "winners": facts.get("winners", ""),
+        "left": texts.get("time_left", ""),
+        "deadline": texts.get("deadline_text", ""),
+    }
+    text = message(row.event, own, lang, facts["name"], title, facts["link"], extra)
+    table_result = row.event == "game_over" and not own
+    data = {
+        "game": {"id": facts["game"], "slug": facts["slug"], "title": title},
+        "player": None if table_result else facts["name"],
+        "seat": None if table_result else facts["seat"],
+        "link": facts["link"],
+    }
+    return body_for(hook.kind, row.event_id, row.event, text, data, row.created_at)
+
+
+def body_of(session: Session, row: WebhookDelivery, hook: Webhook) -> str:
+    """The delivery's body: the one written at its first attempt, or written now and kept."""
+    if not row.body:
+        row.body = render(session, row, hook)
+        session.add(row)
+    return row.body

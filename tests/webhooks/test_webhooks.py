@@ -319,3 +319,40 @@ def test_a_player_with_no_turn_mails_still_gets_the_webhook(app, hooks, game, sm
     assert not smtpd.to(PLAYERS[seat].email)  # no mail, as chosen
     (request,) = hooks.to("/chat")
     assert PLAYERS[seat].name in body_of(request)["content"]
+
+
+def test_a_body_is_written_after_the_commit_and_says_what_its_moment_said(app, hooks, game, clock):
+    """Issue 15: the event's transaction records facts only; the deliverer writes the body
+    in the owner's language, with the time left as it was when the event happened, and
+    keeps it for every retry."""
+    from pbem import notify
+    from pbem.mail_context import deadline_context
+
+    seat_no = (_seat_to_act(app, game) + 1) % 3
+    _add(app, game, seat_no, "mine", hooks.url("/json"), "generic")
+    assert _move(app, game) == seat_no
+    engine, site = _engine(app), app.extensions["pbem"]["site"]
+    clock.advance(hours=20)
+    with write_session(engine) as session:
+        seat = session.exec(select(Seat).where(Seat.game_id == game, Seat.seat == seat_no)).one()
+        player = session.get(Player, seat.player_id)
+        notify.queue(session, site, session.get(Game, game), seat, "deadline_warning", clock())
+        then = deadline_context(seat.deadline, player, clock())
+    rows = _deliveries(app)
+    assert [row.event for row in rows] == ["your_turn", "deadline_warning"]
+    assert all(row.body == "" for row in rows)  # nothing rendered in the transaction
+    assert all(PLAYERS[seat_no].name == row.facts["name"] for row in rows)
+    hooks.answer("/json", 500, 500)  # the first attempts fail: the bodies are kept for the retry
+    clock.advance(hours=30)  # delivered a day later: the time left then was another
+    assert drain_webhooks(app)["failed"] == 2
+    clock.advance(minutes=5)
+    drain_webhooks(app)
+    sent = [r for r in hooks.to("/json") if body_of(r)["event"] == "deadline_warning"]
+    assert len(sent) == 2 and sent[0]["body"] == sent[1]["body"]
+    text = body_of(sent[0])["text"]
+    later = deadline_context(seat.deadline, player, clock())
+    assert then["time_left"] != later["time_left"]
+    assert then["time_left"] in text and then["deadline_text"] in text
+    assert body_of(sent[0])["player"] == PLAYERS[seat_no].name
+    stored = {row.event: row.body for row in _deliveries(app)}
+    assert stored["deadline_warning"].encode() == sent[0]["body"]
