@@ -5,6 +5,7 @@ Every function takes the session first; the caller owns the transaction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -98,13 +99,24 @@ def seats_with_players(session: Session, game_id: int) -> list[tuple[Seat, Playe
     return [(seat, player) for seat, player in session.exec(query)]
 
 
+@dataclass(slots=True)
+class LoggedMove:
+    """A move as the log shows it to one viewer: plain data, not a database row."""
+
+    ply: int
+    seat: int
+    source: str
+    created_at: datetime
+    lines: dict[str, Any]
+
+
 def log_of(
     session: Session, game: Game, viewer: int | None, since: int = 0, until: int | None = None
-) -> list[Move]:
+) -> list[LoggedMove]:
     """The game's moves from ply `since` (before `until`), with only `viewer`'s lines read.
 
     The database picks the viewer's lines out of each move's JSON, so a page decodes its
-    own lines, not every viewer's (the moves returned are not attached to the session).
+    own lines, not every viewer's.
     """
     key = "watch" if viewer is None else str(viewer)
     lines = Move.__table__.c.lines[key]  # type: ignore[attr-defined]
@@ -114,15 +126,7 @@ def log_of(
     if until is not None:
         query = query.where(col(Move.ply) < until)
     return [
-        Move(
-            game_id=game.id or 0,
-            ply=ply,
-            seat=seat,
-            move={},
-            source=source,
-            lines={key: mine or []},
-            created_at=at,
-        )
+        LoggedMove(ply, seat, source, at, {key: mine or []})
         for ply, seat, source, at, mine in session.execute(query.order_by(col(Move.ply)))
     ]
 

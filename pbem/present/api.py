@@ -6,13 +6,14 @@ so the API hides what the pages hide.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from pbem.computer import level_for
 from pbem.games import GAMES
-from pbem.models import Game, Move, Player, Seat
-from pbem.present.common import log_lines
+from pbem.models import Game, Player, Seat
+from pbem.present.common import LogEntry, log_lines
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -23,7 +24,7 @@ def game_json(
     game: Game,
     table: list[tuple[Seat, Player, datetime | None]],
     viewer: int | None,
-    moves: list[Move],
+    moves: Sequence[LogEntry],
     lang: str,
     log_from: int,
 ) -> dict[str, Any]:

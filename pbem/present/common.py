@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
 
 from pbem.games.message import Message
 from pbem.i18n import tr
-from pbem.models import Game, Move, Seat
+from pbem.models import Game, Seat
 from pbem.present.text import game_name, render
 
 
@@ -28,8 +30,18 @@ def result_names(seats: list[Seat], lang: str) -> list[str]:
     return [tr(lang, "%(name)s (left)", name=s.name) if s.left else s.name for s in seats]
 
 
+class LogEntry(Protocol):
+    """What the log needs of a move: a Move row, or the lighter store.LoggedMove."""
+
+    ply: int
+    seat: int
+    source: str
+    created_at: datetime
+    lines: dict[str, Any]
+
+
 def log_lines(
-    moves: list[Move], viewer: int | None, lang: str, names: list[str]
+    moves: Sequence[LogEntry], viewer: int | None, lang: str, names: list[str]
 ) -> list[dict[str, Any]]:
     """The move log as `viewer` may read it: ply, seat, source, time and sentences."""
     key = "watch" if viewer is None else str(viewer)

@@ -411,7 +411,7 @@ def _form(
     }
 
 
-PAST_ROUNDS = 2  # past rounds drawn on the page unless all are asked for (its cost stays flat)
+PAST_ROUNDS = 1  # the last finished round on the page; the rest behind a link (flat cost)
 
 
 def play_context(

@@ -15,7 +15,8 @@ from pbem.models import Game, Player, Seat
 from pbem.store import find_seat, table_of
 from pbem.web import bad_link, engine, now, site
 
-LOG_PAGE = 20  # log lines on a page; the rest behind a link, so a page's cost stays flat
+LOG_PAGE = 12  # log lines on a page (what is new since my move has its own list above);
+# the rest behind a link, so a page costs the same at the start and the end of a game
 Table = list[tuple[Seat, Player, Any]]
 
 

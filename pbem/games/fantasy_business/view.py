@@ -38,7 +38,7 @@ def _lot_view(lot: dict[str, Any], viewer: int | None) -> dict[str, Any]:
 
 def _played_view(played: dict[str, Any]) -> dict[str, Any]:
     # A played special is discarded face up: everything about it is public.
-    result = {k: v for k, v in played.items() if k not in ("cards", "sales")}
+    result = {k: json_copy(v) for k, v in played.items() if k not in ("cards", "sales")}
     if "cards" in played:
         result["cards"] = list(played["cards"])
         result["sales"] = [_lot_view(sale, None) for sale in played["sales"]]
@@ -261,12 +261,15 @@ def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
         }
         if step == "pricing"
         else None,
-        "history": [round_view(record, seat) for record in state["history"]],
         "scores": engine.scores(state),
     }
     if seat is not None:
         result["me"] = _my_view(state, seat)
-    return json_copy(result)
+    result = json_copy(result)
+    # round_view builds fresh data, so the history is not copied twice: in a long game it
+    # was most of the page's copying.
+    result["history"] = [round_view(record, seat) for record in state["history"]]
+    return result
 
 
 def json_copy(data: Any) -> Any:
