@@ -4,10 +4,11 @@ In one process, on a fresh database (SQLite, and PostgreSQL when 15's binaries a
 found or --pg-url is given), this plays whole two-player Colour Bazaar games move by
 move and times each move's write transaction, from its first statement (BEGIN
 IMMEDIATE on SQLite, the first row lock on PostgreSQL) to its COMMIT. Where pbem has
-play.prepare_move, the rules run before the transaction and only play.write_move runs
-inside it (as the move POST does); an older pbem runs the whole play.submit_move
-inside it. The baseline is one INSERT in pbem's own write_session. Nothing here is
-asserted; the figures are printed.
+play.prepare_move and play.plan_move, the rules, clocks and mails are worked out
+before the transaction and only play.write_move's writes run inside it (as the move
+POST does); an older pbem runs the whole play.submit_move inside it. The baseline is
+one INSERT in pbem's own write_session. Nothing here is asserted; the figures are
+printed.
 
     python bench/lock.py                     # SQLite and a throwaway PostgreSQL
     python bench/lock.py --db sqlite --games 20
@@ -65,7 +66,14 @@ def one_move(engine, site, game_id: int) -> tuple[float, float] | None:  # noqa:
         token = RULES.turn_token(game.state, seat)
         count = len(seats_of(session, game))
     now = datetime.now(UTC)
-    if hasattr(play, "prepare_move"):
+    if hasattr(play, "plan_move"):
+        # As the move POST does: the rules, clocks and mails worked out before the lock.
+        prepared = play.prepare_move(game, count, seat, move, token, "web")
+        plan = play.plan_move(engine, site, prepared, now)
+        start = time.perf_counter()
+        with write_session(engine) as session:
+            play.write_move(session, site, prepared, now, plan)
+    elif hasattr(play, "prepare_move"):
         prepared = play.prepare_move(game, count, seat, move, token, "web")
         start = time.perf_counter()
         with write_session(engine) as session:
@@ -109,7 +117,11 @@ def measure(name: str, url: str, games: int) -> None:
         f"\n== {name}: write transaction per move, {len(writes)} moves of {games} games"
         f" (load average {load}) =="
     )
-    path = "write_move only" if hasattr(play, "prepare_move") else "whole submit_move"
+    path = "whole submit_move"
+    if hasattr(play, "plan_move"):
+        path = "planned write_move"
+    elif hasattr(play, "prepare_move"):
+        path = "write_move only"
     rows = (
         (f"move: write transaction ({path})", writes),
         ("bare one-row insert: transaction", bare),

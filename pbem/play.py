@@ -11,11 +11,12 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import Engine, update
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from pbem.computer import LEVELS, computer_player, is_computer_email
+from pbem.db import read_session
 from pbem.deadlines import start_clock, update_clocks
 from pbem.forms import PlayersForm, TimeControl, clean_name
 from pbem.games import GAMES, GameError, Message
@@ -36,6 +37,7 @@ from pbem.store import (
     seats_with_players,
 )
 from pbem.webhooks.events import queue_events
+from pbem.writeplan import Plan, capturing, carry_out, sealed, still_holds
 
 
 @dataclass
@@ -241,7 +243,7 @@ def _tell_turn(
     elif not seat.absent:
         # No mail, but a chat-room webhook still hears of the turn.
         names = [s.name for s in (seats if seats is not None else seats_of(session, game))]
-        queue_events(session, site, game, seat, "your_turn", now, names, {})
+        queue_events(session, site, game, seat, "your_turn", now, names)
 
 
 # --- moves ------------------------------------------------------------------
@@ -298,46 +300,91 @@ def prepare_move(
     return Prepared(game, seat_no, move, source, game.ply, new_state, before_acting, lines, outcome)
 
 
-def write_move(session: Session, site: Site, prepared: Prepared, now: datetime) -> None:
-    """Write a prepared move, if the game is still at the ply it was prepared at (else Stale).
-
-    The game row is changed by one conditional UPDATE, so the write lock is held only for
-    the writes: the move, the clocks and the outbox rows (rendered later by the sender).
-    """
-    game = prepared.game
+def _move_values(prepared: Prepared, now: datetime) -> dict[str, Any]:
+    """The game row's columns as the move leaves them."""
     values: dict[str, Any] = {"state": prepared.new_state, "ply": prepared.ply + 1}
     values["updated_at"] = now
     if prepared.outcome is not None:
         values.update(status="over", finished_at=now, outcome=prepared.outcome)
-    changed = session.execute(
-        update(Game)
-        .where(col(Game.id) == game.id, col(Game.ply) == prepared.ply)
-        .where(col(Game.status) == "active")
-        .values(**values)
+    return values
+
+
+def _move_row(prepared: Prepared, now: datetime) -> Move:
+    return Move(
+        game_id=id_of(prepared.game),
+        ply=prepared.ply,
+        seat=prepared.seat,
+        move=prepared.move,
+        source=prepared.source,
+        lines=prepared.lines,
+        created_at=now,
     )
-    if changed.rowcount != 1:  # type: ignore[attr-defined]
+
+
+def plan_move(engine: Engine, site: Site, prepared: Prepared, now: datetime) -> Plan:
+    """Work out a prepared move's clocks, mails and webhook events before the write lock,
+    in a read session that writes nothing; write_move then only writes them.
+
+    The prepared game takes the values the move gives it (as write_move would)."""
+    game = prepared.game
+    for name, value in _move_values(prepared, now).items():
+        set_committed_value(game, name, value)
+    with read_session(engine) as session:
+        rows = seats_with_players(session, id_of(game))
+        with capturing(session, [seat for seat, _ in rows]) as plan:
+            _after_move(session, site, prepared, now, rows)
+    plan.rows.insert(0, _move_row(prepared, now))
+    plan.seal()
+    plan.game_values = sealed(Game.__table__, _move_values(prepared, now))  # type: ignore[attr-defined]
+    return plan
+
+
+def write_move(
+    session: Session, site: Site, prepared: Prepared, now: datetime, plan: Plan | None = None
+) -> bool:
+    """Write a prepared move, if the game is still at the ply it was prepared at (else Stale).
+
+    The game row is changed by one conditional UPDATE, so the write lock is held only for
+    the writes: the move, the clocks and the outbox rows (rendered later by the sender).
+    With a `plan` (plan_move) those are written as planned, in a few statements, unless
+    the seats or the table talk changed since it was made; then they are worked out again
+    here, under the lock. True when the plan was written as made."""
+    game = prepared.game
+    talk_read = game.last_talk
+    values = _move_values(prepared, now)
+    games = Game.__table__  # type: ignore[attr-defined]  # Core: the ORM's update steps cost
+    changed = session.execute(
+        update(games)
+        .where(games.c.id == game.id, games.c.ply == prepared.ply, games.c.status == "active")
+        .values(**(plan.game_values if plan is not None else values))
+        .returning(games.c.last_talk)
+    ).all()
+    if len(changed) != 1:
         raise Stale("play.error.stale")
     for name, value in values.items():
         set_committed_value(game, name, value)  # the row is written: nothing left to flush
+    if plan is not None and changed[0][0] == talk_read and still_holds(session, plan, id_of(game)):
+        carry_out(session, plan)
+        return True
+    set_committed_value(game, "last_talk", changed[0][0])
     with session.no_autoflush:
-        session.add(
-            Move(
-                game_id=id_of(game),
-                ply=prepared.ply,
-                seat=prepared.seat,
-                move=prepared.move,
-                source=prepared.source,
-                lines=prepared.lines,
-                created_at=now,
-            )
-        )
+        session.add(_move_row(prepared, now))
         _after_move(session, site, prepared, now)
+    return False
 
 
-def _after_move(session: Session, site: Site, prepared: Prepared, now: datetime) -> None:
-    """Clocks and mail after the move: the seats and their players are read once, here."""
+def _after_move(
+    session: Session,
+    site: Site,
+    prepared: Prepared,
+    now: datetime,
+    rows: list[tuple[Seat, Player]] | None = None,
+) -> None:
+    """Clocks and mail after the move: the seats and their players are read once, here
+    (or were, by plan_move)."""
     game, source = prepared.game, prepared.source
-    rows = seats_with_players(session, id_of(game))
+    if rows is None:
+        rows = seats_with_players(session, id_of(game))
     seats = [seat for seat, _ in rows]
     notify_choice = {seat.seat: player.notify for seat, player in rows}
     mover = seats[prepared.seat]

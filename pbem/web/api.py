@@ -110,8 +110,10 @@ def move(token: str) -> tuple[Response, int] | Response:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             # A move whose fields the rules cannot read at all (wrong types, missing keys).
             return error(400, "bad_move", say(lang, "api.error.move"))
+        moment = now()
+        plan = play.plan_move(engine(), site(), prepared, moment)  # before the write lock
         with write_session(engine()) as session:
-            play.write_move(session, site(), prepared, now())
+            play.write_move(session, site(), prepared, moment, plan)
     except (PlayError, IntegrityError) as exc:
         problem = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
         code = "stale" if isinstance(problem, Stale) else "not_active"

@@ -341,8 +341,10 @@ def move(token: str) -> Response | tuple[str, int]:
         prepared = play.prepare_move(
             game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
         )
+        moment = now()
+        plan = play.plan_move(engine(), site(), prepared, moment)  # before the write lock
         with write_session(engine()) as session:
-            play.write_move(session, site(), prepared, now())
+            play.write_move(session, site(), prepared, moment, plan)
     except IllegalMove as exc:
         return _page(token, game_id, seat_no, status=400, move_error=error_text(exc, g.lang, names))
     except (PlayError, IntegrityError) as exc:

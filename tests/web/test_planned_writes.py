@@ -1,0 +1,135 @@
+"""A move POST works out its clocks and mails before the write lock (play.plan_move): the
+rows it writes are the rows the ordinary path writes, and a plan made before a seat
+changed is dropped for the ordinary path."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sqlmodel import col, select
+
+from pbem import play
+from pbem.db import read_session, write_session
+from pbem.games import GAMES
+from pbem.models import Game, Outbox, Seat
+
+PEOPLE = [
+    play.Invitee("Ana", "ana@example.org", "en"),
+    play.Invitee("Léo", "leo@example.org", "fr"),
+    play.Invitee("Zoé", "zoe@example.org", "en"),
+    play.Invitee("Max", "max@example.org", "en"),
+]
+SEAT_FIELDS = (
+    "deadline", "turn_started_at", "next_reminder_at", "reminders_sent", "computer_due_at",
+    "told_ply", "told_talk", "timeouts_in_row", "absent", "left",
+)  # fmt: skip
+
+
+def _started(app: Any, slug: str, players: int, seed: int, clock: Any) -> int:
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    with write_session(engine) as session:
+        game = play.create_game(session, site, slug, PEOPLE[:players], {}, clock(), seed=seed)
+        game_id = game.id
+    assert game_id is not None
+    with write_session(engine) as session:
+        for seat in range(1, players):
+            play.join(session, site, game_id, seat, clock())
+    return game_id
+
+
+def _written(app: Any, game_id: int) -> tuple[list[Any], list[Any]]:
+    """The game's outbox rows and seats, as what they say (no ids, addresses or keys)."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        mails = session.exec(
+            select(Outbox).where(Outbox.game_id == game_id).order_by(col(Outbox.id))
+        ).all()
+        seats = session.exec(
+            select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
+        ).all()
+        return (
+            [(m.event, m.player_id, m.seat, m.ply, m.extra) for m in mails],
+            [tuple(getattr(s, name) for name in SEAT_FIELDS) for s in seats],
+        )
+
+
+def _planned(app: Any, game_id: int, seat: int, move: dict[str, Any], token: str, now: Any) -> bool:
+    """The move as the move POST makes it: prepared and planned outside the lock."""
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    with read_session(engine) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        count = len(session.exec(select(Seat).where(Seat.game_id == game_id)).all())
+    prepared = play.prepare_move(game, count, seat, move, token, "web")
+    plan = play.plan_move(engine, site, prepared, now)
+    with write_session(engine) as session:
+        return play.write_move(session, site, prepared, now, plan)
+
+
+def _ordinary(
+    app: Any, game_id: int, seat: int, move: dict[str, Any], token: str, now: Any
+) -> None:
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    with write_session(engine) as session:
+        play.submit_move(session, site, game_id, seat, move, token, now)
+
+
+def test_planned_moves_write_what_the_ordinary_path_writes(app: Any, clock: Any) -> None:
+    """Two Fantasy Business games from one seed, one played through plan_move and one
+    through submit_move: after every move the same mails are queued with the same facts
+    (views of the simultaneous steps included) and the seats' clocks are equal."""
+    rules = GAMES["fantasy-business"]
+    planned = _started(app, "fantasy-business", 4, 11, clock)
+    ordinary = _started(app, "fantasy-business", 4, 11, clock)
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, planned)
+        assert game is not None and game.state is not None
+        state = game.state
+    rng = random.Random(3)
+    moves = 0
+    while rules.to_act(state) and moves < 60:
+        seat = rules.to_act(state)[0]
+        move = rng.choice(rules.legal_moves(state, seat))
+        token = rules.turn_token(state, seat)
+        clock.advance(minutes=7)
+        assert _planned(app, planned, seat, move, token, clock()), "the plan was dropped"
+        _ordinary(app, ordinary, seat, move, token, clock())
+        state = rules.apply(state, seat, move)
+        moves += 1
+        assert _written(app, planned) == _written(app, ordinary), f"after move {moves}"
+    mails, _ = _written(app, planned)
+    turns = [m for m in mails if m[0] == "your_turn"]
+    assert moves == 60 and len(turns) >= 30  # the script went far, with turn mails all along
+    assert all("view" in m[4] for m in turns)  # Fantasy Business mails carry the seat's view
+
+
+def test_a_plan_made_before_a_seat_changed_is_dropped(app: Any, clock: Any) -> None:
+    """Léo leaves (a computer takes his seat) between Ana's plan and its write: the move
+    is written the ordinary way, so Léo's seat is due to the computer, with no deadline
+    and no turn mail, as if the plan had never been made."""
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    rules = GAMES["colour-bazaar"]
+    game_id = _started(app, "colour-bazaar", 2, 5, clock)
+    with read_session(engine) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.state is not None
+        (seat,) = rules.to_act(game.state)
+        count = 2
+    move = rules.legal_moves(game.state, seat)[0]
+    prepared = play.prepare_move(game, count, seat, move, rules.turn_token(game.state, seat), "web")
+    plan = play.plan_move(engine, site, prepared, clock())
+    other = 1 - seat
+    assert any(getattr(r, "event", "") == "your_turn" for r in plan.rows)  # it would mail Léo
+    with write_session(engine) as session:
+        play.leave(session, site, game_id, other, clock())
+    with write_session(engine) as session:
+        assert not play.write_move(session, site, prepared, clock(), plan)  # worked out again
+    with read_session(engine) as session:
+        left = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == other)).one()
+        turn_mails = session.exec(
+            select(Outbox).where(
+                Outbox.game_id == game_id, Outbox.seat == other, Outbox.event == "your_turn"
+            )
+        ).all()
+    assert left.left and left.computer_due_at is not None and left.deadline is None
+    assert turn_mails == []
