@@ -107,6 +107,8 @@ def test_home_replay_rematch_and_rules(page: Any, viewport: str, live_server: Li
     check(page, "replay", viewport)
     page.keyboard.press("ArrowLeft")
     expect(page.get_by_text(re.compile(r"Replay: after move 29 of 30\."))).to_be_visible()
+    # The text shows while the page still loads; the keys work once replay.js has run.
+    page.wait_for_load_state("load")
     page.keyboard.press("Home")
     expect(page.get_by_text("Replay: the deal, before the first move.")).to_be_visible()
     page.get_by_role("link", name="Next", exact=True).click()

@@ -16,7 +16,8 @@ from pbem.computer import COMPUTER_DOMAIN
 from pbem.computer_sweep import sweep_computers
 from pbem.db import read_session, write_session
 from pbem.mailin.address import make_address
-from pbem.models import Game, Move, Outbox, Player, Seat, WebhookDelivery
+from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
+from pbem.webhooks.events import body_of
 from pbem.webhooks.store import add_webhook
 from tests.mailin.conftest import REPLY_DOMAIN
 from tests.mailin.helpers import addr, answer, example_in, send
@@ -86,7 +87,12 @@ def test_replies_and_a_computer_play_a_whole_game(app, smtpd, inbound, clock):
         "ana@example.org",
         "leo@example.org",
     }
-    turns = [json.loads(d.body) for d in deliveries if d.event == "your_turn"]
+    with read_session(engine) as session:  # each body as the deliverer writes it
+        turns = [
+            json.loads(body_of(session, d, session.get(Webhook, d.webhook_id)))
+            for d in deliveries
+            if d.event == "your_turn"
+        ]
     assert {(t["seat"], t["player"]) for t in turns} == {(0, "Ana"), (1, "Léo")}
     # A reply address made for the computer seat, signed right, is still refused at RCPT.
     forged = make_address(site.secret, REPLY_DOMAIN, game_id, 2, "0", computer.link_key)
