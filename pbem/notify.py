@@ -106,8 +106,9 @@ def queue(
 ) -> Outbox | None:
     """Put the mail for `event` to `seat` in the outbox (this transaction); no rendering here.
 
-    A computer seat gets no mail (None)."""
-    if seat.computer:
+    A computer seat gets no mail (None), except the result to a player who left the seat
+    to a computer: they played the start of the game and hear how it ended."""
+    if seat.computer and not (seat.left and event == "game_over"):
         return None
     seats = seats if seats is not None else seats_of(session, game)
     facts: dict[str, Any] = {

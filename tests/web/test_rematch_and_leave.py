@@ -82,6 +82,8 @@ def test_leaving_asks_first_then_a_computer_takes_the_seat(
     assert state_of(app, 1).ply == 0  # asking changes nothing
     form = form_with(ask.get_data(as_text=True), "/leave")
     assert client.post(form["action"], data=hidden(form)).status_code == 303
+    deliver(app)
+    smtpd.clear()  # from here on, what Léo is sent after leaving
     # The game's takeover level (casual, the default) now plays Léo's seat.
     assert seat_row(app, 1, 1).computer == "casual" and seat_row(app, 1, 1).left
     play_turn(client, links[ANA[1]])  # now Léo's turn: no deadline, the computer's move
@@ -113,4 +115,8 @@ def test_leaving_asks_first_then_a_computer_takes_the_seat(
     assert "Léo (left)" in client.get(links[ANA[1]]).get_data(as_text=True)
     over = [m for m in smtpd.to(ANA[1]) if headline(m).startswith("game over")]
     assert over and "Léo (left)" in text_of(over[-1])
+    # Léo, who left, hears nothing of the game but its result.
+    since_leaving = [headline(m) for m in smtpd.to(LEO[1])]
+    assert len(since_leaving) == 1 and since_leaving[0].startswith("game over")
+    assert "Léo (left)" in text_of(smtpd.to(LEO[1])[0])
     assert re.search(r"Léo \(left\)", client.get(leo).get_data(as_text=True))
