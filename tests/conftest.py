@@ -119,8 +119,11 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture
-def app(database_url: str, clock: Clock, smtpd: Inbox, tmp_path: Any) -> Any:
+def make_test_app(
+    database_url: str, clock: Clock, smtpd: Inbox, tmp_path: Any, **extra: Any
+) -> Any:
+    """The app every test uses: the test database, the hand-moved clock, mail through the
+    loopback SMTP server; `extra` adds or overrides settings (REPLY_DOMAIN, webhooks...)."""
     app = create_app(
         {
             "TESTING": True,
@@ -133,9 +136,16 @@ def app(database_url: str, clock: Clock, smtpd: Inbox, tmp_path: Any) -> Any:
             "SMTP_TIMEOUT": 5.0,
             "MAIL_DIR": str(tmp_path / "mail"),
             "CLOCK": clock,
+            **extra,
         }
     )
     app.test_client_class = FormClient
+    return app
+
+
+@pytest.fixture
+def app(database_url: str, clock: Clock, smtpd: Inbox, tmp_path: Any) -> Any:
+    app = make_test_app(database_url, clock, smtpd, tmp_path)
     yield app
     app.extensions["pbem"]["engine"].dispose()
 

@@ -15,11 +15,10 @@ from babel.messages.pofile import read_po
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from pbem import create_app
 from pbem.i18n import TRANSLATIONS, best_lang, languages, ntr, set_directories, tr
 from pbem.present.text import say
 from pbem.timefmt import format_left, format_when
-from tests.conftest import FormClient
+from tests.conftest import make_test_app
 from tests.web.helpers import PLAYERS, deliver, text_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,24 +151,9 @@ def german(tmp_path: Path) -> Any:
 def test_a_new_language_is_only_a_new_po_file(
     german: Path, database_url: str, clock: Any, smtpd: Any, tmp_path: Path
 ) -> None:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
-            "DATABASE_URL": database_url,
-            "BASE_URL": "http://pbem.test",
-            "MAIL_BACKEND": "smtp",
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": smtpd.port,
-            "SMTP_TIMEOUT": 5.0,
-            "MAIL_DIR": str(tmp_path / "mail"),
-            "CLOCK": clock,
-            "TRANSLATIONS_DIRS": [str(german)],
-        }
-    )
+    app = make_test_app(database_url, clock, smtpd, tmp_path, TRANSLATIONS_DIRS=[str(german)])
     try:
         assert languages() == ("en", "de", "fr")
-        app.test_client_class = FormClient
         client = app.test_client()
         page = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
         assert '<html lang="de">' in page and "Ein Spiel beginnen" in page

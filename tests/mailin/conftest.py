@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from pbem import create_app, play
+from pbem import play
 from pbem.db import write_session
 from pbem.mailin.server import InboundController, make_controller
-from tests.conftest import FormClient
+from tests.conftest import make_test_app
 from tests.web.helpers import deliver
 
 REPLY_DOMAIN = "in.pbem.test"
@@ -25,24 +25,10 @@ PLAYERS = [
 @pytest.fixture
 def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     """The test app of tests/conftest.py, with replies to turn mails going to REPLY_DOMAIN."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
-            "DATABASE_URL": database_url,
-            "BASE_URL": "http://pbem.test",
-            "MAIL_BACKEND": "smtp",
-            "MAIL_FROM": "pbem@pbem.test",
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": smtpd.port,
-            "SMTP_TIMEOUT": 5.0,
-            "MAIL_DIR": str(tmp_path / "mail"),
-            "CLOCK": clock,
-            "REPLY_DOMAIN": REPLY_DOMAIN,
-            "INBOUND_MAX_BYTES": 64 * 1024,
-        }
-    )
-    app.test_client_class = FormClient
+    app = make_test_app(
+        database_url, clock, smtpd, tmp_path,
+        MAIL_FROM="pbem@pbem.test", REPLY_DOMAIN=REPLY_DOMAIN, INBOUND_MAX_BYTES=64 * 1024,
+    )  # fmt: skip
     yield app
     app.extensions["pbem"]["engine"].dispose()
 

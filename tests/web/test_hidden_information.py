@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from pbem import create_app
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.mailin.server import InboundController, make_controller
@@ -38,7 +37,7 @@ from pbem.store import seats_of
 from pbem.webhooks.deliver import drain as drain_webhooks
 from pbem.webhooks.events import body_of
 from pbem.webhooks.store import add_webhook
-from tests.conftest import FormClient
+from tests.conftest import make_test_app
 from tests.mailin.helpers import addr, answer, send
 from tests.web.helpers import deliver, form_with, hidden, html_of, link_in, radio_values, text_of
 from tests.web.test_fantasy_business_web import assert_hides as assert_hides_specials
@@ -71,24 +70,10 @@ REFUSALS_PER_SEAT = 3  # below the listener's answers-per-hour limit
 @pytest.fixture
 def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     """The test app of tests/conftest.py, with moves by reply and loopback webhooks on."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
-            "DATABASE_URL": database_url,
-            "BASE_URL": "http://pbem.test",
-            "MAIL_BACKEND": "smtp",
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": smtpd.port,
-            "SMTP_TIMEOUT": 5.0,
-            "MAIL_DIR": str(tmp_path / "mail"),
-            "CLOCK": clock,
-            "REPLY_DOMAIN": REPLY_DOMAIN,
-            "WEBHOOK_ALLOW_LOOPBACK": True,
-            "WEBHOOK_TIMEOUT": 0.5,
-        }
-    )
-    app.test_client_class = FormClient
+    app = make_test_app(
+        database_url, clock, smtpd, tmp_path,
+        REPLY_DOMAIN=REPLY_DOMAIN, WEBHOOK_ALLOW_LOOPBACK=True, WEBHOOK_TIMEOUT=0.5,
+    )  # fmt: skip
     yield app
     app.extensions["pbem"]["engine"].dispose()
 

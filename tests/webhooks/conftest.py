@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from pbem import create_app, play
+from pbem import play
 from pbem.db import write_session
-from tests.conftest import FormClient
+from tests.conftest import make_test_app
 from tests.web.helpers import deliver
 
 PLAYERS = [
@@ -26,23 +26,9 @@ PLAYERS = [
 
 @pytest.fixture
 def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
-            "DATABASE_URL": database_url,
-            "BASE_URL": "http://pbem.test",
-            "MAIL_BACKEND": "smtp",
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": smtpd.port,
-            "SMTP_TIMEOUT": 5.0,
-            "MAIL_DIR": str(tmp_path / "mail"),
-            "CLOCK": clock,
-            "WEBHOOK_ALLOW_LOOPBACK": True,
-            "WEBHOOK_TIMEOUT": 0.5,
-        }
+    app = make_test_app(
+        database_url, clock, smtpd, tmp_path, WEBHOOK_ALLOW_LOOPBACK=True, WEBHOOK_TIMEOUT=0.5
     )
-    app.test_client_class = FormClient
     yield app
     app.extensions["pbem"]["engine"].dispose()
 
