@@ -63,59 +63,36 @@ def computer_moves(app: Flask) -> int:
     return made
 
 
+def _every(scheduler: Any, app: Flask, job: Any, seconds: float, grace: int, **more: Any) -> None:
+    """Run `job(app)` every `seconds`: one run at a time; runs missed while busy or down
+    collapse into one, which is enough because each run handles everything due; a run
+    late by less than `grace` seconds still runs."""
+    scheduler.add_job(
+        job,
+        "interval",
+        seconds=seconds,
+        args=[app],
+        id=more.pop("id", job.__name__),
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=grace,
+        **more,
+    )
+
+
 def make_scheduler(app: Flask, blocking: bool) -> Any:
     """A scheduler holding the clock's jobs, not yet started."""
     scheduler = BlockingScheduler() if blocking else BackgroundScheduler(daemon=True)
     interval = float(app.config["SENDER_INTERVAL"])
-    # One run at a time; runs missed while busy or down collapse into one, which is
-    # enough because each run handles everything due. A run late by less than a
-    # minute still runs.
-    scheduler.add_job(
-        drain_outbox,
-        "interval",
-        seconds=interval,
-        args=[app],
-        id="drain_outbox",
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=60,
-        # A first run at once, then every interval. (None here would mean "paused" to
-        # APScheduler 3: the clock would then send mail only after each sweep.)
-        next_run_time=datetime.now(UTC),
-    )
+    # A first run at once, then every interval. (None here would mean "paused" to
+    # APScheduler 3: the clock would then send mail only after each sweep.)
+    _every(scheduler, app, drain_outbox, interval, 60, next_run_time=datetime.now(UTC))
     # Computer players move a few seconds after their turn comes, by this job only (never
-    # in a web request); one run at a time, each move in its own transaction.
-    scheduler.add_job(
-        computer_moves,
-        "interval",
-        seconds=float(app.config["COMPUTER_INTERVAL"]),
-        args=[app],
-        id="computer_moves",
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=60,
-    )
+    # in a web request); each move in its own transaction.
+    _every(scheduler, app, computer_moves, float(app.config["COMPUTER_INTERVAL"]), 60)
     # Webhooks have their own outbox and sender, so a slow chat server never delays mail.
-    scheduler.add_job(
-        drain_webhooks,
-        "interval",
-        seconds=interval,
-        args=[app],
-        id="drain_webhooks",
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=60,
-    )
+    _every(scheduler, app, drain_webhooks, interval, 60)
     # The sweep finds due rows by indexed queries; a late or doubled run is harmless, and
     # after downtime the first run handles everything that fell due.
-    scheduler.add_job(
-        sweep_due,
-        "interval",
-        seconds=float(app.config["SWEEP_INTERVAL"]),
-        args=[app],
-        id="sweep",
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=300,
-    )
+    _every(scheduler, app, sweep_due, float(app.config["SWEEP_INTERVAL"]), 300, id="sweep")
     return scheduler
