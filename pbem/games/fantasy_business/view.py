@@ -190,12 +190,11 @@ def _own(per_seat: list[Any] | None, seat: int) -> Any:
     return json_copy(per_seat[seat])
 
 
-def _row(state: State, seat: int | None) -> list[dict[str, Any]]:
-    row = round_view(state["history"][-1], seat)["row"]
+def _mark_auction(state: State, row: list[dict[str, Any]]) -> None:
+    """The row's card under auction is shown as such."""
     auction = state["auction"]
     if state["step"] == "auction" and auction["kind"] == "lot":
         row[auction["slot"]]["status"] = "auction"
-    return row
 
 
 def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
@@ -217,6 +216,9 @@ def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
         for s in range(n)
     ]
     step = engine.step_name(state)
+    # round_view builds fresh data, so the history is not copied again below: in a long game
+    # it was most of the page's copying. The current round's row is the last record's.
+    history = [round_view(record, seat) for record in state["history"]]
     result: dict[str, Any] = {
         "game": slug,
         "n": n,
@@ -234,7 +236,7 @@ def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
         "discard": list(state["discard"]),
         "unseen_count": len(state["unseen"]),
         "players": players,
-        "row": _row(state, seat),
+        "row": history[-1]["row"],
         "pending": list(state["pending"]),
         "auction": _auction_view(state, seat),
         "specials_turn": state["specials_order"][0] if step == "specials" else None,
@@ -265,10 +267,9 @@ def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
     }
     if seat is not None:
         result["me"] = _my_view(state, seat)
-    result = json_copy(result)
-    # round_view builds fresh data, so the history is not copied twice: in a long game it
-    # was most of the page's copying.
-    result["history"] = [round_view(record, seat) for record in state["history"]]
+    result = json_copy(result)  # the row copied too: marking it leaves the history alone
+    _mark_auction(state, result["row"])
+    result["history"] = history
     return result
 
 
