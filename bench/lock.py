@@ -25,6 +25,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 
 import argparse
+import inspect
 import math
 import os
 import shutil
@@ -40,9 +41,13 @@ from pbem import play
 from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game
-from pbem.store import seats_of
+from pbem.store import seats_of, table_of
 
 RULES = GAMES["colour-bazaar"]
+# Where plan_move plans in the caller's read session (it takes the table read there).
+PLAN_IN_READ = (
+    hasattr(play, "plan_move") and "table" in inspect.signature(play.plan_move).parameters
+)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -55,6 +60,7 @@ def one_move(engine, site, game_id: int) -> tuple[float, float] | None:  # noqa:
     """Play the first legal move of the game's acting seat: (seconds the write transaction
     took, CPU seconds of the whole move, its read included), or None when the game is over."""
     cpu = time.process_time()
+    now = datetime.now(UTC)
     with read_session(engine) as session:
         game = session.get(Game, game_id)
         assert game is not None and game.state is not None
@@ -65,11 +71,15 @@ def one_move(engine, site, game_id: int) -> tuple[float, float] | None:  # noqa:
         move = RULES.legal_moves(game.state, seat)[0]
         token = RULES.turn_token(game.state, seat)
         count = len(seats_of(session, game))
-    now = datetime.now(UTC)
-    if hasattr(play, "plan_move"):
-        # As the move POST does: the rules, clocks and mails worked out before the lock.
-        prepared = play.prepare_move(game, count, seat, move, token, "web")
-        plan = play.plan_move(engine, site, prepared, now)
+        if PLAN_IN_READ:
+            # As the move POST does: the rules, clocks and mails worked out before the lock,
+            # in the session that read the game and its table.
+            prepared = play.prepare_move(game, count, seat, move, token, "web")
+            plan = play.plan_move(session, site, prepared, now, table_of(session, game_id, now))
+    if PLAN_IN_READ or hasattr(play, "plan_move"):
+        if not PLAN_IN_READ:  # an older tree: plan_move opened its own read session
+            prepared = play.prepare_move(game, count, seat, move, token, "web")
+            plan = play.plan_move(engine, site, prepared, now)
         start = time.perf_counter()
         with write_session(engine) as session:
             play.write_move(session, site, prepared, now, plan)

@@ -17,15 +17,6 @@ from sqlmodel import Session
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
-class JsonText(str):
-    """A JSON column's value already serialized (before the write lock, by writeplan)."""
-
-
-def dumps_json(value: Any) -> str:
-    """The JSON columns' serializer: json.dumps, but text already serialized is kept."""
-    return value if isinstance(value, JsonText) else json.dumps(value)
-
-
 def make_engine(url: str) -> Engine:
     """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes.
 
@@ -38,7 +29,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(
             url,
             connect_args={"timeout": 30, "check_same_thread": False},
-            json_serializer=dumps_json,
+            json_serializer=json.dumps,
             json_deserializer=orjson.loads,
         )
         _sqlite_transactions(engine)
@@ -48,7 +39,7 @@ def make_engine(url: str) -> Engine:
         pool_pre_ping=True,
         pool_size=5,
         max_overflow=10,
-        json_serializer=dumps_json,
+        json_serializer=json.dumps,
         json_deserializer=orjson.loads,
     )
 

@@ -7,6 +7,7 @@ live in pbem/sweeps.py.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -81,8 +82,17 @@ def vacation_covering(session: Session, player_id: int, moment: datetime) -> Vac
     ).first()
 
 
-def start_clock(session: Session, game: Game, seat: Seat, now: datetime) -> None:
-    """The seat is newly due to act: set its deadline and first reminder."""
+def start_clock(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    now: datetime,
+    away: Mapping[int, datetime] | None = None,
+) -> None:
+    """The seat is newly due to act: set its deadline and first reminder.
+
+    `away`: when the players on vacation at `now` come back, by player id, when the
+    caller has read it already (a move's plan); else the vacation is looked up here."""
     seat.turn_started_at = now
     seat.reminders_sent = 0
     seat.computer_due_at = None
@@ -98,10 +108,13 @@ def start_clock(session: Session, game: Game, seat: Seat, now: datetime) -> None
         seat.deadline = now
         seat.next_reminder_at = None
         return
-    begin = now
-    away = vacation_covering(session, seat.player_id, now)
-    if away is not None:
-        begin = away.ends_at  # the clock starts when the vacation ends
+    if away is None:
+        vacation = vacation_covering(session, seat.player_id, now)
+        back = vacation.ends_at if vacation is not None else None
+    else:
+        back = away.get(seat.player_id)
+    # The clock starts when the vacation ends (one vacation at a time: start_vacation).
+    begin = back if back is not None else now
     seat.deadline = begin + timedelta(days=game.days_per_move) if game.days_per_move else None
     reminders = [r for r in plan(game, seat) if r.at > now]
     seat.next_reminder_at = reminders[0].at if reminders else None
@@ -117,15 +130,21 @@ def stop_clock(seat: Seat) -> None:
 
 
 def update_clocks(
-    session: Session, game: Game, seats: list[Seat], before: set[int], now: datetime
+    session: Session,
+    game: Game,
+    seats: list[Seat],
+    before: set[int],
+    now: datetime,
+    away: Mapping[int, datetime] | None = None,
 ) -> None:
-    """Start the clocks of seats newly due to act, stop those of seats no longer due."""
+    """Start the clocks of seats newly due to act, stop those of seats no longer due
+    (`away` as for start_clock)."""
     acting: set[int] = set()
     if game.status == "active" and game.state is not None:
         acting = set(GAMES[game.slug].to_act(game.state))
     for seat in seats:
         if seat.seat in acting and (seat.seat not in before or seat.turn_started_at is None):
-            start_clock(session, game, seat, now)
+            start_clock(session, game, seat, now, away)
         elif seat.seat not in acting and seat.turn_started_at is not None:
             stop_clock(seat)
         session.add(seat)

@@ -7,16 +7,16 @@ owns the transaction, so a move, its log row and its mails commit together.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, update
+from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from pbem.computer import LEVELS, computer_player, is_computer_email
-from pbem.db import read_session
 from pbem.deadlines import start_clock, update_clocks
 from pbem.forms import PlayersForm, TimeControl, clean_name
 from pbem.games import GAMES, GameError, Message
@@ -36,8 +36,8 @@ from pbem.store import (
     seats_of,
     seats_with_players,
 )
-from pbem.webhooks.events import queue_events
-from pbem.writeplan import Plan, capturing, carry_out, sealed, still_holds
+from pbem.webhooks.events import queue_events, read_once
+from pbem.writeplan import Plan, capturing, carry_out, move_game, plan_game, still_holds
 
 
 @dataclass
@@ -321,21 +321,28 @@ def _move_row(prepared: Prepared, now: datetime) -> Move:
     )
 
 
-def plan_move(engine: Engine, site: Site, prepared: Prepared, now: datetime) -> Plan:
+def plan_move(
+    session: Session,
+    site: Site,
+    prepared: Prepared,
+    now: datetime,
+    table: list[tuple[Seat, Player, datetime | None]],
+) -> Plan:
     """Work out a prepared move's clocks, mails and webhook events before the write lock,
-    in a read session that writes nothing; write_move then only writes them.
+    in the read session where the game and its `table` (store.table_of at `now`) were
+    read, writing nothing; write_move then only writes them. The session is left empty.
 
     The prepared game takes the values the move gives it (as write_move would)."""
     game = prepared.game
-    for name, value in _move_values(prepared, now).items():
+    values = _move_values(prepared, now)
+    for name, value in values.items():
         set_committed_value(game, name, value)
-    with read_session(engine) as session:
-        rows = seats_with_players(session, id_of(game))
-        with capturing(session, [seat for seat, _ in rows]) as plan:
-            _after_move(session, site, prepared, now, rows)
-    plan.rows.insert(0, _move_row(prepared, now))
-    plan.seal()
-    plan.game_values = sealed(Game.__table__, _move_values(prepared, now))  # type: ignore[attr-defined]
+    rows = [(seat, player) for seat, player, _ in table]
+    away = {id_of(player): back for _, player, back in table if back is not None}
+    seats = [seat for seat, _ in rows]
+    with capturing(session, seats, [_move_row(prepared, now)]) as plan, read_once(session):
+        plan_game(session, plan, id_of(game), prepared.ply, values)
+        _after_move(session, site, prepared, now, rows, away)
     return plan
 
 
@@ -351,18 +358,23 @@ def write_move(
     here, under the lock. True when the plan was written as made."""
     game = prepared.game
     talk_read = game.last_talk
-    values = _move_values(prepared, now)
-    games = Game.__table__  # type: ignore[attr-defined]  # Core: the ORM's update steps cost
-    changed = session.execute(
-        update(games)
-        .where(games.c.id == game.id, games.c.ply == prepared.ply, games.c.status == "active")
-        .values(**(plan.game_values if plan is not None else values))
-        .returning(games.c.last_talk)
-    ).all()
+    changed: Sequence[Any]
+    if plan is None:
+        values = _move_values(prepared, now)
+        games = Game.__table__  # type: ignore[attr-defined]  # Core: the ORM's update steps cost
+        changed = session.execute(
+            update(games)
+            .where(games.c.id == game.id, games.c.ply == prepared.ply, games.c.status == "active")
+            .values(**values)
+            .returning(games.c.last_talk)
+        ).all()
+        # The row is written: nothing left to flush.
+        for name, value in values.items():
+            set_committed_value(game, name, value)
+    else:
+        changed = move_game(session, plan)  # plan_move gave the game its values
     if len(changed) != 1:
         raise Stale("play.error.stale")
-    for name, value in values.items():
-        set_committed_value(game, name, value)  # the row is written: nothing left to flush
     if plan is not None and changed[0][0] == talk_read and still_holds(session, plan, id_of(game)):
         carry_out(session, plan)
         return True
@@ -379,9 +391,10 @@ def _after_move(
     prepared: Prepared,
     now: datetime,
     rows: list[tuple[Seat, Player]] | None = None,
+    away: dict[int, datetime] | None = None,
 ) -> None:
     """Clocks and mail after the move: the seats and their players are read once, here
-    (or were, by plan_move)."""
+    (or were, by plan_move, with who is on vacation: `away`)."""
     game, source = prepared.game, prepared.source
     if rows is None:
         rows = seats_with_players(session, id_of(game))
@@ -390,7 +403,7 @@ def _after_move(
     mover = seats[prepared.seat]
     newly_absent = _count_timeouts(game, mover, source)
     session.add(mover)
-    update_clocks(session, game, seats, prepared.before_acting, now)
+    update_clocks(session, game, seats, prepared.before_acting, now, away)
     if prepared.outcome is not None:
         for seat in seats:
             queue(session, site, game, seat, "game_over", now, seats=seats)

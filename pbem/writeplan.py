@@ -2,27 +2,31 @@
 
 A move's clocks, mails and webhook events are worked out by the ORM code that always did
 it, but in a read session whose changes are captured instead of flushed: the rows it
-would add and the seat columns it would change. Under the lock the plan is checked
-against the seats as they are now (any change since the read: the plan is dropped and
-the move is written the ordinary way) and then written with Core statements.
+would add and the seat columns it would change. They are turned into statements and
+parameters ready for the driver (pbem.rawsql) before the lock. Under the lock the game
+row is moved on by one conditional UPDATE, the plan is checked against the seats as they
+are now (any change since the read: the plan is dropped and the move is written the
+ordinary way), and the statements run as they are.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from sqlalchemy import JSON, event, insert, select, update
+from sqlalchemy import Dialect, Integer, bindparam, event, insert, select, update
 from sqlmodel import Session, SQLModel
 
-from pbem.db import JsonText
-from pbem.models import Seat
+from pbem.models import Game, Seat
+from pbem.rawsql import Statement, compiled, cursor, dialect_of, stored
 
-SEATS = Seat.__table__  # type: ignore[attr-defined]  # Core, not the ORM: fewer steps a statement
+SEATS = Seat.__table__  # type: ignore[attr-defined]
+GAMES = Game.__table__  # type: ignore[attr-defined]
 SEAT_COLUMNS = tuple(column.key for column in SEATS.columns)
+Params = Sequence[Any] | dict[str, Any]
 
 
 def seat_row(seat: Seat) -> tuple[Any, ...]:
@@ -30,76 +34,128 @@ def seat_row(seat: Seat) -> tuple[Any, ...]:
     return tuple(getattr(seat, name) for name in SEAT_COLUMNS)
 
 
-def sealed(table: Any, values: dict[str, Any]) -> dict[str, Any]:
-    """`values` for `table` with its JSON columns already serialized, so that no JSON is
-    written out under the lock."""
-    return {
-        name: JsonText(json.dumps(value))
-        if value is not None and isinstance(table.c[name].type, JSON)
-        else value
-        for name, value in values.items()
-    }
-
-
 @dataclass
 class Plan:
-    """What a move's writes will be: rows to add, seat columns to set, the seats as read."""
+    """What a move's writes will be, ready for the driver, and the seats as read."""
 
-    seats_read: list[tuple[Any, ...]]
-    seat_changes: dict[int, dict[str, Any]] = field(default_factory=dict)
-    rows: list[SQLModel] = field(default_factory=list)
-    inserts: list[tuple[Any, list[dict[str, Any]]]] = field(default_factory=list)
-    game_values: dict[str, Any] = field(default_factory=dict)  # the game row's, sealed
-
-    def seal(self) -> None:
-        """Turn the rows into the values carry_out inserts, table by table, in order."""
-        by_table: dict[Any, list[dict[str, Any]]] = {}
-        for row in self.rows:
-            table = type(row).__table__  # type: ignore[attr-defined]
-            values = {c.key: getattr(row, c.key) for c in table.columns if c.key != "id"}
-            by_table.setdefault(table, []).append(sealed(table, values))
-        self.inserts = list(by_table.items())
+    seats_read: list[tuple[Any, ...]]  # as the driver reads them back
+    # The inserts (by table, in the order the rows were added), then the seats' updates.
+    writes: list[tuple[Statement, list[Params]]] = field(default_factory=list)
+    game: tuple[Statement, Params] | None = None  # the conditional UPDATE of the game row
 
 
 @contextmanager
-def capturing(session: Session, seats: list[Seat]) -> Iterator[Plan]:
+def capturing(session: Session, seats: list[Seat], first: list[SQLModel]) -> Iterator[Plan]:
     """Run ORM code in `session` (a read session) and capture what it would write.
 
-    Nothing is flushed: autoflush is off, the rows it adds are taken in the order added,
-    and the seats' changed columns are read off when the block ends."""
-    plan = Plan([seat_row(seat) for seat in seats])
+    Nothing is flushed: autoflush is off, the rows it adds are taken in the order added
+    (after `first`), and the seats' changed columns are read off when the block ends.
+    The session is left empty: what it read is detached."""
+    dialect = dialect_of(session)
+    read = [seat_row(seat) for seat in seats]
+    plan = Plan([stored(dialect, SEATS.columns, row) for row in read])
+    added = list(first)
 
-    def added(_session: Session, instance: Any) -> None:
-        plan.rows.append(instance)
+    def adding(_session: Session, instance: Any) -> None:
+        added.append(instance)
 
-    event.listen(session, "transient_to_pending", added)
+    event.listen(session, "transient_to_pending", adding)
     try:
         with session.no_autoflush:
             yield plan
     finally:
-        event.remove(session, "transient_to_pending", added)
-    for before, seat in zip(plan.seats_read, seats, strict=True):
+        event.remove(session, "transient_to_pending", adding)
+    plan.writes = _inserts(dialect, added)
+    for before, seat in zip(read, seats, strict=True):
         changed = {
             name: value
             for name, old, value in zip(SEAT_COLUMNS, before, seat_row(seat), strict=True)
             if old != value
         }
         if changed and seat.id is not None:
-            plan.seat_changes[seat.id] = changed
+            keys = tuple(changed)
+            statement = compiled(dialect, ("seat update", *keys), partial(_seat_update, keys))
+            plan.writes.append((statement, [statement.parameters({**changed, "w_id": seat.id})]))
     session.expunge_all()
+
+
+def _inserts(dialect: Dialect, rows: list[SQLModel]) -> list[tuple[Statement, list[Params]]]:
+    """The rows' inserts, one statement a table, in the order the tables first appear."""
+    by_table: dict[Any, list[SQLModel]] = {}
+    for row in rows:
+        by_table.setdefault(type(row).__table__, []).append(row)  # type: ignore[attr-defined]
+    writes: list[tuple[Statement, list[Params]]] = []
+    for table, of_table in by_table.items():
+        keys = tuple(c.key for c in table.columns if c.key != "id")
+        statement = compiled(dialect, ("insert", table.name, *keys), partial(_insert, table, keys))
+        writes.append(
+            (statement, [statement.parameters({k: getattr(r, k) for k in keys}) for r in of_table])
+        )
+    return writes
+
+
+def _insert(table: Any, keys: tuple[str, ...]) -> Any:
+    return insert(table).values({k: bindparam(k, type_=table.c[k].type) for k in keys})
+
+
+def _seat_update(keys: tuple[str, ...]) -> Any:
+    return (
+        update(SEATS)
+        .where(SEATS.c.id == bindparam("w_id", type_=Integer))
+        .values({k: bindparam(k, type_=SEATS.c[k].type) for k in keys})
+    )
+
+
+def plan_game(session: Session, plan: Plan, game_id: int, ply: int, values: dict[str, Any]) -> None:
+    """Make the conditional UPDATE that moves the game row from `ply` on, with `values`."""
+    keys = tuple(values)
+    statement = compiled(
+        dialect_of(session),
+        ("game move", *keys),
+        lambda: (
+            update(GAMES)
+            .where(
+                GAMES.c.id == bindparam("w_id", type_=Integer),
+                GAMES.c.ply == bindparam("w_ply", type_=Integer),
+                GAMES.c.status == "active",
+            )
+            .values({k: bindparam(k, type_=GAMES.c[k].type) for k in keys})
+            .returning(GAMES.c.last_talk)
+        ),
+    )
+    plan.game = (statement, statement.parameters({**values, "w_id": game_id, "w_ply": ply}))
+
+
+def move_game(session: Session, plan: Plan) -> list[tuple[Any, ...]]:
+    """Run the plan's UPDATE of the game row: one row (its last_talk) if it was at the ply."""
+    assert plan.game is not None
+    statement, params = plan.game
+    raw = cursor(session)
+    raw.execute(statement.sql, params)
+    return [tuple(row) for row in raw.fetchall()]
 
 
 def still_holds(session: Session, plan: Plan, game_id: int) -> bool:
     """Whether the game's seats are as the plan read them (under the lock)."""
-    now = session.execute(
-        select(SEATS).where(SEATS.c.game_id == game_id).order_by(SEATS.c.seat)
-    ).all()
-    return [tuple(row) for row in now] == plan.seats_read
+    statement = compiled(
+        dialect_of(session),
+        "seats of game",
+        lambda: (
+            select(SEATS)
+            .where(SEATS.c.game_id == bindparam("w_game", type_=Integer))
+            .order_by(SEATS.c.seat)
+        ),
+    )
+    raw = cursor(session)
+    raw.execute(statement.sql, statement.parameters({"w_game": game_id}))
+    return [tuple(row) for row in raw.fetchall()] == plan.seats_read
 
 
 def carry_out(session: Session, plan: Plan) -> None:
-    """Write the sealed plan: its rows by table in the order added, then the seats' changes."""
-    for table, rows in plan.inserts:
-        session.execute(insert(table), rows)
-    for seat_id, changed in plan.seat_changes.items():
-        session.execute(update(SEATS).where(SEATS.c.id == seat_id).values(**changed))
+    """Write the plan: its rows by table in the order added, then the seats' changes."""
+    raw = cursor(session)
+    for statement, params in plan.writes:
+        if len(params) == 1:
+            raw.execute(statement.sql, params[0])
+        else:
+            raw.executemany(statement.sql, params)

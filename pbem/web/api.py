@@ -87,19 +87,20 @@ def _read_body() -> tuple[str, dict[str, Any]] | None:
 @bp.post("/seat/<token>/move")
 def move(token: str) -> tuple[Response, int] | Response:
     """Play a move for the turn it names; answered with the new view (409 when stale)."""
+    moment = now()
+    # One read: the link's seat, the game and the table; the move is planned from them.
     with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token)
-    lang = _lang(table, seat_no)
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    if (request.content_length or 0) > MAX_BODY:
-        return error(413, "too_large", say(lang, "error.http.413"))
-    read = _read_body()
-    if read is None:
-        return error(400, "bad_request", say(lang, "api.error.body"))
-    turn, the_move = read
-    names = [s.name for s, _, _ in table]
-    try:
+        game, table, seat_no = open_seat(session, token, moment)
+        lang = _lang(table, seat_no)
+        if not request.is_json:
+            return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+        if (request.content_length or 0) > MAX_BODY:
+            return error(413, "too_large", say(lang, "error.http.413"))
+        read = _read_body()
+        if read is None:
+            return error(400, "bad_request", say(lang, "api.error.body"))
+        turn, the_move = read
+        names = [s.name for s, _, _ in table]
         try:
             # A player's own move through their link, as on the page: source "web".
             prepared = play.prepare_move(
@@ -110,17 +111,23 @@ def move(token: str) -> tuple[Response, int] | Response:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             # A move whose fields the rules cannot read at all (wrong types, missing keys).
             return error(400, "bad_move", say(lang, "api.error.move"))
-        moment = now()
-        plan = play.plan_move(engine(), site(), prepared, moment)  # before the write lock
+        except PlayError as exc:
+            return _refused(exc, lang)
+        plan = play.plan_move(session, site(), prepared, moment, table)  # before the write lock
+    try:
         with write_session(engine()) as session:
             play.write_move(session, site(), prepared, moment, plan)
     except (PlayError, IntegrityError) as exc:
-        problem = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
-        code = "stale" if isinstance(problem, Stale) else "not_active"
-        return error(problem.status, code, say(lang, problem.key, **problem.params))
+        return _refused(exc if isinstance(exc, PlayError) else Stale("play.error.stale"), lang)
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
         return jsonify(_view(session, game, table, seat_no))
+
+
+def _refused(problem: PlayError, lang: str) -> tuple[Response, int]:
+    """A move refused for its turn (409 stale) or the game's state, in JSON."""
+    code = "stale" if isinstance(problem, Stale) else "not_active"
+    return error(problem.status, code, say(lang, problem.key, **problem.params))
 
 
 def is_api() -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -307,49 +308,49 @@ def move(token: str) -> Response | tuple[str, int]:
     """Check the turn form, ask for confirmation, then apply it once."""
     form = request.form
     turn = form.get("turn", "")
-    # One read: the link's seat checked against the game and seats the move needs.
+    moment = now()
+    # One read: the link's seat checked against the game and seats the move needs; a
+    # refusal, the review and the move's plan are all made from these rows.
     with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token)
-    names = [seat.name for seat, _, _ in table]
-    game_id = id_of(game)
-    shown = presenter(game.slug)
-    rules = GAMES[game.slug]
-    state = game.state
-    if game.status != "active" or state is None:
-        return _page(token, game_id, seat_no, status=409, error=Gone("play.error.not_active"))
-    try:
-        play.check_turn(rules, state, seat_no, turn)
-    except Stale as exc:
-        return _page(token, game_id, seat_no, status=exc.status, error=exc)
-    if form.get("change") == "1":
-        # "Change it" on the review: the form again, with the choices made still chosen.
-        return _page(token, game_id, seat_no, chosen=dict(form))
-    try:
-        the_move = shown.parse_form(form)
-    except FormError as exc:
-        return _page(token, game_id, seat_no, status=400, error=PlayError(exc.key))
-    if form.get("confirm") != "1":
+        game, table, seat_no = open_seat(session, token, moment)
+        page = partial(_render_page, session, token, game, table, seat_no)
+        names = [seat.name for seat, _, _ in table]
+        rules = GAMES[game.slug]
+        state = game.state
+        if game.status != "active" or state is None:
+            return page(status=409, error=Gone("play.error.not_active"))
         try:
-            # Promise 4: the review shows only what the mover may see before sending.
-            described = [render(m, g.lang, names) for m in rules.review(state, seat_no, the_move)]
+            play.check_turn(rules, state, seat_no, turn)
+        except Stale as exc:
+            return page(status=exc.status, error=exc)
+        if form.get("change") == "1":
+            # "Change it" on the review: the form again, with the choices made still chosen.
+            return page(chosen=dict(form))
+        try:
+            the_move = presenter(game.slug).parse_form(form)
+        except FormError as exc:
+            return page(status=400, error=PlayError(exc.key))
+        try:
+            if form.get("confirm") != "1":
+                # Promise 4: the review shows only what the mover may see before sending.
+                lines = rules.review(state, seat_no, the_move)
+                described = [render(m, g.lang, names) for m in lines]
+                return page(confirm={"lines": described, "form": dict(form)})
+            # The rules run outside the write lock; the write is conditional on the ply read.
+            prepared = play.prepare_move(
+                game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
+            )
         except IllegalMove as exc:
-            refusal = error_text(exc, g.lang, names)
-            return _page(token, game_id, seat_no, status=400, move_error=refusal)
-        return _page(token, game_id, seat_no, confirm={"lines": described, "form": dict(form)})
+            return page(status=400, move_error=error_text(exc, g.lang, names))
+        except PlayError as exc:
+            return page(status=exc.status, error=exc)
+        plan = play.plan_move(session, site(), prepared, moment, table)  # before the write lock
     try:
-        # The rules run outside the write lock; the write is conditional on the ply read.
-        prepared = play.prepare_move(
-            game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
-        )
-        moment = now()
-        plan = play.plan_move(engine(), site(), prepared, moment)  # before the write lock
         with write_session(engine()) as session:
             play.write_move(session, site(), prepared, moment, plan)
-    except IllegalMove as exc:
-        return _page(token, game_id, seat_no, status=400, move_error=error_text(exc, g.lang, names))
     except (PlayError, IntegrityError) as exc:
         error = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
-        return _page(token, game_id, seat_no, status=error.status, error=error)
+        return _page(token, id_of(game), seat_no, status=error.status, error=error)
     return redirect(url_for("game.seat_page", token=token, done=1), code=303)
 
 

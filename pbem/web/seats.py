@@ -7,6 +7,7 @@ wrong links against the same rate limit, and read the game the same way.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from pbem.db import read_session
@@ -48,12 +49,13 @@ def seat_from(token: str) -> tuple[int, int]:
     return game_id, seat_no
 
 
-def open_seat(session: Any, token: str) -> tuple[Game, Table, int]:
-    """The game, its table (seats, players, vacations) and the seat of a valid seat link,
-    read in the caller's session: the link is checked with the rows the request needs."""
+def open_seat(session: Any, token: str, at: datetime | None = None) -> tuple[Game, Table, int]:
+    """The game, its table (seats, players, vacations under way `at`, by default now) and
+    the seat of a valid seat link, read in the caller's session: the link is checked with
+    the rows the request needs."""
     game_id, seat_no, key = seat_payload(token)
     game = session.get(Game, game_id)
-    table = table_of(session, game_id, now()) if game is not None else []
+    table = table_of(session, game_id, at or now()) if game is not None else []
     if game is None or seat_no < 0 or seat_no >= len(table):
         bad_link()
     if not key_fits(table[seat_no][0], key):

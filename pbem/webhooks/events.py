@@ -10,16 +10,57 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, or_, select
+from sqlmodel import Session, and_, col, or_, select
 
 from pbem.mail_context import deadline_context
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
 
 EVENTS = frozenset({"your_turn", "reminder", "deadline_warning", "game_over"})
+_READ_ONCE = "pbem.webhooks_of_game"  # session.info key: a game's webhooks, read once
+
+
+@contextmanager
+def read_once(session: Session) -> Iterator[None]:
+    """Within the block, a game's webhooks are read once for the events of all its seats
+    (a move's plan tells several seats), not once per seat."""
+    session.info[_READ_ONCE] = {}
+    try:
+        yield
+    finally:
+        session.info.pop(_READ_ONCE, None)
+
+
+def _hooks(session: Session, game: Game, seat: Seat) -> list[Webhook]:
+    """The enabled webhooks that hear of `seat`'s events: the player's own, the table's."""
+    memo = session.info.get(_READ_ONCE)
+    hooks = memo.get(game.id) if memo is not None else None
+    if hooks is None:
+        # Every webhook of the game's table and of its seats' players, in one query.
+        players = select(Seat.player_id).where(Seat.game_id == game.id)
+        hooks = session.exec(
+            select(Webhook)
+            .where(
+                Webhook.enabled == True,  # noqa: E712
+                or_(
+                    Webhook.game_id == game.id,
+                    and_(col(Webhook.game_id).is_(None), col(Webhook.player_id).in_(players)),
+                ),
+            )
+            .order_by(col(Webhook.id))
+        ).all()
+        if memo is not None:
+            memo[game.id] = hooks
+    return [
+        hook
+        for hook in hooks
+        if hook.game_id == game.id or (hook.game_id is None and hook.player_id == seat.player_id)
+    ]
 
 
 def _winners(game: Game, names: list[str]) -> str:
@@ -70,17 +111,8 @@ def queue_events(
     told nothing: no chat room hears "your move" for a computer."""
     if event not in EVENTS or seat.computer:
         return 0
-    hooks = session.exec(
-        select(Webhook).where(
-            Webhook.enabled == True,  # noqa: E712
-            or_(
-                (Webhook.player_id == seat.player_id) & (Webhook.game_id == None),  # noqa: E711
-                Webhook.game_id == game.id,
-            ),
-        )
-    ).all()
     queued = 0
-    for hook in hooks:
+    for hook in _hooks(session, game, seat):
         own = hook.game_id is None
         if not own and event == "game_over":
             event_id = f"w{hook.id}.g{game.id}.over"  # one result per table, not one per seat
@@ -88,9 +120,13 @@ def queue_events(
                 isinstance(row, WebhookDelivery) and row.event_id == event_id
                 for row in session.new  # queued for another seat of this move, not yet written
             )
-            seen = pending or session.exec(
-                select(WebhookDelivery.id).where(WebhookDelivery.event_id == event_id)
-            ).first() is not None
+            seen = (
+                pending
+                or session.exec(
+                    select(WebhookDelivery.id).where(WebhookDelivery.event_id == event_id)
+                ).first()
+                is not None
+            )
             if seen:
                 continue
         else:

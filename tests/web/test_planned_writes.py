@@ -13,6 +13,7 @@ from pbem import play
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game, Outbox, Seat
+from pbem.store import table_of
 
 PEOPLE = [
     play.Invitee("Ana", "ana@example.org", "en"),
@@ -59,9 +60,9 @@ def _planned(app: Any, game_id: int, seat: int, move: dict[str, Any], token: str
     with read_session(engine) as session:
         game = session.get(Game, game_id)
         assert game is not None
-        count = len(session.exec(select(Seat).where(Seat.game_id == game_id)).all())
-    prepared = play.prepare_move(game, count, seat, move, token, "web")
-    plan = play.plan_move(engine, site, prepared, now)
+        table = table_of(session, game_id, now)
+        prepared = play.prepare_move(game, len(table), seat, move, token, "web")
+        plan = play.plan_move(session, site, prepared, now, table)
     with write_session(engine) as session:
         return play.write_move(session, site, prepared, now, plan)
 
@@ -114,12 +115,18 @@ def test_a_plan_made_before_a_seat_changed_is_dropped(app: Any, clock: Any) -> N
         game = session.get(Game, game_id)
         assert game is not None and game.state is not None
         (seat,) = rules.to_act(game.state)
-        count = 2
-    move = rules.legal_moves(game.state, seat)[0]
-    prepared = play.prepare_move(game, count, seat, move, rules.turn_token(game.state, seat), "web")
-    plan = play.plan_move(engine, site, prepared, clock())
+        state = game.state
+        move = rules.legal_moves(state, seat)[0]
+        prepared = play.prepare_move(game, 2, seat, move, rules.turn_token(state, seat), "web")
+        plan = play.plan_move(session, site, prepared, clock(), table_of(session, game_id, clock()))
     other = 1 - seat
-    assert any(getattr(r, "event", "") == "your_turn" for r in plan.rows)  # it would mail Léo
+    mails = [
+        params if isinstance(params, dict) else dict(zip(statement.names, params, strict=True))
+        for statement, rows in plan.writes
+        if statement.sql.startswith("INSERT INTO outbox ")
+        for params in rows
+    ]
+    assert [(m["event"], m["seat"]) for m in mails] == [("your_turn", other)]  # it would mail Léo
     with write_session(engine) as session:
         play.leave(session, site, game_id, other, clock())
     with write_session(engine) as session:
