@@ -10,7 +10,7 @@ import ssl
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -44,9 +44,13 @@ class UnsafeMessage(ValueError):
 
 
 def check_headers(msg: EmailMessage) -> None:
-    """Refuse a message whose serialised bytes parse back to other headers than intended."""
-    raw = msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
-    back = BytesParser(policy=policy.default).parsebytes(raw)
+    """Refuse a message whose serialised headers parse back to other headers than intended.
+
+    The headers are written as the generator writes them (each folded by the message's
+    policy, CR LF) and parsed back alone: the body is not serialised for this."""
+    written = msg.policy.clone(linesep="\r\n")
+    raw = b"".join(written.fold_binary(name, value) for name, value in msg.raw_items())
+    back = BytesHeaderParser(policy=policy.default).parsebytes(raw + b"\r\n")
     # Folding may move white space about; names, order and words must stay as built.
     intended = [(k.lower(), " ".join(str(v).split())) for k, v in msg.items()]
     parsed = [(k.lower(), " ".join(str(v).split())) for k, v in back.items()]

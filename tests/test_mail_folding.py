@@ -8,7 +8,7 @@ from email.parser import BytesParser
 
 import pytest
 
-from pbem.mailer import build_message, check_headers
+from pbem.mailer import UnsafeMessage, build_message, check_headers
 from pbem.models import Outbox
 
 SUBJECTS = [
@@ -37,3 +37,28 @@ def test_a_long_french_subject_reaches_the_reader_as_written(subject: str) -> No
     back = BytesParser(policy=policy.default).parsebytes(msg.as_bytes())
     assert back["Subject"] == subject
     assert back.get_body(("plain",)).get_content() == row.body_text
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["=?utf-8?q?R=0D=0AReply-To:_x@evil.test?=", "=?utf-8?b?Ug0KUmVwbHktVG86IHhAZXZpbC50ZXN0?="],
+)
+def test_a_header_that_would_write_a_new_header_is_refused(subject: str) -> None:
+    """The last guard: a header value Python's email package would write out with CR LF
+    inside (an encoded word, CVE-2024-6923) is caught before sending, whatever let it in."""
+    now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+    row = Outbox(
+        event="your_turn",
+        to_addr="leo@example.org",
+        to_name="Léo",
+        subject="placeholder",
+        body_text="Bonjour.\n",
+        body_html="<p>Bonjour.</p>",
+        message_id="<m2@pbem.test>",
+        created_at=now,
+        next_attempt_at=now,
+    )
+    msg = build_message(row, "pbem@example.org", "pbem")
+    msg.replace_header("Subject", subject)  # past build_message's own cleaning
+    with pytest.raises(UnsafeMessage, match="reply-to"):
+        check_headers(msg)
