@@ -67,21 +67,44 @@ def _due(engine: Engine, now: datetime, at: datetime, batch: int) -> list[int]:
 def _claim_ids(engine: Engine, ids: list[int], at: datetime, lease: timedelta) -> list[Outbox]:
     """Claim these rows until `at + lease`; rows another sender holds are skipped."""
     with write_session(engine) as session:
-        claimed: list[int] = []
-        for row_id in ids:
-            result = session.execute(
-                update(Outbox)
-                .where(col(Outbox.id) == row_id)
-                .where(col(Outbox.sent_at).is_(None))
-                .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) < at))
-                .values(claimed_until=at + lease)
-            )
-            if result.rowcount == 1:  # type: ignore[attr-defined]
-                claimed.append(row_id)
-        if not claimed:
-            return []
-        rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
-        return sorted(rows, key=lambda r: r.id or 0)
+        return _claim_in(session, ids, at, lease)
+
+
+def _claim_in(session: Any, ids: list[int], at: datetime, lease: timedelta) -> list[Outbox]:
+    """_claim_ids in the caller's write transaction."""
+    claimed: list[int] = []
+    for row_id in ids:
+        result = session.execute(
+            update(Outbox)
+            .where(col(Outbox.id) == row_id)
+            .where(col(Outbox.sent_at).is_(None))
+            .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) < at))
+            .values(claimed_until=at + lease)
+        )
+        if result.rowcount == 1:
+            claimed.append(row_id)
+    if not claimed:
+        return []
+    rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
+    return sorted(rows, key=lambda r: r.id or 0)
+
+
+def _claim_to_send(
+    engine: Engine, site: Site, row_id: int, at: datetime, lease: timedelta
+) -> tuple[Outbox | None, dict[int | None, str]]:
+    """Claim one row to send now, and in the same transaction make what rendering it writes
+    (the player's unsubscribe key, the settings link's sign-in row): (row or None, links)."""
+    with write_session(engine) as session:
+        claimed = _claim_in(session, [row_id], at, lease)
+        if not claimed or claimed[0].rendered_at is not None:
+            return (claimed[0] if claimed else None), {}
+        row = claimed[0]
+        if needs_key(row) and row.player_id is not None:
+            player = session.get(Player, row.player_id)
+            if player is not None:
+                ensure_unsubscribe_key(session, player)
+        links = _settings_links(session, site, [row]) if row.game_id is not None else {}
+        return row, links
 
 
 def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
@@ -90,23 +113,30 @@ def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -
 
 
 def render(
-    engine: Engine, site: Site, rows: list[Outbox], now: datetime
+    engine: Engine,
+    site: Site,
+    rows: list[Outbox],
+    now: datetime,
+    links: dict[int | None, str] | None = None,
 ) -> tuple[list[Outbox], int]:
     """Render the claimed rows not yet rendered and store them: (rows ready to send, rendered).
 
-    A row that cannot be rendered (its game or player is gone) is marked failed.
+    `links`: the settings links already made for them (with their players' unsubscribe
+    keys) when they were claimed; else they are made here. A row that cannot be rendered
+    (its game or player is gone) is marked failed.
     """
     pending = [r for r in rows if r.rendered_at is None]
     if not pending:
         return rows, 0
-    keyless = _players_without_key(engine, {r.player_id for r in pending if needs_key(r)})
-    links: dict[int | None, str] = {}
-    game_rows = [r for r in pending if r.game_id is not None]
-    if keyless or game_rows:
-        with write_session(engine) as session:
-            for player in session.exec(select(Player).where(col(Player.id).in_(keyless))):
-                ensure_unsubscribe_key(session, player)
-            links = _settings_links(session, site, game_rows)
+    if links is None:
+        links = {}
+        keyless = _players_without_key(engine, {r.player_id for r in pending if needs_key(r)})
+        game_rows = [r for r in pending if r.game_id is not None]
+        if keyless or game_rows:
+            with write_session(engine) as session:
+                for player in session.exec(select(Player).where(col(Player.id).in_(keyless))):
+                    ensure_unsubscribe_key(session, player)
+                links = _settings_links(session, site, game_rows)
     done: dict[int | None, Rendered] = {}
     broken: set[int | None] = set()
     states: dict[object, object] = {}  # games' states at the rows' plies, for this batch
@@ -188,12 +218,12 @@ def drain(
         ids = _due(engine, now, at(), int(config.get("SENDER_BATCH", 50)))
         progress = False
         for row_id in ids:
-            claimed = _claim_ids(engine, [row_id], at(), lease)
-            if not claimed:
+            clock = time.perf_counter()
+            row, links = _claim_to_send(engine, site, row_id, at(), lease)
+            if row is None:
                 continue  # another sender has it
             progress = True
-            clock = time.perf_counter()
-            ready, rendered = render(engine, site, claimed, now)
+            ready, rendered = render(engine, site, [row], now, links)
             stats["rendered"] = stats.get("rendered", 0) + rendered
             stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
             if not ready:
@@ -237,15 +267,20 @@ def _mark(
     wait: timedelta | None = None,
 ) -> None:
     with write_session(engine) as session:
+        if sent_at is not None:
+            # Sent: one statement (a row another sender marked sent meanwhile stays as it is).
+            session.execute(
+                update(Outbox)
+                .where(col(Outbox.id) == row_id, col(Outbox.sent_at).is_(None))
+                .values(claimed_until=None, sent_at=sent_at, last_error=None)
+            )
+            return
         row = session.get(Outbox, row_id)
         if row is None or row.sent_at is not None:
             return
+        # Not sent: tried again after a wait that grows with the attempts.
         row.claimed_until = None
-        if sent_at is not None:
-            row.sent_at = sent_at
-            row.last_error = None
-        else:
-            row.attempts += 1
-            row.next_attempt_at = now + (wait or backoff(row.attempts))
-            row.last_error = error
+        row.attempts += 1
+        row.next_attempt_at = now + (wait or backoff(row.attempts))
+        row.last_error = error
         session.add(row)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_
+from sqlalchemy import and_, bindparam
 from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
@@ -131,27 +131,37 @@ def log_of(
     ]
 
 
+# Built once: a statement made anew for each page cost more than running it. It binds
+# the game's id and the moment, at which a vacation under way is the seat's.
+_TABLE = (
+    select(Seat, Player, Vacation.ends_at)
+    .join(Player, col(Player.id) == col(Seat.player_id))
+    .outerjoin(
+        Vacation,
+        and_(
+            col(Vacation.player_id) == col(Seat.player_id),
+            col(Vacation.starts_at) <= bindparam("now"),
+            col(Vacation.ends_at) > bindparam("now"),
+        ),
+    )
+    .where(col(Seat.game_id) == bindparam("game_id"))
+    .order_by(col(Seat.seat))
+)
+_GAME = select(Game).where(col(Game.id) == bindparam("game_id"))
+
+
+def game_by_id(session: Session, game_id: int) -> Game | None:
+    """The game with this id, or None (as session.get, with a statement built once)."""
+    return session.exec(_GAME, params={"game_id": game_id}).first()
+
+
 def table_of(
     session: Session, game_id: int, now: datetime
 ) -> list[tuple[Seat, Player, datetime | None]]:
     """The game's seats in order, each with its player and when their vacation under way
     at `now` ends (None when not away): one query for the page."""
-    query = (
-        select(Seat, Player, Vacation.ends_at)
-        .join(Player, col(Player.id) == col(Seat.player_id))
-        .outerjoin(
-            Vacation,
-            and_(
-                col(Vacation.player_id) == col(Seat.player_id),
-                col(Vacation.starts_at) <= now,
-                col(Vacation.ends_at) > now,
-            ),
-        )
-        .where(Seat.game_id == game_id)
-        .order_by(col(Seat.seat))
-    )
     table: dict[int, tuple[Seat, Player, datetime | None]] = {}
-    for seat, player, ends in session.exec(query):
+    for seat, player, ends in session.exec(_TABLE, params={"game_id": game_id, "now": now}):
         known = table.get(seat.seat)
         if known is None or (ends is not None and (known[2] is None or ends > known[2])):
             table[seat.seat] = (seat, player, ends)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, and_, col, or_, select
 
 from pbem.mail_context import deadline_context
@@ -36,24 +37,31 @@ def read_once(session: Session) -> Iterator[None]:
         session.info.pop(_READ_ONCE, None)
 
 
+# Every webhook of a game's table and of its seats' players, in one query built once.
+_OF_GAME = (
+    select(Webhook)
+    .where(
+        Webhook.enabled == True,  # noqa: E712
+        or_(
+            col(Webhook.game_id) == bindparam("game_id"),
+            and_(
+                col(Webhook.game_id).is_(None),
+                col(Webhook.player_id).in_(
+                    select(Seat.player_id).where(col(Seat.game_id) == bindparam("game_id"))
+                ),
+            ),
+        ),
+    )
+    .order_by(col(Webhook.id))
+)
+
+
 def _hooks(session: Session, game: Game, seat: Seat) -> list[Webhook]:
     """The enabled webhooks that hear of `seat`'s events: the player's own, the table's."""
     memo = session.info.get(_READ_ONCE)
     hooks = memo.get(game.id) if memo is not None else None
     if hooks is None:
-        # Every webhook of the game's table and of its seats' players, in one query.
-        players = select(Seat.player_id).where(Seat.game_id == game.id)
-        hooks = session.exec(
-            select(Webhook)
-            .where(
-                Webhook.enabled == True,  # noqa: E712
-                or_(
-                    Webhook.game_id == game.id,
-                    and_(col(Webhook.game_id).is_(None), col(Webhook.player_id).in_(players)),
-                ),
-            )
-            .order_by(col(Webhook.id))
-        ).all()
+        hooks = session.exec(_OF_GAME, params={"game_id": game.id}).all()
         if memo is not None:
             memo[game.id] = hooks
     return [
