@@ -1,4 +1,4 @@
-"""Pages on a phone first: the review reads "You will play" and "Change it" keeps the
+"""Pages on a phone first: the review says how the move will read in the log, and "Change it" keeps the
 choices made; Colour Bazaar's choices sit at the cards of the hand; a Fantasy Business page
 runs what to do, what changed, the board, your hand and choices, then the rest (in every
 step of the orders auction); the new-game form shows the game first, then its options,
@@ -31,7 +31,7 @@ def test_review_reads_you_will_play_and_change_it_keeps_the_choices(
     plays, chips = radio_values(form, "play"), radio_values(form, "chip")
     choice = {**hidden(form), "play": plays[-1], "chip": chips[-1]}
     review = client.post(f"{ana}/move", data=choice).get_data(as_text=True)
-    assert "You will play:" in review
+    assert "your move will read in the log:" in review
     change = [f for f in forms_of(review) if f["action"].endswith("/move#turn")]
     assert len(change) == 1  # its own form, not beside the send button's hidden fields
     back = client.post(f"{ana}/move", data=hidden(change[0]))
@@ -103,7 +103,7 @@ def test_change_it_keeps_a_fantasy_business_limit(client: Any, app: Any, smtpd: 
     assert wanted != {n: str(i["value"]) for n, i in fields.items()}
     data = {**hidden(form), "action": "limits", **wanted}
     review = client.post(f"{link}/move", data=data).get_data(as_text=True)
-    assert "You will play:" in review
+    assert "your move will read in the log:" in review
     (change,) = [f for f in forms_of(review) if f["action"].endswith("/move#turn")]
     page = client.post(f"{link}/move", data=hidden(change)).get_data(as_text=True)
     for name, value in wanted.items():
