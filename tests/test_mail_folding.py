@@ -18,10 +18,10 @@ SUBJECTS = [
 ]
 
 
-@pytest.mark.parametrize("subject", SUBJECTS)
-def test_a_long_french_subject_reaches_the_reader_as_written(subject: str) -> None:
+def _turn_mail(subject: str) -> Outbox:
+    """A rendered turn mail to Léo with this subject."""
     now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-    row = Outbox(
+    return Outbox(
         event="your_turn",
         to_addr="leo@example.org",
         to_name="Léo",
@@ -32,6 +32,11 @@ def test_a_long_french_subject_reaches_the_reader_as_written(subject: str) -> No
         created_at=now,
         next_attempt_at=now,
     )
+
+
+@pytest.mark.parametrize("subject", SUBJECTS)
+def test_a_long_french_subject_reaches_the_reader_as_written(subject: str) -> None:
+    row = _turn_mail(subject)
     msg = build_message(row, "pbem@example.org", "pbem")
     check_headers(msg)  # would raise UnsafeMessage if a space were lost in folding
     back = BytesParser(policy=policy.default).parsebytes(msg.as_bytes())
@@ -46,19 +51,7 @@ def test_a_long_french_subject_reaches_the_reader_as_written(subject: str) -> No
 def test_a_header_that_would_write_a_new_header_is_refused(subject: str) -> None:
     """The last guard: a header value Python's email package would write out with CR LF
     inside (an encoded word, CVE-2024-6923) is caught before sending, whatever let it in."""
-    now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-    row = Outbox(
-        event="your_turn",
-        to_addr="leo@example.org",
-        to_name="Léo",
-        subject="placeholder",
-        body_text="Bonjour.\n",
-        body_html="<p>Bonjour.</p>",
-        message_id="<m2@pbem.test>",
-        created_at=now,
-        next_attempt_at=now,
-    )
-    msg = build_message(row, "pbem@example.org", "pbem")
+    msg = build_message(_turn_mail("placeholder"), "pbem@example.org", "pbem")
     msg.replace_header("Subject", subject)  # past build_message's own cleaning
     with pytest.raises(UnsafeMessage, match="reply-to"):
         check_headers(msg)
