@@ -1,9 +1,8 @@
 """Pages on a phone first: the review says how the move will read in the log, and
 "Change it" keeps the choices made; Colour Bazaar's choices sit at the cards of the hand; a
-Fantasy Business page
-runs what to do, what changed, the board, your hand and choices, then the rest (in every
-step of the orders auction); the new-game form shows the game first, then its options,
-three player rows with more on demand, and each invitee's language."""
+Fantasy Business page runs what to do, what changed, the board, your hand and choices, then
+the rest (in every step of the orders auction); the new-game form shows the game first, then
+its options, three player rows with more on demand, and each invitee's language."""
 
 from __future__ import annotations
 
