@@ -5,14 +5,15 @@ changed is dropped for the ordinary path."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 from sqlmodel import col, select
 
-from pbem import play
+from pbem import account, play
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
-from pbem.models import Game, Outbox, Seat
+from pbem.models import Game, Outbox, Player, Seat
 from pbem.store import table_of
 
 PEOPLE = [
@@ -78,16 +79,23 @@ def _ordinary(
 def test_planned_moves_write_what_the_ordinary_path_writes(app: Any, clock: Any) -> None:
     """Two Fantasy Business games from one seed, one played through plan_move and one
     through submit_move: after every move the same mails are queued with the same facts
-    (views of the simultaneous steps included) and the seats' clocks are equal."""
+    (views of the simultaneous steps included) and the seats' clocks are equal. Léo is on
+    vacation all along: the clocks of his turns start when he is back, on both paths."""
     rules = GAMES["fantasy-business"]
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     planned = _started(app, "fantasy-business", 4, 11, clock)
     ordinary = _started(app, "fantasy-business", 4, 11, clock)
-    with read_session(app.extensions["pbem"]["engine"]) as session:
+    with write_session(engine) as session:
+        leo = session.exec(select(Player).where(Player.email == "leo@example.org")).one()
+        back = account.start_vacation(session, site, leo, 2, clock()).ends_at
+    with read_session(engine) as session:
         game = session.get(Game, planned)
         assert game is not None and game.state is not None
         state = game.state
+        limit = timedelta(days=game.days_per_move or 0)
     rng = random.Random(3)
     moves = 0
+    leo_deadlines = set()
     while rules.to_act(state) and moves < 60:
         seat = rules.to_act(state)[0]
         move = rng.choice(rules.legal_moves(state, seat))
@@ -98,6 +106,8 @@ def test_planned_moves_write_what_the_ordinary_path_writes(app: Any, clock: Any)
         state = rules.apply(state, seat, move)
         moves += 1
         assert _written(app, planned) == _written(app, ordinary), f"after move {moves}"
+        leo_deadlines.add(_written(app, planned)[1][1][0])
+    assert back + limit in leo_deadlines  # a turn of Léo's began while he was away
     mails, _ = _written(app, planned)
     turns = [m for m in mails if m[0] == "your_turn"]
     assert moves == 60 and len(turns) >= 30  # the script went far, with turn mails all along
