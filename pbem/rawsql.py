@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlmodel import Session
@@ -80,9 +81,34 @@ def stored(dialect: Dialect, columns: Sequence[Any], values: Sequence[Any]) -> t
     return tuple(out)
 
 
-def cursor(session: Session) -> Any:
-    """A DBAPI cursor on the session's connection, in its transaction (begun if need be)."""
-    return session.connection().connection.cursor()
+def run(session: Session, statement: Statement, params: Any, many: bool = False) -> Any:
+    """Run a compiled statement on the driver's cursor, in the session's transaction (begun
+    if need be); the cursor, to fetch from.
+
+    The driver's errors come out as SQLAlchemy's (IntegrityError, OperationalError...), as
+    they would from session.execute, so callers catch the same exceptions; a lost
+    connection is invalidated, as SQLAlchemy does, so the pool does not hand it out again."""
+    connection = session.connection()
+    dialect = connection.dialect
+    raw = connection.connection.cursor()
+    try:
+        if many:
+            raw.executemany(statement.sql, params)
+        else:
+            raw.execute(statement.sql, params)
+    except dialect.loaded_dbapi.Error as exc:
+        lost = dialect.is_disconnect(exc, connection.connection.dbapi_connection, raw)
+        if lost:
+            connection.invalidate(exc)
+        raise DBAPIError.instance(
+            statement.sql,
+            params,
+            exc,
+            dialect.loaded_dbapi.Error,
+            connection_invalidated=lost,
+            dialect=dialect,
+        ) from exc
+    return raw
 
 
 def dialect_of(session: Session) -> Dialect:

@@ -21,7 +21,7 @@ from sqlalchemy import Dialect, Integer, bindparam, event, insert, select, updat
 from sqlmodel import Session, SQLModel
 
 from pbem.models import Game, Seat
-from pbem.rawsql import Statement, compiled, cursor, dialect_of, stored
+from pbem.rawsql import Statement, compiled, dialect_of, run, stored
 
 SEATS = Seat.__table__  # type: ignore[attr-defined]
 GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -130,9 +130,7 @@ def move_game(session: Session, plan: Plan) -> list[tuple[Any, ...]]:
     """Run the plan's UPDATE of the game row: one row (its last_talk) if it was at the ply."""
     assert plan.game is not None
     statement, params = plan.game
-    raw = cursor(session)
-    raw.execute(statement.sql, params)
-    return [tuple(row) for row in raw.fetchall()]
+    return [tuple(row) for row in run(session, statement, params).fetchall()]
 
 
 def still_holds(session: Session, plan: Plan, game_id: int) -> bool:
@@ -146,16 +144,14 @@ def still_holds(session: Session, plan: Plan, game_id: int) -> bool:
             .order_by(SEATS.c.seat)
         ),
     )
-    raw = cursor(session)
-    raw.execute(statement.sql, statement.parameters({"w_game": game_id}))
+    raw = run(session, statement, statement.parameters({"w_game": game_id}))
     return [tuple(row) for row in raw.fetchall()] == plan.seats_read
 
 
 def carry_out(session: Session, plan: Plan) -> None:
     """Write the plan: its rows by table in the order added, then the seats' changes."""
-    raw = cursor(session)
     for statement, params in plan.writes:
         if len(params) == 1:
-            raw.execute(statement.sql, params[0])
+            run(session, statement, params[0])
         else:
-            raw.executemany(statement.sql, params)
+            run(session, statement, params, many=True)
