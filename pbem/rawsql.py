@@ -34,11 +34,19 @@ class Statement:
 
     def parameters(self, values: dict[str, Any]) -> Sequence[Any] | dict[str, Any]:
         """The driver's parameters for `values` (by bind name)."""
-        out = []
-        for name, process in zip(self.names, self.processors, strict=True):
-            value = values[name] if name in values else self.fixed[name]
-            out.append(process(value) if process is not None else value)
-        return tuple(out) if self.positional else dict(zip(self.names, out, strict=True))
+        given = [values[name] if name in values else self.fixed[name] for name in self.names]
+        out = _processed(self.processors, given)
+        return out if self.positional else dict(zip(self.names, out, strict=True))
+
+
+def _processed(
+    processors: Sequence[Callable[[Any], Any] | None], values: Sequence[Any]
+) -> tuple[Any, ...]:
+    """Each value through its processor (None: passed as it is)."""
+    return tuple(
+        value if process is None else process(value)
+        for process, value in zip(processors, values, strict=True)
+    )
 
 
 _COMPILED: dict[tuple[str, Any], Statement] = {}
@@ -74,11 +82,7 @@ def processor(dialect: Dialect, type_: Any) -> Callable[[Any], Any] | None:
 
 def stored(dialect: Dialect, columns: Sequence[Any], values: Sequence[Any]) -> tuple[Any, ...]:
     """Values of these columns as the driver is given them (and, for SQLite, reads them)."""
-    out = []
-    for column, value in zip(columns, values, strict=True):
-        process = processor(dialect, column.type)
-        out.append(process(value) if process is not None else value)
-    return tuple(out)
+    return _processed([processor(dialect, column.type) for column in columns], values)
 
 
 def run(session: Session, statement: Statement, params: Any, many: bool = False) -> Any:
