@@ -340,7 +340,7 @@ def plan_move(
     rows = [(seat, player) for seat, player, _ in table]
     away = {id_of(player): back for _, player, back in table if back is not None}
     seats = [seat for seat, _ in rows]
-    with capturing(session, seats, [_move_row(prepared, now)]) as plan, read_once(session):
+    with capturing(session, seats, [_move_row(prepared, now)]) as plan:
         plan_game(session, plan, id_of(game), prepared.ply, values)
         _after_move(session, site, prepared, now, rows, away)
     return plan
@@ -394,7 +394,19 @@ def _after_move(
     away: dict[int, datetime] | None = None,
 ) -> None:
     """Clocks and mail after the move: the seats and their players are read once, here
-    (or were, by plan_move, with who is on vacation: `away`)."""
+    (or were, by plan_move, with who is on vacation: `away`); the game's webhooks too."""
+    with read_once(session):
+        _tell_after_move(session, site, prepared, now, rows, away)
+
+
+def _tell_after_move(
+    session: Session,
+    site: Site,
+    prepared: Prepared,
+    now: datetime,
+    rows: list[tuple[Seat, Player]] | None,
+    away: dict[int, datetime] | None,
+) -> None:
     game, source = prepared.game, prepared.source
     if rows is None:
         rows = seats_with_players(session, id_of(game))
