@@ -7,11 +7,11 @@ from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlmodel import select
+from sqlmodel import select, update
 
 from pbem.db import read_session, write_session
 from pbem.models import Outbox
-from pbem.sender import render
+from pbem.sender import LEASE, claim_to_send, render
 from tests.web.helpers import deliver, form_with, headline, hidden, link_in
 from tests.web.test_moves_once import first_mover, snapshot
 
@@ -134,8 +134,13 @@ def test_a_mail_whose_headers_would_change_is_never_sent(
     with read_session(engine) as session:
         queued = list(session.exec(select(Outbox)))
     # Rendered as the sender renders a row before it sends it (an old row, say).
-    render(engine, app.extensions["pbem"]["site"], queued, app.config["CLOCK"]())
+    site, now = app.extensions["pbem"]["site"], app.config["CLOCK"]()
+    for row in queued:
+        claimed, links = claim_to_send(engine, site, row.id, now, LEASE)
+        assert claimed is not None
+        render(engine, site, [claimed], now, links)
     with write_session(engine) as session:
+        session.execute(update(Outbox).values(claimed_until=None))  # as if the sender stopped
         row = session.exec(select(Outbox).where(Outbox.to_addr == "leo@example.org")).one()
         # A header that does not survive serialisation as built (say, from an old row).
         row.headers = {**row.headers, "X-Game: 1\r\nReply-To": "x@evil.test"}
