@@ -150,14 +150,22 @@ def build_message(row: Outbox, from_addr: str, from_name: str) -> EmailMessage:
 
 
 class Backend(Protocol):
-    """Something that delivers a message."""
+    """Something that delivers messages."""
 
     def send(self, msg: EmailMessage) -> None:
         """Deliver one message or raise."""
 
+    def close(self) -> None:
+        """Let go of what sending held open (the sender calls it when a drain ends)."""
+
 
 class SmtpBackend:
-    """Deliver through an SMTP server, with a timeout, STARTTLS or SSL."""
+    """Deliver through an SMTP server, with a timeout, STARTTLS or SSL.
+
+    One connection carries a drain's mails (up to PER_CONNECTION of them): a connection,
+    its TLS handshake and its login cost a real server's round trips for every mail."""
+
+    PER_CONNECTION = 50  # then a new one: providers limit the mails a connection may carry
 
     def __init__(self, config: dict[str, Any]) -> None:
         self.host = config["SMTP_HOST"]
@@ -166,21 +174,65 @@ class SmtpBackend:
         self.password = config["SMTP_PASSWORD"]
         self.security = config["SMTP_SECURITY"]
         self.timeout = float(config["SMTP_TIMEOUT"])
+        self._smtp: smtplib.SMTP | None = None
+        self._carried = 0  # mails sent on the open connection
 
-    def send(self, msg: EmailMessage) -> None:
-        """Open a connection, log in if configured, send, close."""
+    def _open(self) -> smtplib.SMTP:
+        """Connect, say hello (and STARTTLS), log in if configured."""
         if self.security == "ssl":
             smtp: smtplib.SMTP = smtplib.SMTP_SSL(
                 self.host, self.port, timeout=self.timeout, context=ssl.create_default_context()
             )
         else:
             smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
-        with smtp:
+        try:
             if self.security == "starttls":
                 smtp.starttls(context=ssl.create_default_context())
             if self.user:
                 smtp.login(self.user, self.password)
-            smtp.send_message(msg)
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
+
+    def send(self, msg: EmailMessage) -> None:
+        """Send on the open connection, or on a new one; any failure drops the connection.
+
+        A kept connection the server has closed meanwhile (an idle timeout, its own limit)
+        gets one more try on a new connection: the mail was not taken on the closed one."""
+        if self._smtp is not None and self._carried >= self.PER_CONNECTION:
+            self.close()
+        kept = self._smtp is not None
+        try:
+            if self._smtp is None:
+                self._smtp, self._carried = self._open(), 0
+            try:
+                self._smtp.send_message(msg)
+            except smtplib.SMTPServerDisconnected:
+                if not kept:
+                    raise
+                self._drop()
+                self._smtp, self._carried = self._open(), 0
+                self._smtp.send_message(msg)
+        except BaseException:
+            self._drop()
+            raise
+        self._carried += 1
+
+    def close(self) -> None:
+        """Say goodbye (QUIT) and close the connection, if one is open."""
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                smtp.close()
+
+    def _drop(self) -> None:
+        """Close the connection without a word: after a failure it is in no known state."""
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            smtp.close()
 
 
 class FileBackend:
@@ -197,6 +249,9 @@ class FileBackend:
         tmp = self.directory / f".{name}.tmp"
         tmp.write_bytes(msg.as_bytes())
         os.replace(tmp, self.directory / name)
+
+    def close(self) -> None:
+        """Nothing is held open."""
 
 
 def make_backend(config: dict[str, Any]) -> Backend:

@@ -226,6 +226,23 @@ def drain(
     def at() -> datetime:
         return now + timedelta(seconds=time.monotonic() - started)
 
+    try:
+        return _drain(engine, site, backend, config, now, stats, lease, at)
+    finally:
+        backend.close()  # the SMTP connection the drain's mails went on
+
+
+def _drain(
+    engine: Engine,
+    site: Site,
+    backend: Backend,
+    config: dict[str, Any],
+    now: datetime,
+    stats: dict[str, float],
+    lease: timedelta,
+    at: Any,
+) -> dict[str, int]:
+    """drain's loop, on the backend drain closes."""
     sent = failed = 0
     while True:
         ids = _due(engine, now, at(), int(config.get("SENDER_BATCH", 50)))

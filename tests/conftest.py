@@ -3,6 +3,7 @@ an injected clock, and a real SMTP server on loopback that collects what it rece
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import socket
@@ -55,6 +56,8 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.raw: list[bytes] = []  # the bytes delivered, as the server received them
+        self.peers: list[Any] = []  # the client's (address, port) of each: one per connection
+        self.close_after_each = False  # hang up once a mail is taken (an idle timeout, say)
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
@@ -62,6 +65,10 @@ class Inbox:
         with self.lock:
             self.messages.append(msg)  # type: ignore[arg-type]
             self.raw.append(envelope.original_content)
+            self.peers.append(session.peer)
+        if self.close_after_each:
+            # After the reply is written: the mail is taken, then the line goes dead.
+            asyncio.get_running_loop().call_soon(server.transport.close)
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:
@@ -73,6 +80,7 @@ class Inbox:
         with self.lock:
             self.messages.clear()
             self.raw.clear()
+            self.peers.clear()
 
 
 @pytest.fixture

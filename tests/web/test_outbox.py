@@ -42,6 +42,27 @@ def test_mail_waits_in_the_outbox_until_the_sender_runs(client: Any, app: Any, s
     assert {str(m["Message-ID"]) for m in smtpd.messages} == {r.message_id for r in rows(app)}
 
 
+def test_a_drain_sends_its_mails_on_one_smtp_connection(client: Any, app: Any, smtpd: Any) -> None:
+    create(client)
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    assert len(smtpd.peers) == 3 and len(set(smtpd.peers)) == 1  # one connection, one login
+    create(client)
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    assert len(set(smtpd.peers)) == 2  # the next drain opens its own: none is left open
+
+
+def test_a_kept_connection_the_server_closed_costs_no_mail(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    create(client)
+    smtpd.close_after_each = True  # the kept connection is dead when the next mail goes
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    assert len(set(smtpd.peers)) == 3  # each on a new connection, none lost, none twice
+    assert sorted(str(m["Message-ID"]) for m in smtpd.messages) == sorted(
+        r.message_id for r in rows(app)
+    )
+
+
 def test_a_sender_that_died_after_claiming_loses_nothing(
     client: Any, app: Any, smtpd: Any, clock: Any
 ) -> None:
@@ -121,9 +142,7 @@ def test_a_mail_rendered_late_says_what_it_said_when_queued(
     names = [name for name, _ in PLAYERS]
 
     def line(move: Move) -> str:
-        return " ".join(
-            render(Message.from_json(x), "en", names) for x in move.lines[str(second)]
-        )
+        return " ".join(render(Message.from_json(x), "en", names) for x in move.lines[str(second)])
 
     assert line(moves[0]) in body  # the move before it: news
     assert line(moves[1]) not in body  # its reader's own later move: not in it
