@@ -198,8 +198,9 @@ class SmtpBackend:
     def send(self, msg: EmailMessage) -> None:
         """Send on the open connection, or on a new one; any failure drops the connection.
 
-        A kept connection the server has closed meanwhile (an idle timeout, its own limit)
-        gets one more try on a new connection: the mail was not taken on the closed one."""
+        A kept connection the server has closed meanwhile (an idle timeout), or on which it
+        takes no more mail (421 to MAIL FROM, its own limit), gets one more try on a new
+        connection: the mail was not taken on the old one."""
         if self._smtp is not None and self._carried >= self.PER_CONNECTION:
             self.close()
         kept = self._smtp is not None
@@ -208,8 +209,9 @@ class SmtpBackend:
                 self._smtp, self._carried = self._open(), 0
             try:
                 self._smtp.send_message(msg)
-            except smtplib.SMTPServerDisconnected:
-                if not kept:
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused) as exc:
+                # 421 to MAIL FROM: the server takes no more on this connection (its limit).
+                if not kept or getattr(exc, "smtp_code", 421) != 421:
                     raise
                 self._drop()
                 self._smtp, self._carried = self._open(), 0

@@ -58,7 +58,21 @@ class Inbox:
         self.raw: list[bytes] = []  # the bytes delivered, as the server received them
         self.peers: list[Any] = []  # the client's (address, port) of each: one per connection
         self.close_after_each = False  # hang up once a mail is taken (an idle timeout, say)
+        self.per_connection: int | None = None  # then 421 to MAIL FROM (a provider's limit)
+        self.taken: dict[Any, int] = {}  # mails taken on each connection (by peer)
         self.lock = threading.Lock()
+
+    async def handle_MAIL(  # noqa: N802
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if (
+            self.per_connection is not None
+            and self.taken.get(session.peer, 0) >= self.per_connection
+        ):
+            return "421 4.7.0 No more mail on this connection"
+        envelope.mail_from = address
+        envelope.mail_options.extend(options)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
         msg = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
@@ -66,6 +80,7 @@ class Inbox:
             self.messages.append(msg)  # type: ignore[arg-type]
             self.raw.append(envelope.original_content)
             self.peers.append(session.peer)
+            self.taken[session.peer] = self.taken.get(session.peer, 0) + 1
         if self.close_after_each:
             # After the reply is written: the mail is taken, then the line goes dead.
             asyncio.get_running_loop().call_soon(server.transport.close)

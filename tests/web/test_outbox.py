@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -58,6 +59,18 @@ def test_a_kept_connection_the_server_closed_costs_no_mail(
     smtpd.close_after_each = True  # the kept connection is dead when the next mail goes
     assert deliver(app) == {"sent": 3, "failed": 0}
     assert len(set(smtpd.peers)) == 3  # each on a new connection, none lost, none twice
+    assert sorted(str(m["Message-ID"]) for m in smtpd.messages) == sorted(
+        r.message_id for r in rows(app)
+    )
+
+
+def test_a_server_that_takes_no_more_on_a_connection_costs_no_mail(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    create(client)
+    smtpd.per_connection = 2  # then it answers 421 to the next MAIL FROM on that connection
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    assert sorted(Counter(smtpd.peers).values()) == [1, 2]  # the third went on a new one
     assert sorted(str(m["Message-ID"]) for m in smtpd.messages) == sorted(
         r.message_id for r in rows(app)
     )
