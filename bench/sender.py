@@ -5,11 +5,12 @@ move through play.submit_move, as the site queues it), then pbem's sender drains
 aiosmtpd server in another process, whose every reply can be held back (--rtt) to stand for
 a server across a network (a new connection waits three of them before its first mail: the
 TCP handshake, the greeting, EHLO; a real server's STARTTLS and login add more). The same
-queue (a copy of the database) is drained twice: with one SMTP connection per drain (what
-pbem does) and with one connection per mail (what it did before). The baseline sends the
-same messages, built beforehand, with bare smtplib on one connection.
-Printed: mails per second, the sender's CPU per mail (the SMTP server's is not counted), and
-its time rendering (claim included) and sending. Nothing is asserted.
+queue (a copy of the database) is drained with one SMTP connection per drain (what pbem
+does) and with one connection per mail (what it did before), each twice in turn, the
+faster run of each printed. The baseline sends the same messages, built beforehand, with
+bare smtplib on one connection. Printed: mails per second, the sender's CPU per mail (the
+SMTP server's is not counted), and its time rendering (claim included) and sending.
+Nothing is asserted.
 
     python bench/sender.py                 # 20 games, replies at once
     python bench/sender.py --rtt 0.02      # every SMTP reply 20 ms late
@@ -174,9 +175,17 @@ def main() -> None:
         late = args.rtt * 1000
         print(f"{count} mails queued by {args.games} games; each SMTP reply {late:.0f} ms late")
         time.sleep(0.5)  # the server is up
-        kept = drain_copy(source, scratch, "kept", port, getattr(SmtpBackend, "PER_CONNECTION", 1))
-        each = drain_copy(source, scratch, "each", port, 1)
-        floor = bare(port, kept["messages"])
+        # Each way twice, in turn, the faster run of each kept: the first drains of a
+        # process pay for compiling templates and statements.
+        limit = getattr(SmtpBackend, "PER_CONNECTION", 1)
+        runs: dict[int, list[dict]] = {limit: [], 1: []}
+        for turn in range(4):
+            per_connection = (limit, 1)[turn % 2]
+            runs[per_connection].append(
+                drain_copy(source, scratch, f"run{turn}", port, per_connection)
+            )
+        kept, each = (min(runs[key], key=lambda run: run["wall"]) for key in (limit, 1))
+        floor = min((bare(port, kept["messages"]) for _ in range(2)), key=lambda r: r["wall"])
         n = len(kept["messages"])
         head = f"{'':38} {'mails':>6} {'per s':>8} {'CPU ms/mail':>12}"
         print(f"{head} {'render s':>9} {'send s':>7}")
