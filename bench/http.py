@@ -1027,7 +1027,7 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
             f"  sender (a thread of this script, file backend): {int(rendered)} mails rendered"
             f" and {int(sent)} sent in {fmt(r.wall)} s ="
             f" {fmt(rendered / r.wall if r.wall else math.nan)} rendered/s;"
-            f" busy rendering {fmt(render_s, 2)} s"
+            f" busy claiming and rendering {fmt(render_s, 2)} s"
             f" ({fmt(rendered / render_s if render_s else math.nan)}/s),"
             f" sending {fmt(send_s, 2)} s ({fmt(sent / send_s if send_s else math.nan)}/s);"
             f" outbox backlog at most {r.max_backlog} mails, the oldest waiting {fmt(r.max_age)} s"
