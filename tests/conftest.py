@@ -59,16 +59,14 @@ class Inbox:
         self.peers: list[Any] = []  # the client's (address, port) of each: one per connection
         self.close_after_each = False  # hang up once a mail is taken (an idle timeout, say)
         self.per_connection: int | None = None  # then 421 to MAIL FROM (a provider's limit)
-        self.taken: dict[Any, int] = {}  # mails taken on each connection (by peer)
         self.lock = threading.Lock()
 
     async def handle_MAIL(  # noqa: N802
         self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
     ) -> str:
-        if (
-            self.per_connection is not None
-            and self.taken.get(session.peer, 0) >= self.per_connection
-        ):
+        with self.lock:
+            taken = self.peers.count(session.peer)  # mails taken on this connection
+        if self.per_connection is not None and taken >= self.per_connection:
             return "421 4.7.0 No more mail on this connection"
         envelope.mail_from = address
         envelope.mail_options.extend(options)
@@ -80,7 +78,6 @@ class Inbox:
             self.messages.append(msg)  # type: ignore[arg-type]
             self.raw.append(envelope.original_content)
             self.peers.append(session.peer)
-            self.taken[session.peer] = self.taken.get(session.peer, 0) + 1
         if self.close_after_each:
             # After the reply is written: the mail is taken, then the line goes dead.
             asyncio.get_running_loop().call_soon(server.transport.close)
