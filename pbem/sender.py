@@ -64,12 +64,6 @@ def _due(engine: Engine, now: datetime, at: datetime, batch: int) -> list[int]:
         return [row_id for row_id in ids if row_id is not None]
 
 
-def _claim_ids(engine: Engine, ids: list[int], at: datetime, lease: timedelta) -> list[Outbox]:
-    """Claim these rows until `at + lease`; rows another sender holds are skipped."""
-    with write_session(engine) as session:
-        return _claim_in(session, ids, at, lease)
-
-
 # Statements built once (the sender runs them for every mail); run on the session's
 # connection, as Core: the ORM's steps for an UPDATE cost more than the UPDATE.
 _OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
@@ -112,15 +106,6 @@ _ROW = (
 )
 
 
-def _claim_in(session: Any, ids: list[int], at: datetime, lease: timedelta) -> list[Outbox]:
-    """_claim_ids in the caller's write transaction."""
-    claimed = [row_id for row_id in ids if _claim_one(session, row_id, at, lease)]
-    if not claimed:
-        return []
-    rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
-    return sorted(rows, key=lambda r: r.id or 0)
-
-
 def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> bool:
     """Claim one row until `at + lease`, unless it is sent or another sender holds it."""
     params = {"w_id": row_id, "w_at": at, "w_until": at + lease}
@@ -148,7 +133,11 @@ def claim_to_send(
 
 def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
     """Claim up to `batch` due rows for this sender; rows claimed by another are skipped."""
-    return _claim_ids(engine, _due(engine, now, now, batch), now, lease)
+    ids = _due(engine, now, now, batch)
+    with write_session(engine) as session:
+        claimed = [row_id for row_id in ids if _claim_one(session, row_id, now, lease)]
+        rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
+        return sorted(rows, key=lambda r: r.id or 0)
 
 
 def render(
@@ -226,66 +215,52 @@ def drain(
     def at() -> datetime:
         return now + timedelta(seconds=time.monotonic() - started)
 
+    sent = failed = 0
     try:
-        return _drain(engine, site, backend, config, now, stats, lease, at)
+        while True:
+            ids = _due(engine, now, at(), int(config.get("SENDER_BATCH", 50)))
+            progress = False
+            for row_id in ids:
+                clock = time.perf_counter()
+                row, links = claim_to_send(engine, site, row_id, at(), lease)
+                if row is None:
+                    continue  # another sender has it
+                progress = True
+                ready, rendered = render(engine, site, [row], now, links)
+                stats["rendered"] = stats.get("rendered", 0) + rendered
+                stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
+                if not ready:
+                    failed += 1  # it cannot be rendered: marked, and retried later
+                    continue
+                row = ready[0]
+                clock = time.perf_counter()
+                try:
+                    msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
+                    check_headers(msg)
+                except (UnsafeMessage, ValueError, TypeError) as exc:
+                    # Never send a mail whose headers would not arrive as built (header injection).
+                    failed += 1
+                    log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
+                    _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
+                    continue
+                try:
+                    backend.send(msg)
+                except Exception as exc:  # any failure to deliver means: try again later
+                    failed += 1
+                    log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
+                    _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
+                    # The server is likely down or hanging: leave the rest for the next drain
+                    # rather than wait out a timeout for each.
+                    return {"sent": sent, "failed": failed}
+                sent += 1
+                _mark(engine, row.id, now, now, error=None)
+                stats["sent"] = stats.get("sent", 0) + 1
+                stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
+            if not progress:
+                break
+        return {"sent": sent, "failed": failed}
     finally:
         backend.close()  # the SMTP connection the drain's mails went on
-
-
-def _drain(
-    engine: Engine,
-    site: Site,
-    backend: Backend,
-    config: dict[str, Any],
-    now: datetime,
-    stats: dict[str, float],
-    lease: timedelta,
-    at: Any,
-) -> dict[str, int]:
-    """drain's loop, on the backend drain closes."""
-    sent = failed = 0
-    while True:
-        ids = _due(engine, now, at(), int(config.get("SENDER_BATCH", 50)))
-        progress = False
-        for row_id in ids:
-            clock = time.perf_counter()
-            row, links = claim_to_send(engine, site, row_id, at(), lease)
-            if row is None:
-                continue  # another sender has it
-            progress = True
-            ready, rendered = render(engine, site, [row], now, links)
-            stats["rendered"] = stats.get("rendered", 0) + rendered
-            stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
-            if not ready:
-                failed += 1  # it cannot be rendered: marked, and retried later
-                continue
-            row = ready[0]
-            clock = time.perf_counter()
-            try:
-                msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
-                check_headers(msg)
-            except (UnsafeMessage, ValueError, TypeError) as exc:
-                # Never send a mail whose headers would not arrive as built (header injection).
-                failed += 1
-                log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
-                _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
-                continue
-            try:
-                backend.send(msg)
-            except Exception as exc:  # any failure to deliver means: try again later
-                failed += 1
-                log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
-                _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
-                # The server is likely down or hanging: leave the rest for the next drain
-                # rather than wait out a timeout for each.
-                return {"sent": sent, "failed": failed}
-            sent += 1
-            _mark(engine, row.id, now, now, error=None)
-            stats["sent"] = stats.get("sent", 0) + 1
-            stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
-        if not progress:
-            break
-    return {"sent": sent, "failed": failed}
 
 
 def _mark(
