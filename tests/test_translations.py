@@ -12,10 +12,13 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from pbem.i18n import TRANSLATIONS, best_lang, languages, ntr, set_directories, tr
+from pbem.i18n import TRANSLATIONS, best_lang, elide, fill, languages, ntr, set_directories, tr
 from pbem.present.text import say
 from pbem.timefmt import format_left, format_when
 from tests.conftest import make_test_app
@@ -92,6 +95,18 @@ def test_french_typography_and_elision() -> None:
     assert tr("fr", "It is not your turn.") == "Ce n'est pas votre tour."
 
 
+@given(name=st.text(), count=st.integers(), lang=st.sampled_from(["en", "fr"]))
+def test_names_put_into_a_page_sentence_are_escaped(name: str, count: int, lang: str) -> None:
+    # A player's name is theirs to choose: in a page it is text, never markup. The fill
+    # gives what markupsafe's own % gives (after the language's elisions).
+    template = "<b>%(name)s</b> de %(name)s: %(count)d"
+    params = {"name": name, "count": count}
+    filled = fill(lang, template, params, markup=True)
+    assert isinstance(filled, Markup)
+    assert filled == Markup(elide(lang, template, params)) % params
+    assert "<" not in filled.replace("<b>", "", 1).replace("</b>", "", 1)
+
+
 def test_dates_and_durations_come_from_cldr() -> None:
     first = datetime(2026, 3, 1, 13, 0, tzinfo=UTC)
     paris = "Europe/Paris"
@@ -115,7 +130,7 @@ def test_accept_language_q_values_choose_the_language(client: Any) -> None:
     assert '<html lang="en">' in page and "Start a game" in page
 
 
-GERMAN = r'''
+GERMAN = r"""
 msgid ""
 msgstr ""
 "Language: de\n"
@@ -135,7 +150,7 @@ msgid "%(num)s day"
 msgid_plural "%(num)s days"
 msgstr[0] "%(num)s Tag"
 msgstr[1] "%(num)s Tage"
-'''
+"""
 
 
 @pytest.fixture
