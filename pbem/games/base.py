@@ -110,8 +110,13 @@ class Game:
         """The state after `seat` makes `move`; the given state is left untouched."""
         raise NotImplementedError
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see of the state; None is a spectator."""
+    def view(self, state: State, seat: int | None, rounds: int | None = None) -> dict[str, Any]:
+        """What `seat` may see of the state; None is a spectator.
+
+        `rounds`: in a game played in rounds, the view's history holds the current round and
+        only the `rounds` before it (a page shows the last ones; None, every round). A game
+        without such a history ignores it.
+        """
         raise NotImplementedError
 
     def deal(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:

@@ -203,8 +203,10 @@ class ColourBazaar(Game):
         new["known"] = known
         return new
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """The table as `seat` sees it: own hand and discards; of others only what was shown."""
+    def view(self, state: State, seat: int | None, rounds: int | None = None) -> dict[str, Any]:
+        """The table as `seat` sees it: own hand and discards; of others only what was shown.
+
+        No history of rounds: `rounds` changes nothing."""
         hands = state["hands"]
         others = [
             {"count": len(hands[s]), "known": list(state["known"][s])} for s in range(state["n"])

@@ -144,9 +144,9 @@ class FantasyBusiness(Game):
         """The state after `seat` makes `move`; IllegalMove if the rules forbid it."""
         return apply_move(state, seat, move)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see; None is a spectator."""
-        return build_view(state, seat, self.slug)
+    def view(self, state: State, seat: int | None, rounds: int | None = None) -> dict[str, Any]:
+        """What `seat` may see; None is a spectator (the current round and `rounds` before it)."""
+        return build_view(state, seat, self.slug, rounds)
 
     def deal(self, view: dict[str, Any], seat: int, rng: Any) -> State:
         """A state giving `seat` this view, the hidden cards, bids and prices drawn at random."""

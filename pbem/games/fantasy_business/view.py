@@ -197,8 +197,11 @@ def _mark_auction(state: State, row: list[dict[str, Any]]) -> None:
         row[auction["slot"]]["status"] = "auction"
 
 
-def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
-    """Everything a play page needs, and nothing `seat` may not see."""
+def build_view(
+    state: State, seat: int | None, slug: str, rounds: int | None = None
+) -> dict[str, Any]:
+    """Everything a play page needs, and nothing `seat` may not see; of the history, the
+    current round and the `rounds` before it (None: every round)."""
     n = state["n"]
     held = counts(state)
     players = [
@@ -218,7 +221,8 @@ def build_view(state: State, seat: int | None, slug: str) -> dict[str, Any]:
     step = engine.step_name(state)
     # round_view builds fresh data, so the history is not copied again below: in a long game
     # it was most of the page's copying. The current round's row is the last record's.
-    history = [round_view(record, seat) for record in state["history"]]
+    records = state["history"] if rounds is None else state["history"][-(rounds + 1) :]
+    history = [round_view(record, seat) for record in records]
     result: dict[str, Any] = {
         "game": slug,
         "n": n,
