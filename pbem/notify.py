@@ -89,7 +89,8 @@ def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
     shown = presenter(game.slug)
     if not (hasattr(shown, "turn_prompt") or hasattr(shown, "round_reports")):
         return None
-    view = dict(GAMES[game.slug].view(game.state, seat))
+    # The current round and the one before are enough for what a mail keeps (mail_view).
+    view = dict(GAMES[game.slug].view(game.state, seat, rounds=1))
     # What never changes later (a finished round) the sender takes from the game then.
     return shown.mail_view(view) if hasattr(shown, "mail_view") else view
 

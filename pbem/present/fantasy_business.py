@@ -422,12 +422,17 @@ def play_context(
     names: list[str],
     whole: bool = False,
 ) -> dict[str, Any]:
-    """Everything the play page shows, from the seat's view (all past rounds if `whole`)."""
+    """Everything the play page shows, from the seat's view (all past rounds if `whole`).
+
+    The view may hold only the last rounds (rules.view's `rounds`): how many rounds are
+    finished in all is read from the state."""
     step = view["step"]
     current = view["history"][-1] if view["history"] else None
     finished = [r for r in view["history"] if r["income"] is not None]
-    older = 0 if whole else max(0, len(finished) - PAST_ROUNDS)
-    finished = finished[older:]
+    if not whole:
+        finished = finished[-PAST_ROUNDS:]
+    ended = sum(1 for record in state["history"] if record["income"] is not None)
+    older = ended - len(finished)
     players = []
     for p in view["players"]:
         s = p["seat"]
@@ -684,7 +689,9 @@ def results(outcome: dict[str, Any], names: list[str], lang: str) -> dict[str, A
 
 def mail_view(view: dict[str, Any]) -> dict[str, Any]:
     """What a queued mail keeps of the seat's view: all but the finished rounds, which the
-    sender takes from the game when it renders (a finished round's record never changes)."""
+    sender takes from the game when it renders (a finished round's record never changes).
+
+    The view needs only the current round and the one before (rules.view's `rounds`, 1)."""
     finished = [r["round"] for r in view["history"] if r["income"] is not None]
     return {
         **view,

@@ -98,12 +98,13 @@ def _render_page(
     if game.status in ("forming", "cancelled") or game.state is None:
         return render_template("game/join.html", **context), status
     rules = GAMES[game.slug]
-    view = rules.view(game.state, seat_no)
+    shown = presenter(game.slug)
     # A paged log: the last LOG_PAGE moves unless the reader asked for all of them.
     whole = request.args.get("log") == "all"  # also every past round, for games that have them
+    # Only the rounds the page shows are viewed: a page costs the same late in a long game.
+    view = rules.view(game.state, seat_no, None if whole else getattr(shown, "PAST_ROUNDS", None))
     first = 0 if whole else max(0, game.ply - LOG_PAGE)
     moves = log_of(session, game, seat_no, since=first)
-    shown = presenter(game.slug)
     # Lines after the reader's last move are marked new; when that move is older than the
     # page, every shown line of the others is new, as -1 gives.
     my_last = max((m.ply for m in moves if m.seat == seat_no), default=-1)
