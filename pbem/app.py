@@ -27,6 +27,7 @@ from pbem.web import (
     api,
     csrf,
     devmail,
+    fragments,
     game,
     lobby,
     markup,
@@ -152,6 +153,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf.init_app(app)
     markup.init_app(app)
+    fragments.init_app(app)
 
     register(app)
     for code in (400, 403, 404, 405, 409, 413, 415, 429, 500):

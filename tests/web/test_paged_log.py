@@ -9,8 +9,10 @@ from typing import Any
 
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
+from pbem.games.fantasy_business.cards import is_special
 from pbem.models import Game
 from pbem.play import Invitee, create_game, join, submit_move
+from pbem.present.text import card_name
 from pbem.store import seats_of
 from pbem.web.seats import LOG_PAGE
 from tests.web.helpers import play_turn, start_game
@@ -35,19 +37,18 @@ def test_the_log_is_paged_with_a_link_to_all_of_it(client: Any, app: Any, smtpd:
     assert "earlier moves" not in whole
 
 
-def test_past_rounds_are_paged_like_the_log(client: Any, app: Any) -> None:
-    # A Fantasy Business page shows the last finished round and links to the others; the
-    # whole page (?log=all) shows every one, the last of them as the short page does.
+def fantasy_business_at_round_four(app: Any, options: dict[str, Any]) -> tuple[list[str], Any]:
+    """A 3-player game played at random to its fourth round: the seats' links, its state."""
     rules = GAMES["fantasy-business"]
     ext = app.extensions["pbem"]
     now = app.config["CLOCK"]()
     with write_session(ext["engine"]) as session:
         people = [Invitee(n, f"{n}@example.org") for n in ("ana", "leo", "zoe")]
-        game = create_game(session, ext["site"], "fantasy-business", people, {}, now, seed=9)
+        game = create_game(session, ext["site"], "fantasy-business", people, options, now, seed=9)
         for seat in (1, 2):
             join(session, ext["site"], game.id, seat, now)
         game_id = game.id
-        link = ext["site"].seat_url(seats_of(session, game)[0]).split("pbem.test")[1]
+        links = [ext["site"].seat_url(s).split("pbem.test")[1] for s in seats_of(session, game)]
     pick = random.Random(4)
     while True:
         with read_session(ext["engine"]) as session:
@@ -61,16 +62,46 @@ def test_past_rounds_are_paged_like_the_log(client: Any, app: Any) -> None:
                 session, ext["site"], game_id, seat, move, rules.turn_token(state, seat), now
             )
     assert state["round"] == 4 and rules.to_act(state)  # three rounds over, the fourth on
+    return links, state
+
+
+def round_block(html: str, number: int) -> str:
+    """A past round's part of a page."""
+    start = html.index(f"<summary>Round {number} (")
+    return html[start : html.index("</details>", start)]
+
+
+def test_past_rounds_are_paged_like_the_log(client: Any, app: Any) -> None:
+    # A Fantasy Business page shows the last finished round and links to the others; the
+    # whole page (?log=all) shows every one, the last of them as the short page does.
+    links, _ = fantasy_business_at_round_four(app, {})
     heads = re.compile(r"<summary>Round (\d) \(first buyer")
-    page = client.get(link).get_data(as_text=True)
+    page = client.get(links[0]).get_data(as_text=True)
     assert heads.findall(page) == ["3"]
     assert "The 2 earlier rounds, with the whole log" in page
-    whole = client.get(link + "?log=all").get_data(as_text=True)
+    whole = client.get(links[0] + "?log=all").get_data(as_text=True)
     assert heads.findall(whole) == ["3", "2", "1"]
     assert "earlier rounds" not in whole
+    assert round_block(page, 3) == round_block(whole, 3)
 
-    def third(html: str) -> str:
-        start = html.index("<summary>Round 3 (")
-        return html[start : html.index("</details>", start)]
 
-    assert third(page) == third(whole)
+def test_a_past_round_kept_for_one_seat_is_not_shown_to_another(client: Any, app: Any) -> None:
+    # A won special stays the winner's secret in the past rounds too, though each round's
+    # part of the page is drawn once and kept: each seat (and language) has its own.
+    links, state = fantasy_business_at_round_four(app, {"specials": "standard"})
+    won = [
+        (record["round"], lot["winner"], lot["card"])
+        for record in state["history"][:-1]
+        for lot in record["lots"]
+        if is_special(lot["card"]) and lot["winner"] is not None
+    ]
+    assert won, "the seed gives no special won in the first three rounds"
+    for number, winner, card in won:
+        for lang in ("en", "fr", "en"):
+            for seat in (winner, *(s for s in range(3) if s != winner)):
+                page = client.get(f"{links[seat]}?log=all&lang={lang}").get_data(as_text=True)
+                if lang == "fr":
+                    assert f"<summary>Manche {number} (" in page
+                    continue
+                mine = f"special card: {card_name(card, 'en')} (yours)"
+                assert (mine in round_block(page, number)) == (seat == winner), (seat, number)

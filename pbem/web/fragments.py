@@ -1,0 +1,54 @@
+"""Page fragments that never change once made (a finished round), rendered once and reused.
+
+In a template: ``{% call fragment(key) %}...{% endcall %}`` renders the body the first time
+a key is seen and gives the same HTML after that. The key must name all the body shows:
+the game, the part, the reader's seat and language, the names it prints. Kept per app, the
+least recently used dropped past SIZE.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from flask import Flask, current_app
+from markupsafe import Markup
+
+SIZE = 2048  # fragments kept per worker: a few KB each
+
+
+class Fragments:
+    """A bounded, thread-safe map from keys to rendered HTML."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, Markup] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], str]) -> Markup:
+        """The fragment for `key`, made by `make` when it is not kept."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        made = Markup(make())  # outside the lock: two threads may make it, alike
+        with self._lock:
+            self._kept[key] = made
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return made
+
+
+def fragment(key: Hashable, caller: Callable[[], str]) -> Markup:
+    """Jinja's call block: the body rendered once per key (see the module's docstring)."""
+    kept: Fragments = current_app.extensions["pbem"]["fragments"]
+    return kept.get(key, caller)
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its fragments and templates fragment()."""
+    app.extensions["pbem"]["fragments"] = Fragments()
+    app.jinja_env.globals.update(fragment=fragment)
