@@ -1,9 +1,10 @@
-"""Page fragments that never change once made (a finished round), rendered once and reused.
+"""Parts of pages that never change once made (a finished round, a move's log lines for one
+reader), made once and reused.
 
 In a template: ``{% call fragment(key) %}...{% endcall %}`` renders the body the first time
-a key is seen and gives the same HTML after that. The key must name all the body shows:
-the game, the part, the reader's seat and language, the names it prints. Kept per app, the
-least recently used dropped past SIZE.
+a key is seen and gives the same HTML after that; in Python, ``kept(key, make)``. The key
+must name all the part shows: the game, the part, the reader's seat and language, the names
+it prints. Kept per app, the least recently used dropped past SIZE.
 """
 
 from __future__ import annotations
@@ -11,29 +12,31 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from flask import Flask, current_app
 from markupsafe import Markup
 
-SIZE = 2048  # fragments kept per worker: a few KB each
+SIZE = 8192  # parts kept per worker: a few KB each at most
+T = TypeVar("T")
 
 
 class Fragments:
-    """A bounded, thread-safe map from keys to rendered HTML."""
+    """A bounded, thread-safe map from keys to parts made once."""
 
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
-        self._kept: OrderedDict[Hashable, Markup] = OrderedDict()
+        self._kept: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, make: Callable[[], str]) -> Markup:
-        """The fragment for `key`, made by `make` when it is not kept."""
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The part for `key`, made by `make` when it is not kept."""
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
                 return found
-        made = Markup(make())  # outside the lock: two threads may make it, alike
+        made = make()  # outside the lock: two threads may make it, alike
         with self._lock:
             self._kept[key] = made
             self._kept.move_to_end(key)
@@ -42,10 +45,15 @@ class Fragments:
         return made
 
 
+def kept(key: Hashable, make: Callable[[], T]) -> T:
+    """The app's part for `key`, made by `make` the first time."""
+    parts: Fragments = current_app.extensions["pbem"]["fragments"]
+    return parts.get(key, make)
+
+
 def fragment(key: Hashable, caller: Callable[[], str]) -> Markup:
     """Jinja's call block: the body rendered once per key (see the module's docstring)."""
-    kept: Fragments = current_app.extensions["pbem"]["fragments"]
-    return kept.get(key, caller)
+    return kept(key, lambda: Markup(caller()))
 
 
 def init_app(app: Flask) -> None:

@@ -32,9 +32,10 @@ from pbem.models import Game, Player, Seat
 from pbem.present import presenter
 from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.text import error_text, render, say
-from pbem.store import Gone, PlayError, Stale, id_of, log_of, seat_of, table_of
+from pbem.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
 from pbem.timefmt import format_left, format_when
 from pbem.web import engine, now, site
+from pbem.web.fragments import kept
 from pbem.web.seats import LOG_PAGE, open_seat, open_watch, seat_from
 
 bp = Blueprint("game", __name__)
@@ -120,7 +121,7 @@ def _render_page(
     context.update(
         view=view,
         table=shown.play_context(game.state, view, seat_no, lang, names, whole=whole),
-        log=log_lines(moves, seat_no, lang, names),
+        log=_log(game, moves, seat_no, lang, names),
         log_older=first,
         my_last=my_last,
         turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
@@ -136,6 +137,19 @@ def _render_page(
         by_mail=page_moves(site(), game, seat, lang, names),
     )
     return render_template(f"games/{game.slug}/page.html", **context), status
+
+
+def _log(
+    game: Game, moves: list[LoggedMove], seat_no: int | None, lang: str, names: list[str]
+) -> list[dict[str, Any]]:
+    """The log's entries as this reader reads them: a move's lines never change once written,
+    so each is put in words once per reader and language (pbem/web/fragments.py)."""
+    known = (game.id, str(game.created_at), seat_no, lang, tuple(names))
+    return [kept(("log", m.ply, *known), partial(_entry, m, seat_no, lang, names)) for m in moves]
+
+
+def _entry(move: LoggedMove, seat_no: int | None, lang: str, names: list[str]) -> dict[str, Any]:
+    return log_lines([move], seat_no, lang, names)[0]
 
 
 def _rematch_link(session: Any, game: Game, seat: Seat | None) -> str | None:

@@ -37,6 +37,26 @@ def test_the_log_is_paged_with_a_link_to_all_of_it(client: Any, app: Any, smtpd:
     assert "earlier moves" not in whole
 
 
+def test_the_log_is_in_the_language_of_each_view(client: Any, app: Any, smtpd: Any) -> None:
+    # Each move's lines are put in words once per reader and language and kept: a page in
+    # French after one in English still reads in French, and back.
+    links, _ = start_game(client, app, smtpd)
+    seat_links = list(links.values())
+    engine = app.extensions["pbem"]["engine"]
+    for _ in range(4):
+        with read_session(engine) as session:
+            (mover,) = GAMES["colour-bazaar"].to_act(session.get(Game, 1).state)
+        play_turn(client, seat_links[mover])
+    entry = re.compile(r'<li value="\d+" class="[^"]*">(.*?)</li>')
+    logs = {}
+    for lang in ("en", "fr", "en"):
+        page = client.get(f"{seat_links[0]}?lang={lang}").get_data(as_text=True)
+        log = entry.findall(page[page.index('<section id="log">') :])
+        assert len(log) == 4
+        assert logs.setdefault(lang, log) == log
+    assert all(en != fr for en, fr in zip(logs["en"], logs["fr"], strict=True))
+
+
 def fantasy_business_at_round_four(app: Any, options: dict[str, Any]) -> tuple[list[str], Any]:
     """A 3-player game played at random to its fourth round: the seats' links, its state."""
     rules = GAMES["fantasy-business"]
