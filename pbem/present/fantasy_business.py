@@ -8,6 +8,7 @@ The state is only used to list the special card plays open to the seat itself.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from pbem.games.fantasy_business import FantasyBusiness
@@ -490,7 +491,12 @@ def play_context(
         if pricing
         else None,
         "players": players,
-        "history": [_finished_round(r, names, lang) for r in reversed(finished)],
+        # Each past round as its number and how to put it in words: a page that has the
+        # round drawn already (pbem/web/fragments.py) does not ask.
+        "history": [
+            {"round": r["round"], "report": partial(_finished_round, r, names, lang)}
+            for r in reversed(finished)
+        ],
         "history_older": older,
         "my_specials": [],
         "my_bid": None,
