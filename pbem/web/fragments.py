@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 from markupsafe import Markup
 
-SIZE = 8192  # parts kept per worker: a few KB each at most
+SIZE = 4096  # parts kept per worker: a log entry well under 1 KB, a past round a few KB
 T = TypeVar("T")
 
 
