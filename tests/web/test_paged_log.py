@@ -14,6 +14,7 @@ from pbem.models import Game
 from pbem.play import Invitee, create_game, join, submit_move
 from pbem.present.text import card_name
 from pbem.store import seats_of
+from pbem.web.fragments import Fragments
 from pbem.web.seats import LOG_PAGE
 from tests.web.helpers import play_turn, start_game
 
@@ -125,3 +126,18 @@ def test_a_past_round_kept_for_one_seat_is_not_shown_to_another(client: Any, app
                     continue
                 mine = f"special card: {card_name(card, 'en')} (yours)"
                 assert (mine in round_block(page, number)) == (seat == winner), (seat, number)
+
+
+def test_kept_parts_are_bounded_the_oldest_made_again() -> None:
+    # A worker keeps a bounded number of parts: past the bound, the least recently used
+    # is dropped and made again when asked for.
+    made: list[str] = []
+    parts = Fragments(size=2)
+
+    def make(key: str) -> str:
+        made.append(key)
+        return key.upper()
+
+    for key in ("a", "b", "a", "c", "a", "b"):
+        assert parts.get(key, lambda key=key: make(key)) == key.upper()
+    assert made == ["a", "b", "c", "b"]
