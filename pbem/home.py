@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from sqlalchemy import true
 from sqlmodel import Session, col, select
 
 from pbem.games import GAMES
@@ -100,15 +101,23 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
     return found
 
 
-def next_game(session: Session, site: Any, player_id: int, now: datetime) -> str | None:
-    """The seat path of the player's most urgent game where it is their move, if any."""
+def next_game(
+    session: Session, site: Any, player_id: int, now: datetime, besides: int | None = None
+) -> str | None:
+    """The seat path of the player's most urgent game where it is their move, if any, other
+    than game `besides` (the one the page is of: the player has just moved there)."""
     best: tuple[bool, datetime, str] | None = None
-    for seat in session.exec(select(Seat).where(Seat.player_id == player_id)).all():
-        game = session.get(Game, seat.game_id)
-        if game is None or game.status != "active" or game.state is None:
+    # Only the games under way are read (with their states): a player's finished games,
+    # however many, cost this nothing. A seat left is the computer's move, not the player's.
+    playing = (
+        select(Seat, Game)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(Seat.player_id == player_id, Game.status == "active", col(Seat.left).is_(False))
+        .where(col(Game.id) != besides if besides is not None else true())
+    )
+    for seat, game in session.exec(playing).all():
+        if game.state is None or seat.seat not in GAMES[game.slug].to_act(game.state):
             continue
-        if seat.left or seat.seat not in GAMES[game.slug].to_act(game.state):
-            continue  # a seat left is the computer's move, not this player's
         key = (seat.deadline is None, seat.deadline or now, _path(site.seat_url(seat)))
         if best is None or key < best:
             best = key

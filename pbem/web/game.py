@@ -169,7 +169,7 @@ def _next_game(session: Any, game: Game, seat: Seat | None, rules: Any) -> dict[
     """Once this seat has moved: the player's most urgent game where it is their move, or /me."""
     if seat is None or game.state is None or seat.seat in rules.to_act(game.state):
         return None
-    link = home.next_game(session, site(), seat.player_id, now())
+    link = home.next_game(session, site(), seat.player_id, now(), besides=game.id)
     return {"link": link or url_for("me.home"), "found": link is not None}
 
 
