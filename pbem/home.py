@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import true
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from pbem.games import GAMES
@@ -33,10 +34,6 @@ def _left(deadline: datetime | None, player: Player, now: datetime) -> dict[str,
     }
 
 
-def _seats(session: Session, game_id: int) -> list[Seat]:
-    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))))
-
-
 def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict[str, list]:
     """The player's games in four lists: my move (most urgent first), waiting for others,
     invitations to answer, and finished games with their result."""
@@ -47,12 +44,24 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
         "invitations": [],
         "finished": [],
     }
-    mine = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
-    for seat in mine:
-        game = session.get(Game, seat.game_id)
-        if game is None or seat.status == "declined":
-            continue
-        seats = _seats(session, game.id)  # type: ignore[arg-type]
+    # Two queries for all the games, whatever their number: the player's seats with their
+    # games, then every seat of those games. A game's state is read only for a game under
+    # way (to know whose move it is); a finished game's result is in its outcome.
+    mine = session.exec(
+        select(Seat, Game)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(Seat.player_id == player.id, Seat.status != "declined")
+        .options(defer(Game.state))  # type: ignore[arg-type]
+    ).all()
+    tables: dict[int | None, list[Seat]] = {}
+    for other in session.exec(
+        select(Seat)
+        .where(col(Seat.game_id).in_([game.id for _, game in mine]))
+        .order_by(col(Seat.game_id), col(Seat.seat))
+    ):
+        tables.setdefault(other.game_id, []).append(other)
+    for seat, game in mine:
+        seats = tables[game.id]
         names = [s.name for s in seats]
         row: dict[str, Any] = {
             "title": game_title(game, lang),
