@@ -62,13 +62,14 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
         tables.setdefault(other.game_id, []).append(other)
     for seat, game in mine:
         seats = tables[game.id]
+        link = _path(site.seat_url(seat))  # signed once: the link and its token
         names = [s.name for s in seats]
         row: dict[str, Any] = {
             "title": game_title(game, lang),
             "slug": game.slug,
             "others": join_names([s.name for s in seats if s.seat != seat.seat], lang),
-            "link": _path(site.seat_url(seat)),
-            "token": _path(site.seat_url(seat)).rsplit("/", 1)[1],
+            "link": link,
+            "token": link.rsplit("/", 1)[1],
             "updated_at": game.updated_at,
         }
         if game.status == "forming":
