@@ -51,6 +51,7 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
         select(Seat, Game)
         .join(Game, col(Game.id) == col(Seat.game_id))
         .where(Seat.player_id == player.id, Seat.status != "declined")
+        .order_by(col(Seat.id))  # invitations in the order they came
         .options(defer(Game.state))  # type: ignore[arg-type]
     ).all()
     tables: dict[int | None, list[Seat]] = {}
