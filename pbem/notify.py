@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 from pbem.games import GAMES
 from pbem.links import Site
 from pbem.models import Game, Outbox, Player, Seat
-from pbem.present import presenter
+from pbem.present import presenter, rounds_viewed
 from pbem.store import seats_of
 from pbem.webhooks.events import queue_events
 
@@ -89,8 +89,8 @@ def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
     shown = presenter(game.slug)
     if not (hasattr(shown, "turn_prompt") or hasattr(shown, "round_reports")):
         return None
-    # The current round and the one before are enough for what a mail keeps (mail_view).
-    view = dict(GAMES[game.slug].view(game.state, seat, rounds=1))
+    # Only the rounds the game's mails need of its history (MAIL_ROUNDS: see mail_view).
+    view = dict(GAMES[game.slug].view(game.state, seat, rounds=rounds_viewed(game.slug, "mail")))
     # What never changes later (a finished round) the sender takes from the game then.
     return shown.mail_view(view) if hasattr(shown, "mail_view") else view
 

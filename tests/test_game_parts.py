@@ -12,7 +12,7 @@ from pbem.app import ROOT
 from pbem.games import GAMES
 from pbem.games.colour_bazaar import ColourBazaar
 from pbem.mailer import make_env
-from pbem.present import MissingPart, check_parts, missing_parts
+from pbem.present import MissingPart, check_parts, fantasy_business, missing_parts, rounds_viewed
 
 PAGES = Environment(loader=FileSystemLoader(str(ROOT / "templates")))
 MAILS = make_env()
@@ -57,3 +57,21 @@ def test_a_missing_template_is_found_even_when_the_rest_is_there() -> None:
     assert missing_parts("colour-bazaar", empty, MAILS) == [
         "templates/games/colour-bazaar/page.html"
     ]
+
+
+@pytest.mark.parametrize("bad", [-1, "1", 1.0, True])
+def test_a_count_of_rounds_that_is_not_a_whole_number_is_a_missing_part(
+    monkeypatch: pytest.MonkeyPatch, bad: object
+) -> None:
+    monkeypatch.setattr(fantasy_business, "MAIL_ROUNDS", bad)
+    assert missing_parts("fantasy-business", PAGES, MAILS) == [
+        "pbem.present.fantasy_business.MAIL_ROUNDS as a count of rounds"
+    ]
+
+
+def test_the_rounds_a_game_views_are_its_presenters_declared_counts() -> None:
+    assert rounds_viewed("fantasy-business", "page") == fantasy_business.PAST_ROUNDS == 1
+    assert rounds_viewed("fantasy-business", "mail") == fantasy_business.MAIL_ROUNDS == 1
+    # Colour Bazaar is not played in rounds: it declares neither, and is viewed whole.
+    assert rounds_viewed("colour-bazaar", "page") is None
+    assert rounds_viewed("colour-bazaar", "mail") is None

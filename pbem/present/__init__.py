@@ -6,6 +6,10 @@ results), the page `templates/games/<slug>/page.html`, the mails
 `mail/results_<slug>.{txt,html}` (one pair for every language), and the title
 `game.<slug>` in the engine vocabulary, translated in each language's catalogue.
 `check_parts` fails at application start when one of them is missing.
+
+A presenter may also declare how many finished rounds, besides the current one, its page
+(`PAST_ROUNDS`) and a queued mail (`MAIL_ROUNDS`) need of the game's history; a game that
+declares neither is viewed whole (see `rounds_viewed`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
+from typing import Literal
 
 from jinja2 import Environment, TemplateNotFound
 
@@ -21,6 +26,8 @@ from pbem.i18n import languages
 from pbem.present.text import translated
 
 PRESENTER_FUNCTIONS = ("play_context", "parse_form", "results")
+# Optional: past rounds the page and a queued mail view (rules.view's `rounds`), per reader.
+PRESENTER_ROUNDS = {"page": "PAST_ROUNDS", "mail": "MAIL_ROUNDS"}
 
 
 class MissingPart(RuntimeError):
@@ -64,6 +71,14 @@ def presenter(slug: str) -> ModuleType:
     return import_module(GameParts(slug).presenter_module)
 
 
+def rounds_viewed(slug: str, reader: Literal["page", "mail"]) -> int | None:
+    """How many finished rounds besides the current one the game's page or queued mail views
+    (its presenter's PAST_ROUNDS or MAIL_ROUNDS); None, every round, when it declares none.
+    check_parts has made sure at start that a declared one is a count."""
+    rounds: int | None = getattr(presenter(slug), PRESENTER_ROUNDS[reader], None)
+    return rounds
+
+
 def playable() -> dict[str, Game]:
     """The registered games, in registry order (check_parts has made sure each has its parts)."""
     return dict(GAMES)
@@ -83,6 +98,11 @@ def missing_parts(slug: str, pages: Environment, mails: Environment) -> list[str
             for name in PRESENTER_FUNCTIONS
             if not callable(getattr(module, name, None))
         ]
+        missing += [
+            f"{parts.presenter_module}.{name} as a count of rounds"
+            for name in PRESENTER_ROUNDS.values()
+            if not _count_or_absent(getattr(module, name, None))
+        ]
     for env, names, folder in (
         (pages, [parts.page], "templates"),
         (mails, list(parts.mails), "mail"),
@@ -96,6 +116,11 @@ def missing_parts(slug: str, pages: Environment, mails: Environment) -> list[str
         if not translated(parts.title_key, lang):
             missing.append(f"catalogue entry {parts.title_key} ({lang})")
     return missing
+
+
+def _count_or_absent(value: object) -> bool:
+    """Whether an optional count of rounds is absent (None) or a whole number from 0."""
+    return value is None or (type(value) is int and value >= 0)
 
 
 def check_parts(pages: Environment, mails: Environment) -> None:

@@ -413,6 +413,8 @@ def _form(
 
 
 PAST_ROUNDS = 1  # the last finished round on the page; the rest behind a link (flat cost)
+# A queued mail keeps the current round and the number of the one before (mail_view).
+MAIL_ROUNDS = 1
 
 
 def play_context(
@@ -697,7 +699,7 @@ def mail_view(view: dict[str, Any]) -> dict[str, Any]:
     """What a queued mail keeps of the seat's view: all but the finished rounds, which the
     sender takes from the game when it renders (a finished round's record never changes).
 
-    The view needs only the current round and the one before (rules.view's `rounds`, 1)."""
+    The view needs only the current round and the one before: MAIL_ROUNDS, 1."""
     finished = [r["round"] for r in view["history"] if r["income"] is not None]
     return {
         **view,

@@ -29,7 +29,7 @@ from pbem.games import GAMES, IllegalMove
 from pbem.i18n import languages
 from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
-from pbem.present import presenter
+from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.text import error_text, render, say
 from pbem.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
@@ -103,7 +103,7 @@ def _render_page(
     # A paged log: the last LOG_PAGE moves unless the reader asked for all of them.
     whole = request.args.get("log") == "all"  # also every past round, for games that have them
     # Only the rounds the page shows are viewed: a page costs the same late in a long game.
-    view = rules.view(game.state, seat_no, None if whole else getattr(shown, "PAST_ROUNDS", None))
+    view = rules.view(game.state, seat_no, None if whole else rounds_viewed(game.slug, "page"))
     first = 0 if whole else max(0, game.ply - LOG_PAGE)
     moves = log_of(session, game, seat_no, since=first)
     # Lines after the reader's last move are marked new; when that move is older than the
