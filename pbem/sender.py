@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Engine, and_, bindparam, or_, update
 from sqlmodel import col, select
@@ -136,6 +136,8 @@ def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -
     ids = _due(engine, now, now, batch)
     with write_session(engine) as session:
         claimed = [row_id for row_id in ids if _claim_one(session, row_id, now, lease)]
+        if not claimed:
+            return []
         rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
         return sorted(rows, key=lambda r: r.id or 0)
 
@@ -194,6 +196,54 @@ def _settings_link(session: Any, site: Site, row: Outbox, seat: Seat, player: Pl
     return url_for_row(site, made)
 
 
+# What became of one due mail (_send_one): another sender holds it; it failed and is
+# marked to retry later (or parked); it was sent; or the server failed to take it.
+Outcome = Literal["held", "failed", "sent", "down"]
+
+
+def _send_one(
+    engine: Engine,
+    site: Site,
+    backend: Backend,
+    config: dict[str, Any],
+    row_id: int,
+    at: datetime,
+    now: datetime,
+    lease: timedelta,
+    stats: dict[str, float],
+) -> Outcome:
+    """Claim one mail at `at`, render it if need be, check it, send it and mark it."""
+    clock = time.perf_counter()
+    row, links = claim_to_send(engine, site, row_id, at, lease)
+    if row is None:
+        return "held"  # another sender has it
+    ready, rendered = render(engine, site, [row], now, links)
+    stats["rendered"] = stats.get("rendered", 0) + rendered
+    stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
+    if not ready:
+        return "failed"  # it cannot be rendered: marked, and retried later
+    row = ready[0]
+    clock = time.perf_counter()
+    try:
+        msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
+        check_headers(msg)
+    except (UnsafeMessage, ValueError, TypeError) as exc:
+        # Never send a mail whose headers would not arrive as built (header injection).
+        log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
+        _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
+        return "failed"
+    try:
+        backend.send(msg)
+    except Exception as exc:  # any failure to deliver means: try again later
+        log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
+        _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
+        return "down"
+    _mark(engine, row.id, now, now, error=None)
+    stats["sent"] = stats.get("sent", 0) + 1
+    stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
+    return "sent"
+
+
 def drain(
     engine: Engine,
     site: Site,
@@ -215,50 +265,22 @@ def drain(
     def at() -> datetime:
         return now + timedelta(seconds=time.monotonic() - started)
 
-    sent = failed = 0
+    done = {"sent": 0, "failed": 0}
     try:
-        while True:
-            ids = _due(engine, now, at(), int(config.get("SENDER_BATCH", 50)))
+        progress = True
+        while progress:
             progress = False
-            for row_id in ids:
-                clock = time.perf_counter()
-                row, links = claim_to_send(engine, site, row_id, at(), lease)
-                if row is None:
-                    continue  # another sender has it
+            for row_id in _due(engine, now, at(), int(config.get("SENDER_BATCH", 50))):
+                outcome = _send_one(engine, site, backend, config, row_id, at(), now, lease, stats)
+                if outcome == "held":
+                    continue
                 progress = True
-                ready, rendered = render(engine, site, [row], now, links)
-                stats["rendered"] = stats.get("rendered", 0) + rendered
-                stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
-                if not ready:
-                    failed += 1  # it cannot be rendered: marked, and retried later
-                    continue
-                row = ready[0]
-                clock = time.perf_counter()
-                try:
-                    msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
-                    check_headers(msg)
-                except (UnsafeMessage, ValueError, TypeError) as exc:
-                    # Never send a mail whose headers would not arrive as built (header injection).
-                    failed += 1
-                    log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
-                    _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
-                    continue
-                try:
-                    backend.send(msg)
-                except Exception as exc:  # any failure to deliver means: try again later
-                    failed += 1
-                    log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
-                    _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
+                done["sent" if outcome == "sent" else "failed"] += 1
+                if outcome == "down":
                     # The server is likely down or hanging: leave the rest for the next drain
                     # rather than wait out a timeout for each.
-                    return {"sent": sent, "failed": failed}
-                sent += 1
-                _mark(engine, row.id, now, now, error=None)
-                stats["sent"] = stats.get("sent", 0) + 1
-                stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
-            if not progress:
-                break
-        return {"sent": sent, "failed": failed}
+                    return done
+        return done
     finally:
         backend.close()  # the SMTP connection the drain's mails went on
 
