@@ -142,6 +142,7 @@ class Row:
     wall: float
     usage: Usage = field(default_factory=lambda: Usage())
     load: float = math.nan  # the machine's 1-minute load average when the phase ended
+    players: float = math.nan  # CPU seconds of this script's player threads, when known
 
     @property
     def rate(self) -> float:
@@ -563,6 +564,8 @@ class SenderRun:
     max_backlog: int = 0
     max_age: float = 0.0  # seconds the oldest unsent mail had waited, at worst
     wall: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the sender's thread
+    cpu_mails: float = 0.0  # the mails it rendered in that time
 
 
 @contextmanager
@@ -588,9 +591,12 @@ def sender_beside(url: str, port: int, scratch: Path) -> Iterator[SenderRun]:
             run.max_age = max(run.max_age, (datetime.now(UTC) - oldest).total_seconds())
 
     def loop() -> None:
+        started_cpu = time.thread_time()
         while not stop.is_set():
             backlog()
             _drain(engine, site, backend, config, run.stats)
+            run.cpu = time.thread_time() - started_cpu
+            run.cpu_mails = run.stats.get("rendered", 0)
             stop.wait(0.2)
 
     thread = threading.Thread(target=loop, daemon=True)
@@ -630,10 +636,15 @@ def play_phase(
 ) -> tuple[Row, Row, int]:
     """All players at once, each on its own list of games: (move row, page row, games over)."""
     tallies = [PlayTally() for _ in games]
+    spent = [0.0] * len(games)  # each player thread's CPU seconds
 
     def work(index: int, deadline: float) -> Tally:
         """One player on its own games."""
-        play_games(port, games[index], deadline, tallies[index], style)
+        started = time.thread_time()
+        try:
+            play_games(port, games[index], deadline, tallies[index], style)
+        finally:
+            spent[index] = time.thread_time() - started
         return Tally()
 
     before = meters.read()
@@ -645,7 +656,7 @@ def play_phase(
         moves.add(tally.moves)
         pages.add(tally.pages)
     load = os.getloadavg()[0]
-    move_row = Row("pbem move POST", moves, wall, usage, load)
+    move_row = Row("pbem move POST", moves, wall, usage, load, players=sum(spent))
     page_row = Row("pbem page GET", pages, wall, load=load)
     return move_row, page_row, sum(t.finished for t in tallies)
 
@@ -1051,6 +1062,22 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
             f" ({fmt(rendered / render_s if render_s else math.nan)}/s),"
             f" sending {fmt(send_s, 2)} s ({fmt(sent / send_s if send_s else math.nan)}/s);"
             f" outbox backlog at most {r.max_backlog} mails, the oldest waiting {fmt(r.max_age)} s"
+        )
+        # What a move costs this script, whatever the server does: its players' threads and,
+        # for the mail the move queues, the sender's thread (which goes on draining after
+        # the play, so it is counted per mail). With a server that cost nothing, a move
+        # would still cost that: the ratio by CPU could reach at most the bare insert's
+        # whole cost over it.
+        players = move.cpu_ms(move.players)
+        per_mail = r.cpu * 1000 / r.cpu_mails if r.cpu_mails else math.nan
+        mails = rendered / move.tally.count if move.tally.count else math.nan
+        script = players + per_mail * mails
+        print(
+            f"  this script's CPU per move: the players {fmt(players, 2)} ms, the sender"
+            f" {fmt(per_mail, 2)} ms a mail x {fmt(mails, 2)} mails a move; with a server"
+            f" that cost nothing the ratio by CPU could reach at most"
+            f" {fmt(insert.cpu_total_ms, 2)} / {fmt(script, 2)}"
+            f" = {fmt(insert.cpu_total_ms / script if script else math.nan, 2)}"
         )
     if result.name == "postgresql" and math.isnan(move.usage.database):
         print("  (a database server not started here: its CPU counts under 'others busy')")
