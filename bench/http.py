@@ -565,7 +565,6 @@ class SenderRun:
     max_age: float = 0.0  # seconds the oldest unsent mail had waited, at worst
     wall: float = 0.0
     cpu: float = 0.0  # CPU seconds of the sender's thread, and of the last pass after it
-    cpu_mails: float = 0.0  # the mails rendered in that time
 
 
 @contextmanager
@@ -596,7 +595,6 @@ def sender_beside(url: str, port: int, scratch: Path) -> Iterator[SenderRun]:
             backlog()
             _drain(engine, site, backend, config, run.stats)
             run.cpu = time.thread_time() - started_cpu
-            run.cpu_mails = run.stats.get("rendered", 0)
             stop.wait(0.2)
 
     thread = threading.Thread(target=loop, daemon=True)
@@ -614,7 +612,6 @@ def sender_beside(url: str, port: int, scratch: Path) -> Iterator[SenderRun]:
         spent = time.thread_time()
         _drain(engine, site, backend, config, run.stats)
         run.cpu += time.thread_time() - spent
-        run.cpu_mails = run.stats.get("rendered", 0)
         run.wall = time.perf_counter() - started
         engine.dispose()
 
@@ -1076,7 +1073,7 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
         # would still cost that: the ratio by CPU could reach at most the bare insert's
         # whole cost over it.
         players = move.cpu_ms(move.players)
-        per_mail = r.cpu * 1000 / r.cpu_mails if r.cpu_mails else math.nan
+        per_mail = r.cpu * 1000 / rendered if rendered else math.nan
         mails = rendered / move.tally.count if move.tally.count else math.nan
         script = players + per_mail * mails
         print(
