@@ -90,7 +90,7 @@ def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
     if not (hasattr(shown, "turn_prompt") or hasattr(shown, "round_reports")):
         return None
     # Only the rounds the game's mails need of its history (MAIL_ROUNDS: see mail_view).
-    view = dict(GAMES[game.slug].view(game.state, seat, rounds=rounds_viewed(game.slug, "mail")))
+    view = dict(GAMES[game.slug].view(game.state, seat, rounds=rounds_viewed(shown, "mail")))
     # What never changes later (a finished round) the sender takes from the game then.
     return shown.mail_view(view) if hasattr(shown, "mail_view") else view
 

@@ -12,7 +12,14 @@ from pbem.app import ROOT
 from pbem.games import GAMES
 from pbem.games.colour_bazaar import ColourBazaar
 from pbem.mailer import make_env
-from pbem.present import MissingPart, check_parts, fantasy_business, missing_parts, rounds_viewed
+from pbem.present import (
+    MissingPart,
+    check_parts,
+    fantasy_business,
+    missing_parts,
+    presenter,
+    rounds_viewed,
+)
 
 PAGES = Environment(loader=FileSystemLoader(str(ROOT / "templates")))
 MAILS = make_env()
@@ -70,8 +77,8 @@ def test_a_count_of_rounds_that_is_not_a_whole_number_is_a_missing_part(
 
 
 def test_the_rounds_a_game_views_are_its_presenters_declared_counts() -> None:
-    assert rounds_viewed("fantasy-business", "page") == fantasy_business.PAST_ROUNDS == 1
-    assert rounds_viewed("fantasy-business", "mail") == fantasy_business.MAIL_ROUNDS == 1
+    assert rounds_viewed(presenter("fantasy-business"), "page") == fantasy_business.PAST_ROUNDS == 1
+    assert rounds_viewed(presenter("fantasy-business"), "mail") == fantasy_business.MAIL_ROUNDS == 1
     # Colour Bazaar is not played in rounds: it declares neither, and is viewed whole.
-    assert rounds_viewed("colour-bazaar", "page") is None
-    assert rounds_viewed("colour-bazaar", "mail") is None
+    assert rounds_viewed(presenter("colour-bazaar"), "page") is None
+    assert rounds_viewed(presenter("colour-bazaar"), "mail") is None

@@ -71,11 +71,11 @@ def presenter(slug: str) -> ModuleType:
     return import_module(GameParts(slug).presenter_module)
 
 
-def rounds_viewed(slug: str, reader: Literal["page", "mail"]) -> int | None:
-    """How many finished rounds besides the current one the game's page or queued mail views
+def rounds_viewed(shown: ModuleType, reader: Literal["page", "mail"]) -> int | None:
+    """How many finished rounds besides the current one a game's page or queued mail views
     (its presenter's PAST_ROUNDS or MAIL_ROUNDS); None, every round, when it declares none.
     check_parts has made sure at start that a declared one is a count."""
-    rounds: int | None = getattr(presenter(slug), PRESENTER_ROUNDS[reader], None)
+    rounds: int | None = getattr(shown, PRESENTER_ROUNDS[reader], None)
     return rounds
 
 

@@ -103,7 +103,7 @@ def _render_page(
     # A paged log: the last LOG_PAGE moves unless the reader asked for all of them.
     whole = request.args.get("log") == "all"  # also every past round, for games that have them
     # Only the rounds the page shows are viewed: a page costs the same late in a long game.
-    view = rules.view(game.state, seat_no, None if whole else rounds_viewed(game.slug, "page"))
+    view = rules.view(game.state, seat_no, None if whole else rounds_viewed(shown, "page"))
     first = 0 if whole else max(0, game.ply - LOG_PAGE)
     moves = log_of(session, game, seat_no, since=first)
     # Lines after the reader's last move are marked new; when that move is older than the

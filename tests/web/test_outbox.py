@@ -15,7 +15,7 @@ from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.models import Game, Move, Outbox
 from pbem.notify import decode, encode
-from pbem.present import rounds_viewed
+from pbem.present import presenter, rounds_viewed
 from pbem.present.fantasy_business import mail_view, mail_view_then
 from pbem.present.text import render
 from pbem.sender import LEASE, claim
@@ -190,7 +190,7 @@ def test_a_queued_fantasy_business_view_gives_back_the_view_of_its_moment() -> N
             viewer = len(kept) % players
             view = rules.view(state, viewer)
             # notify.queue keeps it from a view of the rounds the game's mails declare.
-            rounds = rounds_viewed("fantasy-business", "mail")
+            rounds = rounds_viewed(presenter("fantasy-business"), "mail")
             trimmed = mail_view(rules.view(state, viewer, rounds=rounds))
             queued = decode(json.loads(json.dumps(encode(trimmed))))
             assert all(r["income"] is None for r in queued["history"])
