@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import true
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
@@ -124,8 +123,9 @@ def next_game(
         select(Seat, Game)
         .join(Game, col(Game.id) == col(Seat.game_id))
         .where(Seat.player_id == player_id, Game.status == "active", col(Seat.left).is_(False))
-        .where(col(Game.id) != besides if besides is not None else true())
     )
+    if besides is not None:
+        playing = playing.where(col(Game.id) != besides)
     for seat, game in session.exec(playing).all():
         if game.state is None or seat.seat not in GAMES[game.slug].to_act(game.state):
             continue
