@@ -1,4 +1,4 @@
-"""Mail: render the mail/ templates, build safe messages, and the smtp and file backends."""
+"""Mail: render the mail/ templates, build checked mails (pbem.mime), the smtp and file backends."""
 
 from __future__ import annotations
 
@@ -7,16 +7,13 @@ import os
 import re
 import smtplib
 import ssl
-from email import policy
-from email.headerregistry import Address, BaseHeader, HeaderRegistry
-from email.message import EmailMessage
-from email.parser import BytesHeaderParser
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pbem.mime import Mail, Value, ascii_address, compose
 from pbem.models import Outbox
 from pbem.present.text import install_jinja
 
@@ -28,8 +25,8 @@ _ENCODED_WORD = re.compile(r"=\?")
 def neutralise_encoded_words(value: str) -> str:
     """Text in which no RFC 2047 encoded word (=?charset?q?...?=) can start.
 
-    Python's email package decodes an encoded word found in a header value and may write
-    what it holds, CR LF included, raw (CVE-2024-6923): "=?" becomes "= ?".
+    A mail program decodes an encoded word it finds in a header, so text a player wrote
+    could read as other text, CR LF included (CVE-2024-6923): "=?" becomes "= ?".
     """
     return _ENCODED_WORD.sub("= ?", value)
 
@@ -37,57 +34,6 @@ def neutralise_encoded_words(value: str) -> str:
 def clean_header(value: str) -> str:
     """A header value with no CR, LF, NUL or other control characters, nor encoded words."""
     return neutralise_encoded_words(_UNSAFE.sub(" ", value)).strip()
-
-
-class _Registry(HeaderRegistry):
-    """The standard header classes, each made once: the standard registry makes a new class
-    for every header it stores or parses (a tenth of building and checking a mail)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._made: dict[str, type[BaseHeader]] = {}
-
-    def __getitem__(self, name: str) -> type[BaseHeader]:
-        key = name.lower()
-        made = self._made.get(key)
-        if made is None:
-            made = self._made[key] = super().__getitem__(name)
-        return made
-
-
-# policy.default in all but the registry above: mail is built, folded and parsed the same.
-POLICY = policy.default.clone(header_factory=_Registry())
-
-
-class UnsafeMessage(ValueError):
-    """The message, once serialised, does not parse back to the headers it was built with."""
-
-
-def check_headers(msg: EmailMessage) -> None:
-    """Refuse a message whose serialised headers parse back to other headers than intended.
-
-    The headers are written as the generator writes them (each folded by the message's
-    policy, CR LF) and parsed back alone: the body is not serialised for this."""
-    written = msg.policy.clone(linesep="\r\n")
-    raw = b"".join(written.fold_binary(name, value) for name, value in msg.raw_items())
-    back = BytesHeaderParser(policy=POLICY).parsebytes(raw + b"\r\n").items()
-    # Folding may move white space about; names, order and words must stay as built.
-    intended = [(k.lower(), " ".join(str(v).split())) for k, v in msg.items()]
-    parsed = [(k.lower(), " ".join(str(v).split())) for k, v in back]
-    if parsed != intended:
-        changed = [k for k, _ in (set(parsed) ^ set(intended))]
-        raise UnsafeMessage(f"headers change when serialised: {sorted(set(changed))}")
-    first: dict[str, Any] = {}  # the headers as parsed back: parsed once, the costly part
-    for name, value in back:
-        first.setdefault(name.lower(), value)
-    for field in ("From", "To"):
-        if [a.addr_spec for a in first[field.lower()].addresses] != [
-            a.addr_spec for a in msg[field].addresses
-        ]:
-            raise UnsafeMessage(f"{field} names other addresses once serialised")
-    for _, value in back:
-        if _UNSAFE.search(str(value)):
-            raise UnsafeMessage("a header holds a control character once serialised")
 
 
 def make_env(extra_globals: dict[str, Any] | None = None, reload: bool = False) -> Environment:
@@ -126,34 +72,30 @@ def render_mail(
     return clean_header(first[len("Subject:") :]), body.lstrip("\n"), html
 
 
-def build_message(row: Outbox, from_addr: str, from_name: str) -> EmailMessage:
-    """The message for an outbox row, with its stable Message-ID and thread headers."""
-    msg = EmailMessage(policy=POLICY)
-    msg["From"] = Address(display_name=clean_header(from_name), addr_spec=from_addr)
-    msg["To"] = Address(display_name=clean_header(row.to_name), addr_spec=row.to_addr)
-    msg["Subject"] = clean_header(row.subject)
-    msg["Date"] = format_datetime(row.created_at)
-    msg["Message-ID"] = row.message_id
+def build_message(row: Outbox, from_addr: str, from_name: str) -> Mail:
+    """The mail of an outbox row, with its stable Message-ID and thread headers, written and
+    checked (UnsafeMessage if its headers would not read back as built)."""
+    to_addr = ascii_address(row.to_addr)
+    fields: list[tuple[str, Value]] = [
+        ("From", (clean_header(from_name), ascii_address(from_addr))),
+        ("To", (clean_header(row.to_name), to_addr)),
+        ("Subject", clean_header(row.subject)),
+        ("Date", format_datetime(row.created_at)),
+        ("Message-ID", row.message_id),
+    ]
     if row.thread_id:
-        msg["In-Reply-To"] = row.thread_id
-        msg["References"] = row.thread_id
-    for name, value in sorted(row.headers.items()):
-        msg[clean_header(name)] = clean_header(value)
-    msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(row.body_text)
-    msg.add_alternative(row.body_html, subtype="html")
-    # Fold headers only past RFC 5322's hard limit of 998: Python's folding of encoded words
-    # can drop the space after a U+00A0 (French "titre\u00a0: à vous"), which check_headers
-    # rightly refuses. Set after the parts, so their transfer encoding is chosen as before.
-    msg.policy = msg.policy.clone(max_line_length=998)
-    return msg
+        fields += [("In-Reply-To", row.thread_id), ("References", row.thread_id)]
+    fields += [(clean_header(k), clean_header(v)) for k, v in sorted(row.headers.items())]
+    fields.append(("Auto-Submitted", "auto-generated"))
+    data = compose(fields, row.body_text, row.body_html)
+    return Mail(ascii_address(from_addr), to_addr, row.message_id, data)
 
 
 class Backend(Protocol):
     """Something that delivers messages."""
 
-    def send(self, msg: EmailMessage) -> None:
-        """Deliver one message or raise."""
+    def send(self, mail: Mail) -> None:
+        """Deliver one mail or raise."""
 
     def close(self) -> None:
         """Let go of what sending held open (the sender calls it when a drain ends)."""
@@ -195,7 +137,7 @@ class SmtpBackend:
             raise
         return smtp
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, mail: Mail) -> None:
         """Send on the open connection, or on a new one; any failure drops the connection.
 
         A kept connection the server has closed meanwhile (an idle timeout), or on which it
@@ -208,14 +150,14 @@ class SmtpBackend:
             if self._smtp is None:
                 self._smtp, self._carried = self._open(), 0
             try:
-                self._smtp.send_message(msg)
+                self._smtp.sendmail(mail.sender, [mail.recipient], mail.data)
             except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused) as exc:
                 # 421 to MAIL FROM: the server takes no more on this connection (its limit).
                 if not kept or getattr(exc, "smtp_code", 421) != 421:
                     raise
                 self._drop()
                 self._smtp, self._carried = self._open(), 0
-                self._smtp.send_message(msg)
+                self._smtp.sendmail(mail.sender, [mail.recipient], mail.data)
         except BaseException:
             self._drop()
             raise
@@ -243,13 +185,13 @@ class FileBackend:
     def __init__(self, directory: str) -> None:
         self.directory = Path(directory)
 
-    def send(self, msg: EmailMessage) -> None:
-        """Write the message; a resend of the same Message-ID replaces the file."""
+    def send(self, mail: Mail) -> None:
+        """Write the mail; a resend of the same Message-ID replaces the file."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        digest = hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(mail.message_id.encode()).hexdigest()[:16]
         name = f"{digest}.eml"
         tmp = self.directory / f".{name}.tmp"
-        tmp.write_bytes(msg.as_bytes())
+        tmp.write_bytes(mail.data)
         os.replace(tmp, self.directory / name)
 
     def close(self) -> None:

@@ -24,7 +24,8 @@ from pbem.db import read_session, write_session
 from pbem.links import Site
 from pbem.mail_context import settings_path
 from pbem.mail_render import Rendered, Unrenderable, ensure_unsubscribe_key, needs_key, render_row
-from pbem.mailer import Backend, UnsafeMessage, build_message, check_headers
+from pbem.mailer import Backend, build_message
+from pbem.mime import UnsafeMessage
 from pbem.models import Outbox, Player, Seat
 from pbem.signin import MAILED_TTL, new_row, url_for_row
 
@@ -225,15 +226,14 @@ def _send_one(
     row = ready[0]
     clock = time.perf_counter()
     try:
-        msg = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
-        check_headers(msg)
+        mail = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
     except (UnsafeMessage, ValueError, TypeError) as exc:
         # Never send a mail whose headers would not arrive as built (header injection).
         log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
         _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
         return "failed"
     try:
-        backend.send(msg)
+        backend.send(mail)
     except Exception as exc:  # any failure to deliver means: try again later
         log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
         _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
