@@ -114,11 +114,21 @@ def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> boo
 
 
 def claim_to_send(
-    engine: Engine, site: Site, row_id: int, at: datetime, lease: timedelta
+    engine: Engine,
+    site: Site,
+    row_id: int,
+    at: datetime,
+    lease: timedelta,
+    sent: tuple[int, datetime] | None = None,
 ) -> tuple[Outbox | None, dict[int | None, str]]:
     """Claim one row to send now, and in the same transaction make what rendering it writes
-    (the player's unsubscribe key, the settings link's sign-in row): (row or None, links)."""
+    (the player's unsubscribe key, the settings link's sign-in row): (row or None, links).
+
+    `sent`: the mail sent just before (its id, when), marked sent first in the same
+    transaction, which commits that mark even when this row is not claimed."""
     with write_session(engine) as session:
+        if sent is not None:
+            _mark_sent(session, *sent)
         if not _claim_one(session, row_id, at, lease):
             return None, {}
         row, seat, player = session.exec(_ROW, params={"w_id": row_id}).one()
@@ -212,10 +222,15 @@ def _send_one(
     now: datetime,
     lease: timedelta,
     stats: dict[str, float],
+    unmarked: list[int],
 ) -> Outcome:
-    """Claim one mail at `at`, render it if need be, check it, send it and mark it."""
+    """Claim one mail at `at`, render it if need be, check it, send it and leave it in
+    `unmarked`: it is marked sent in the transaction that claims the next (or by drain).
+
+    The mail sent before is marked in this one's claim: a transaction a mail, not two."""
     clock = time.perf_counter()
-    row, links = claim_to_send(engine, site, row_id, at, lease)
+    sent = (unmarked.pop(), now) if unmarked else None
+    row, links = claim_to_send(engine, site, row_id, at, lease, sent)
     if row is None:
         return "held"  # another sender has it
     ready, rendered = render(engine, site, [row], now, links)
@@ -238,7 +253,7 @@ def _send_one(
         log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
         _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
         return "down"
-    _mark(engine, row.id, now, now, error=None)
+    unmarked.append(row.id or 0)
     stats["sent"] = stats.get("sent", 0) + 1
     stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
     return "sent"
@@ -255,7 +270,8 @@ def drain(
     """Render and send every due mail once; return how many were sent and how many failed.
 
     Each mail is claimed just before it is rendered (if it is not yet) and sent, for a few
-    SMTP timeouts; the time of a claim is `now` moved on by the time this drain has run.
+    SMTP timeouts, and marked sent in the transaction that claims the next (the last one
+    on its own); the time of a claim is `now` moved on by the time this drain has run.
     `stats`, when given, is added to: rows rendered and sent, seconds rendering and sending.
     """
     stats = stats if stats is not None else {}
@@ -266,12 +282,16 @@ def drain(
         return now + timedelta(seconds=time.monotonic() - started)
 
     done = {"sent": 0, "failed": 0}
+    unmarked: list[int] = []  # the mail just sent, marked with the next claim
     try:
+        outcome: Outcome = "held"
         progress = True
-        while progress:
+        while progress and outcome != "down":
             progress = False
             for row_id in _due(engine, now, at(), int(config.get("SENDER_BATCH", 50))):
-                outcome = _send_one(engine, site, backend, config, row_id, at(), now, lease, stats)
+                outcome = _send_one(
+                    engine, site, backend, config, row_id, at(), now, lease, stats, unmarked
+                )
                 if outcome == "held":
                     continue
                 progress = True
@@ -279,10 +299,17 @@ def drain(
                 if outcome == "down":
                     # The server is likely down or hanging: leave the rest for the next drain
                     # rather than wait out a timeout for each.
-                    return done
+                    break
+        for row_id in unmarked:  # the last mail sent
+            _mark(engine, row_id, now, now, error=None)
         return done
     finally:
         backend.close()  # the SMTP connection the drain's mails went on
+
+
+def _mark_sent(session: Any, row_id: int | None, sent_at: datetime) -> None:
+    """Mark a row sent (a row another sender marked sent meanwhile stays as it is)."""
+    session.connection().execute(_SENT, {"w_id": row_id, "w_sent": sent_at})
 
 
 def _mark(
@@ -295,8 +322,7 @@ def _mark(
 ) -> None:
     with write_session(engine) as session:
         if sent_at is not None:
-            # Sent: one statement (a row another sender marked sent meanwhile stays as it is).
-            session.connection().execute(_SENT, {"w_id": row_id, "w_sent": sent_at})
+            _mark_sent(session, row_id, sent_at)
             return
         row = session.get(Outbox, row_id)
         if row is None or row.sent_at is not None:

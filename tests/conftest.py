@@ -59,6 +59,7 @@ class Inbox:
         self.peers: list[Any] = []  # the client's (address, port) of each: one per connection
         self.close_after_each = False  # hang up once a mail is taken (an idle timeout, say)
         self.per_connection: int | None = None  # then 421 to MAIL FROM (a provider's limit)
+        self.busy_after: int | None = None  # then 451 to DATA: taken no more for a while
         self.lock = threading.Lock()
 
     async def handle_MAIL(  # noqa: N802
@@ -73,6 +74,8 @@ class Inbox:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        if self.busy_after is not None and len(self.messages) >= self.busy_after:
+            return "451 4.3.0 Try again later"
         msg = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
         with self.lock:
             self.messages.append(msg)  # type: ignore[arg-type]

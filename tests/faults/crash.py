@@ -24,7 +24,7 @@ def main() -> None:
     """Kill the sender after the SMTP server accepted a mail, or the sweep on its third game."""
     app = create_app()
     if sys.argv[1] == "sender":
-        sender._mark = die  # the mail was accepted, but is not yet marked sent
+        sender._mark_sent = die  # the mail was accepted, but is not yet marked sent
         drain_outbox(app)
     else:
         real_queue = notify.queue

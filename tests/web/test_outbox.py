@@ -77,6 +77,25 @@ def test_a_server_that_takes_no_more_on_a_connection_costs_no_mail(
     )
 
 
+def test_a_mail_taken_just_before_the_server_failed_is_marked_sent(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    """A mail is marked sent with the next one's claim; when the next is not taken, the
+    drain still marks the one that was, and it never goes twice."""
+    create(client)
+    smtpd.busy_after = 1  # takes the first mail, then answers 451 to the next
+    assert deliver(app) == {"sent": 1, "failed": 1}
+    (taken,) = smtpd.messages
+    marked = {r.message_id: r for r in rows(app)}
+    assert marked[str(taken["Message-ID"])].sent_at is not None
+    assert sum(1 for r in marked.values() if r.sent_at is None and r.attempts == 1) == 1
+    smtpd.busy_after = None
+    clock.advance(minutes=1)  # past the failed one's backoff
+    assert deliver(app) == {"sent": 2, "failed": 0}
+    assert sorted(Counter(str(m["Message-ID"]) for m in smtpd.messages).values()) == [1, 1, 1]
+    assert all(r.sent_at is not None for r in rows(app))
+
+
 def test_a_sender_that_died_after_claiming_loses_nothing(
     client: Any, app: Any, smtpd: Any, clock: Any
 ) -> None:
