@@ -22,7 +22,7 @@ from pbem.models import Game, Outbox, Player, Seat
 from pbem.notify import NOTIFICATIONS, decode
 from pbem.present.text import render
 from pbem.replay import state_at
-from pbem.store import moves_of, seats_of
+from pbem.store import game_by_id, moves_of, player_by_id, seats_of
 from pbem.talk import visible
 
 
@@ -95,7 +95,7 @@ def render_row(
     `settings_link` is the sign-in link the sender made for a game mail; `states` caches
     the games' states at the rows' plies across one drain."""
     states = states if states is not None else {}
-    player = session.get(Player, row.player_id) if row.player_id is not None else None
+    player = player_by_id(session, row.player_id) if row.player_id is not None else None
     if player is None:
         raise Unrenderable(f"outbox {row.id}: no player")
     facts = decode(row.extra)
@@ -107,7 +107,7 @@ def render_row(
         if row.event == "digest":
             context["games"] = _digest_entries(session, site, player, facts["games"], now)
     else:
-        game = session.get(Game, row.game_id)
+        game = game_by_id(session, row.game_id)
         seats = seats_of(session, game) if game is not None else []
         if game is None or row.seat is None or row.seat >= len(seats):
             raise Unrenderable(f"outbox {row.id}: no game or seat")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import and_, bindparam
@@ -75,9 +76,13 @@ def player_of(session: Session, seat: Seat) -> Player:
     return player
 
 
+# Built once: seats_of runs for every page, move and mail.
+_SEATS = select(Seat).where(col(Seat.game_id) == bindparam("game_id")).order_by(col(Seat.seat))
+
+
 def seats_of(session: Session, game: Game) -> list[Seat]:
     """The game's seats in seat order."""
-    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
+    return list(session.exec(_SEATS, params={"game_id": game.id}))
 
 
 def moves_of(session: Session, game: Game, since: int = 0, until: int | None = None) -> list[Move]:
@@ -119,16 +124,25 @@ def log_of(
     own lines, not every viewer's.
     """
     key = "watch" if viewer is None else str(viewer)
+    params = {"game_id": game.id, "since": since, "until": until}
+    return [
+        LoggedMove(ply, seat, source, at, {key: mine or []})
+        for ply, seat, source, at, mine in session.execute(
+            _log_query(key, until is not None), params
+        )
+    ]
+
+
+@lru_cache(maxsize=64)
+def _log_query(key: str, bounded: bool) -> Any:
+    """The log's statement for one viewer's lines, built once (a page and a mail run it)."""
     lines = Move.__table__.c.lines[key]  # type: ignore[attr-defined]
     query = core_select(
         col(Move.ply), col(Move.seat), col(Move.source), col(Move.created_at), lines
-    ).where(col(Move.game_id) == game.id, col(Move.ply) >= since)
-    if until is not None:
-        query = query.where(col(Move.ply) < until)
-    return [
-        LoggedMove(ply, seat, source, at, {key: mine or []})
-        for ply, seat, source, at, mine in session.execute(query.order_by(col(Move.ply)))
-    ]
+    ).where(col(Move.game_id) == bindparam("game_id"), col(Move.ply) >= bindparam("since"))
+    if bounded:
+        query = query.where(col(Move.ply) < bindparam("until"))
+    return query.order_by(col(Move.ply))
 
 
 # Built once: a statement made anew for each page cost more than running it. It binds
@@ -148,11 +162,17 @@ _TABLE = (
     .order_by(col(Seat.seat))
 )
 _GAME = select(Game).where(col(Game.id) == bindparam("game_id"))
+_PLAYER = select(Player).where(col(Player.id) == bindparam("player_id"))
 
 
 def game_by_id(session: Session, game_id: int) -> Game | None:
     """The game with this id, or None (as session.get, with a statement built once)."""
     return session.exec(_GAME, params={"game_id": game_id}).first()
+
+
+def player_by_id(session: Session, player_id: int) -> Player | None:
+    """The player with this id, or None (as session.get, with a statement built once)."""
+    return session.exec(_PLAYER, params={"player_id": player_id}).first()
 
 
 def table_of(
