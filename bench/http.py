@@ -18,6 +18,9 @@ Afterwards SQL checks the move log: no (game, ply) twice, game.ply equals the nu
 logged moves, every game replays from its seed, and every 303 has its move in the log.
 A Fantasy Business seat page is timed at ply 0 and at the last ply of a long game, the
 two in turn twice, for the ratio of their server CPU per GET (aim: at most 1.3).
+pbem's outbox sender runs beside the play in a process of its own, as in the clock
+process, draining every 0.2 s into files: its rate, its largest backlog (how long the
+oldest mail waited) and its CPU per mail are printed.
 
 Then, with the same gunicorn settings and the same number of concurrent clients, a bare
 Flask app (bench/bare_app.py) is measured: GET /bare (no database) and POST /insert (one
@@ -60,6 +63,7 @@ import http.client
 import inspect
 import json
 import math
+import multiprocessing
 import os
 import random
 import re
@@ -233,16 +237,17 @@ class Usage:
 
 @dataclass
 class Meters:
-    """Where CPU is read: the gunicorn master and the PostgreSQL postmaster (if ours)."""
+    """Where CPU is read: the gunicorn master and the PostgreSQL postmaster (if ours), and
+    this script with its helper processes (the sender's)."""
 
     server: int | None
     database: int | None
+    helpers: list[int] = field(default_factory=list)
 
     def read(self) -> Usage:
         """CPU seconds used so far."""
-        return Usage(
-            tree_cpu(self.server), tree_cpu(self.database), time.process_time(), machine_cpu()
-        )
+        client = time.process_time() + sum(proc_cpu(pid)[0] for pid in self.helpers)
+        return Usage(tree_cpu(self.server), tree_cpu(self.database), client, machine_cpu())
 
     @staticmethod
     def spent(before: Usage, after: Usage) -> Usage:
@@ -553,7 +558,7 @@ def _play_api(
     return False
 
 
-# --- the sender, running beside the play as the clock process would -----------------
+# --- the sender, running beside the play in a process of its own, as the clock's -------
 
 
 @dataclass
@@ -564,18 +569,50 @@ class SenderRun:
     max_backlog: int = 0
     max_age: float = 0.0  # seconds the oldest unsent mail had waited, at worst
     wall: float = 0.0
-    cpu: float = 0.0  # CPU seconds of the sender's thread, and of the last pass after it
+    cpu: float = 0.0  # CPU seconds of the sender's process, its last pass after the play too
+    pid: int | None = None  # the sender's process, while it runs: its CPU counts as ours
 
 
 @contextmanager
 def sender_beside(url: str, port: int, scratch: Path) -> Iterator[SenderRun]:
-    """Run pbem's outbox sender in a thread (file backend) until the block ends."""
+    """Run pbem's outbox sender (file backend) in a process of its own until the block ends.
+
+    In production the sender runs in the clock process (Procfile), not beside the players:
+    a thread of this script would share its interpreter lock with the 20 player threads,
+    and a mail cost it twice its CPU alone. Its process's CPU counts as this script's."""
+    context = multiprocessing.get_context("spawn")
+    stop = context.Event()
+    receive, reply = context.Pipe(duplex=False)
+    worker = context.Process(
+        target=_sender_process, args=(url, port, str(scratch), SECRET, stop, reply), daemon=True
+    )
+    worker.start()
+    if not receive.poll(120) or receive.recv() != "ready":  # imports and engine: not timed
+        raise RuntimeError("the sender's process did not start")
+    run = SenderRun(pid=worker.pid)
+    try:
+        yield run
+    finally:
+        stop.set()
+        if receive.poll(120):
+            done: SenderRun = receive.recv()
+            run.stats, run.max_backlog, run.max_age = done.stats, done.max_backlog, done.max_age
+            run.wall, run.cpu = done.wall, done.cpu
+        worker.join(10)
+        run.pid = None
+
+
+def _sender_process(url: str, port: int, scratch: str, secret: str, stop: Any, reply: Any) -> None:
+    """The sender's process: drain every 0.2 s until told to stop, then once more (the mail
+    the play queued since), and send back what it did."""
+    global SECRET
+    SECRET = secret
     run = SenderRun()
-    stop = threading.Event()
     engine = make_engine(url)
     site = make_site(port)
-    backend = FileBackend(str(scratch / "mail-sent"))
+    backend = FileBackend(str(Path(scratch) / "mail-sent"))
     config = {"MAIL_FROM": "pbem@localhost", "MAIL_FROM_NAME": "pbem", "SENDER_BATCH": 50}
+    reply.send("ready")
 
     def backlog() -> None:
         with engine.connect() as conn:
@@ -589,31 +626,17 @@ def sender_beside(url: str, port: int, scratch: Path) -> Iterator[SenderRun]:
                 oldest = oldest.replace(tzinfo=UTC)
             run.max_age = max(run.max_age, (datetime.now(UTC) - oldest).total_seconds())
 
-    def loop() -> None:
-        started_cpu = time.thread_time()
-        while not stop.is_set():
-            backlog()
-            _drain(engine, site, backend, config, run.stats)
-            run.cpu = time.thread_time() - started_cpu
-            stop.wait(0.2)
-
-    thread = threading.Thread(target=loop, daemon=True)
-    started = time.perf_counter()
-    thread.start()
-    try:
-        yield run
-    finally:
-        stop.set()
-        thread.join(60)
-        # What the play queued since the thread's last pass is sent here: its time and CPU
-        # count with the rest (they used to be left out of the wall time, which made the
-        # rate too high and the busy times add up to more than the wall).
+    started, started_cpu = time.perf_counter(), time.process_time()
+    while not stop.is_set():
         backlog()
-        spent = time.thread_time()
         _drain(engine, site, backend, config, run.stats)
-        run.cpu += time.thread_time() - spent
-        run.wall = time.perf_counter() - started
-        engine.dispose()
+        stop.wait(0.2)
+    backlog()
+    _drain(engine, site, backend, config, run.stats)
+    run.wall = time.perf_counter() - started
+    run.cpu = time.process_time() - started_cpu
+    engine.dispose()
+    reply.send(run)
 
 
 def _drain(
@@ -930,7 +953,9 @@ def bench_database(
         print(f"{name}: {args.players} players playing (at most {args.duration:.0f} s)", flush=True)
         style = Style(args.think, args.post_only, args.api)
         with sender_beside(url, port, scratch) as sender_run:
+            meters.helpers = [sender_run.pid or 0]
             move_row, page_row, finished = play_phase(meters, port, lists, args.duration, style)
+            meters.helpers = []
         print(
             f"{name}: page GET at ply 0 and at ply {pages.plies}, in turn, twice"
             f" {args.bare_seconds:.0f} s each"
@@ -1059,7 +1084,7 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
         rendered, sent = r.stats.get("rendered", 0), r.stats.get("sent", 0)
         render_s, send_s = r.stats.get("render_s", 0.0), r.stats.get("send_s", 0.0)
         print(
-            f"  sender (a thread of this script, file backend): {int(rendered)} mails rendered"
+            f"  sender (a process of its own, file backend): {int(rendered)} mails rendered"
             f" and {int(sent)} sent in {fmt(r.wall)} s ="
             f" {fmt(rendered / r.wall if r.wall else math.nan)} rendered/s;"
             f" busy claiming and rendering {fmt(render_s, 2)} s"
@@ -1068,7 +1093,7 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
             f" outbox backlog at most {r.max_backlog} mails, the oldest waiting {fmt(r.max_age)} s"
         )
         # What a move costs this script, whatever the server does: its players' threads and,
-        # for the mail the move queues, the sender's thread (which goes on draining after
+        # for the mail the move queues, the sender's process (which goes on draining after
         # the play, so it is counted per mail). With a server that cost nothing, a move
         # would still cost that: the ratio by CPU could reach at most the bare insert's
         # whole cost over it.
