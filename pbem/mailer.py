@@ -75,9 +75,9 @@ def render_mail(
 def build_message(row: Outbox, from_addr: str, from_name: str) -> Mail:
     """The mail of an outbox row, with its stable Message-ID and thread headers, written and
     checked (UnsafeMessage if its headers would not read back as built)."""
-    to_addr = ascii_address(row.to_addr)
+    sender, to_addr = ascii_address(from_addr), ascii_address(row.to_addr)
     fields: list[tuple[str, Value]] = [
-        ("From", (clean_header(from_name), ascii_address(from_addr))),
+        ("From", (clean_header(from_name), sender)),
         ("To", (clean_header(row.to_name), to_addr)),
         ("Subject", clean_header(row.subject)),
         ("Date", format_datetime(row.created_at)),
@@ -88,7 +88,7 @@ def build_message(row: Outbox, from_addr: str, from_name: str) -> Mail:
     fields += [(clean_header(k), clean_header(v)) for k, v in sorted(row.headers.items())]
     fields.append(("Auto-Submitted", "auto-generated"))
     data = compose(fields, row.body_text, row.body_html)
-    return Mail(ascii_address(from_addr), to_addr, row.message_id, data)
+    return Mail(sender, to_addr, row.message_id, data)
 
 
 class Backend(Protocol):
