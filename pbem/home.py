@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from sqlalchemy import bindparam
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
@@ -111,22 +112,31 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
     return found
 
 
+# Only the games under way are read (with their states): a player's finished games,
+# however many, cost next_game nothing. A seat left is the computer's move, not the
+# player's. Built once (next_game runs on every seat page); the page's own game is left
+# out by a condition added only when there is one.
+_PLAYING = (
+    select(Seat, Game)
+    .join(Game, col(Game.id) == col(Seat.game_id))
+    .where(
+        col(Seat.player_id) == bindparam("player_id"),
+        Game.status == "active",
+        col(Seat.left).is_(False),
+    )
+)
+_PLAYING_BESIDES = _PLAYING.where(col(Game.id) != bindparam("besides"))
+
+
 def next_game(
     session: Session, site: Any, player_id: int, now: datetime, besides: int | None = None
 ) -> str | None:
     """The seat path of the player's most urgent game where it is their move, if any, other
     than game `besides` (the one the page is of: the player has just moved there)."""
     best: tuple[bool, datetime, str] | None = None
-    # Only the games under way are read (with their states): a player's finished games,
-    # however many, cost this nothing. A seat left is the computer's move, not the player's.
-    playing = (
-        select(Seat, Game)
-        .join(Game, col(Game.id) == col(Seat.game_id))
-        .where(Seat.player_id == player_id, Game.status == "active", col(Seat.left).is_(False))
-    )
-    if besides is not None:
-        playing = playing.where(col(Game.id) != besides)
-    for seat, game in session.exec(playing).all():
+    query = _PLAYING if besides is None else _PLAYING_BESIDES
+    params = {"player_id": player_id, "besides": besides}
+    for seat, game in session.exec(query, params=params).all():
         if game.state is None or seat.seat not in GAMES[game.slug].to_act(game.state):
             continue
         key = (seat.deadline is None, seat.deadline or now, _path(site.seat_url(seat)))
