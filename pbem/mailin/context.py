@@ -70,8 +70,13 @@ def refusal_moves(
 def page_moves(
     site: Any, game: Game, seat: Seat | None, lang: str, names: list[str]
 ) -> dict[str, Any] | None:
-    """For the seat's page: each legal move's text form, and the address replies go to."""
+    """For the seat's page: each legal move's text form, and the address replies go to.
+
+    None when replies to turn mails are not set up (no reply domain): the page would
+    invite a reply that nothing reads."""
     if seat is None or game.state is None or game.status != "active":
+        return None
+    if not offers_reply(site, "your_turn"):
         return None
     rules = GAMES[game.slug]
     if not rules.may_act(game.state, seat.seat):

@@ -38,6 +38,18 @@ def test_the_page_says_you_must_move_by_and_everyones_time(
     assert page.index('class="since"') < page.index("<h2>Markets</h2>")
 
 
+def test_no_move_by_mail_is_offered_when_replies_are_not_set_up(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    """Without a reply domain a reply to the turn mail reaches nothing: the page does not
+    invite one (tests/mailin/test_refusals.py has the fold when replies are set up)."""
+    assert not app.config["REPLY_DOMAIN"]
+    links = new_game(client, app, smtpd, [ANA, LEO])
+    page = client.get(links[ANA[1]]).get_data(as_text=True)
+    assert "Your move." in page
+    assert 'id="by-mail"' not in page and "Move by mail" not in page
+
+
 def test_the_winner_reads_you_win(client: Any, app: Any, smtpd: Any) -> None:
     links = new_game(client, app, smtpd, [ANA, LEO])
     finish(client, app, smtpd, links)
