@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from sqlmodel import Session
 
@@ -59,11 +58,6 @@ def player_context(site: Site, player: Player, now: datetime) -> dict[str, Any]:
     }
 
 
-def settings_path(site: Site, seat: Seat) -> str:
-    """Where a game mail's settings link leads once it has signed the player in."""
-    return urlsplit(site.seat_url(seat)).path + "/settings"
-
-
 def mail_context(
     session: Session,
     site: Site,
@@ -81,7 +75,7 @@ def mail_context(
 
     `facts` are what notify.queue recorded of that moment (deadline, who was to act,
     who was absent, from which ply the moves are news); `now` is when it was queued.
-    `settings_link` is the sign-in link the sender made for this mail (see settings_path).
+    `settings_link` is the mail's settings link (signin.mailed_url).
     """
     lang = player.lang
     names = [s.name for s in seats]

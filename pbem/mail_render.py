@@ -22,6 +22,7 @@ from pbem.models import Game, Outbox, Player, Seat
 from pbem.notify import NOTIFICATIONS, decode
 from pbem.present.text import render
 from pbem.replay import state_at
+from pbem.signin import mailed_url
 from pbem.store import game_by_id, moves_of, player_by_id, seats_of
 from pbem.talk import visible
 
@@ -84,16 +85,11 @@ def _state_then(
 
 
 def render_row(
-    session: Session,
-    site: Site,
-    row: Outbox,
-    settings_link: str = "",
-    states: dict[Any, Any] | None = None,
+    session: Session, site: Site, row: Outbox, states: dict[Any, Any] | None = None
 ) -> Rendered:
     """The mail of one queued row, read from this session (which only reads).
 
-    `settings_link` is the sign-in link the sender made for a game mail; `states` caches
-    the games' states at the rows' plies across one drain."""
+    `states` caches the games' states at the rows' plies across one drain."""
     states = states if states is not None else {}
     player = player_by_id(session, row.player_id) if row.player_id is not None else None
     if player is None:
@@ -114,6 +110,8 @@ def render_row(
         seat = seats[row.seat]
         to_name = seat.name
         ply = row.ply or 0
+        # The settings link signs the player in once; its row is made when it is used.
+        settings_link = mailed_url(site, row.id or 0, player.id or 0)
         context = mail_context(
             session, site, game, seat, seats, player, row.event, ply, facts, now, settings_link
         )

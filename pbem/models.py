@@ -225,6 +225,8 @@ class WebhookDelivery(SQLModel, table=True):
     sent_at: datetime | None = None  # delivered, or given up (see given_up)
     given_up: bool = False
     last_error: str | None = Field(default=None, max_length=500)
+
+
 class SignIn(SQLModel, table=True):
     """A mailed sign-in link: good once, until it expires; then it says why it no longer is."""
 
@@ -235,3 +237,6 @@ class SignIn(SQLModel, table=True):
     created_at: datetime
     expires_at: datetime
     used_at: datetime | None = None
+    # A game mail's settings link has no row until it is used: the row then made names the
+    # mail, once (a unique index: the second press finds it used).
+    outbox_id: int | None = Field(default=None, unique=True, index=True)

@@ -17,17 +17,15 @@ import time
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Engine, and_, bindparam, or_, update
+from sqlalchemy import Engine, bindparam, or_, update
 from sqlmodel import col, select
 
 from pbem.db import read_session, write_session
 from pbem.links import Site
-from pbem.mail_context import settings_path
 from pbem.mail_render import Rendered, Unrenderable, ensure_unsubscribe_key, needs_key, render_row
 from pbem.mailer import Backend, build_message
 from pbem.mime import UnsafeMessage
-from pbem.models import Outbox, Player, Seat
-from pbem.signin import MAILED_TTL, new_row, url_for_row
+from pbem.models import Outbox, Player
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=2)
@@ -96,12 +94,9 @@ _SENT = (
         last_error=None,
     )
 )
-# A claimed row with the seat and the player its mail goes to.
+# A claimed row with the player its mail goes to.
 _ROW = (
-    select(Outbox, Seat, Player)
-    .outerjoin(
-        Seat, and_(col(Seat.game_id) == col(Outbox.game_id), col(Seat.seat) == col(Outbox.seat))
-    )
+    select(Outbox, Player)
     .outerjoin(Player, col(Player.id) == col(Outbox.player_id))
     .where(col(Outbox.id) == bindparam("w_id"))
 )
@@ -115,14 +110,13 @@ def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> boo
 
 def claim_to_send(
     engine: Engine,
-    site: Site,
     row_id: int,
     at: datetime,
     lease: timedelta,
     sent: tuple[int, datetime] | None = None,
-) -> tuple[Outbox | None, dict[int | None, str]]:
-    """Claim one row to send now, and in the same transaction make what rendering it writes
-    (the player's unsubscribe key, the settings link's sign-in row): (row or None, links).
+) -> Outbox | None:
+    """Claim one row to send now, and in the same transaction give its player the
+    unsubscribe key its rendering needs, if it has none: the row, or None if not claimed.
 
     `sent`: the mail sent just before (its id, when), marked sent first in the same
     transaction, which commits that mark even when this row is not claimed."""
@@ -130,16 +124,11 @@ def claim_to_send(
         if sent is not None:
             _mark_sent(session, *sent)
         if not _claim_one(session, row_id, at, lease):
-            return None, {}
-        row, seat, player = session.exec(_ROW, params={"w_id": row_id}).one()
-        if row.rendered_at is not None:
-            return row, {}
-        if needs_key(row) and player is not None:
+            return None
+        row, player = session.exec(_ROW, params={"w_id": row_id}).one()
+        if row.rendered_at is None and needs_key(row) and player is not None:
             ensure_unsubscribe_key(session, player)
-        links = {}
-        if row.game_id is not None and seat is not None and player is not None:
-            links[row.id] = _settings_link(session, site, row, seat, player)
-        return row, links
+        return row
 
 
 def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
@@ -158,13 +147,10 @@ def render(
     site: Site,
     rows: list[Outbox],
     now: datetime,
-    links: dict[int | None, str],
 ) -> tuple[list[Outbox], int]:
     """Render the claimed rows not yet rendered and store them: (rows ready to send, rendered).
 
-    `links`: the settings links made for them (with their players' unsubscribe keys) when
-    they were claimed (claim_to_send). A row that cannot be rendered (its game or player is
-    gone) is marked failed.
+    A row that cannot be rendered (its game or player is gone) is marked failed.
     """
     pending = [r for r in rows if r.rendered_at is None]
     if not pending:
@@ -175,7 +161,7 @@ def render(
     with read_session(engine) as session:
         for row in pending:
             try:
-                done[row.id] = render_row(session, site, row, links.get(row.id, ""), states)
+                done[row.id] = render_row(session, site, row, states)
             except Unrenderable as exc:
                 log.warning("mail %s cannot be rendered: %s", row.id, exc)
                 broken.add(row.id)
@@ -198,13 +184,6 @@ def render(
                 setattr(row, name, value)
             row.rendered_at = now
     return [r for r in rows if r.id not in broken], len(done)
-
-
-def _settings_link(session: Any, site: Site, row: Outbox, seat: Seat, player: Player) -> str:
-    """A game mail's settings link signs its player in on that device: one sign-in row per
-    mail, good for a while from when the mail was queued (made here, not in the move)."""
-    made = new_row(session, player, settings_path(site, seat), row.created_at, MAILED_TTL)
-    return url_for_row(site, made)
 
 
 # What became of one due mail (_send_one): another sender holds it; it failed and is
@@ -230,10 +209,10 @@ def _send_one(
     The mail sent before is marked in this one's claim: a transaction a mail, not two."""
     clock = time.perf_counter()
     sent = (unmarked.pop(), now) if unmarked else None
-    row, links = claim_to_send(engine, site, row_id, at, lease, sent)
+    row = claim_to_send(engine, row_id, at, lease, sent)
     if row is None:
         return "held"  # another sender has it
-    ready, rendered = render(engine, site, [row], now, links)
+    ready, rendered = render(engine, site, [row], now)
     stats["rendered"] = stats.get("rendered", 0) + rendered
     stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
     if not ready:

@@ -1,24 +1,30 @@
 """Sign in by mail, with no password: a link good once and for a while, and the session it opens.
 
-A link names a SignIn row and carries its random nonce, signed; the row says whether it was
-used and until when it holds, so a link opened twice or too late says which it is.
+A link asked for on /signin names a SignIn row and carries its random nonce, signed; the
+row says whether it was used and until when it holds, so a link opened twice or too late
+says which it is. A game mail's settings link names the mail and its reader instead: its
+row is made when it is first used, once, so sending a mail writes nothing for it.
 """
 
 from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import update
-from sqlmodel import Session, col
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
 
 from pbem.links import BadLink, Site, make_token, new_key, read_token
-from pbem.models import Player, SignIn
+from pbem.models import Outbox, Player, Seat, SignIn
 from pbem.store import id_of
 
 ASKED_TTL = timedelta(hours=1)  # a link asked for on /signin
 MAILED_TTL = timedelta(days=30)  # the settings link in a game's mail
 SESSION_DAYS = 90  # how long a device stays signed in
+MAILED = "mail"  # the first item of a game mail's settings link
 
 
 class Used(Exception):
@@ -51,14 +57,31 @@ def url_for_row(site: Site, row: SignIn) -> str:
     return f"{site.base_url.rstrip('/')}/signin/{token}"
 
 
-def check(session: Session, secret: str, token: str, now: datetime) -> SignIn:
-    """The sign-in row of a link still good; BadLink, Used or Expired otherwise."""
-    payload = read_token(secret, "signin", token)
-    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
+def settings_path(site: Site, seat: Seat) -> str:
+    """Where a game mail's settings link leads once it has signed the player in."""
+    return urlsplit(site.seat_url(seat)).path + "/settings"
+
+
+def mailed_url(site: Site, outbox_id: int, player_id: int) -> str:
+    """A game mail's settings link: it names the mail and its reader, and signs them in on
+    that device once, within MAILED_TTL of the mail; no row exists until it is used."""
+    token = make_token(site.secret, "signin", [MAILED, outbox_id, player_id])
+    return f"{site.base_url.rstrip('/')}/signin/{token}"
+
+
+def check(session: Session, site: Site, token: str, now: datetime) -> SignIn:
+    """The sign-in row of a link still good (a mailed link's first use: a row not yet
+    stored); BadLink, Used or Expired otherwise."""
+    payload = read_token(site.secret, "signin", token)
+    if len(payload) == 3 and payload[0] == MAILED and all(_an_id(x) for x in payload[1:]):
+        row = _mailed(session, site, payload[1], payload[2])
+    elif len(payload) == 2 and _an_id(payload[0]) and isinstance(payload[1], str):
+        found = session.get(SignIn, payload[0])
+        if found is None or not secrets.compare_digest(found.nonce, payload[1]):
+            raise BadLink("no such sign-in")
+        row = found
+    else:
         raise BadLink("payload")
-    row = session.get(SignIn, payload[0])
-    if row is None or not secrets.compare_digest(row.nonce, payload[1]):
-        raise BadLink("no such sign-in")
     if row.used_at is not None:
         raise Used()
     if row.expires_at <= now:
@@ -66,14 +89,59 @@ def check(session: Session, secret: str, token: str, now: datetime) -> SignIn:
     return row
 
 
-def use(session: Session, secret: str, token: str, now: datetime) -> SignIn:
+def _an_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _mailed(session: Session, site: Site, outbox_id: int, player_id: int) -> SignIn:
+    """The row of a game mail's settings link: the one made when it was used, or the one
+    its first use will make (to the seat's settings, good for MAILED_TTL from the mail)."""
+    made = session.exec(select(SignIn).where(col(SignIn.outbox_id) == outbox_id)).first()
+    if made is not None:
+        return made
+    mail = session.get(Outbox, outbox_id)
+    if mail is None or mail.player_id != player_id or mail.game_id is None or mail.seat is None:
+        raise BadLink("no such mail")
+    seat = session.exec(
+        select(Seat).where(col(Seat.game_id) == mail.game_id, col(Seat.seat) == mail.seat)
+    ).first()
+    if seat is None or seat.player_id != player_id:
+        raise BadLink("no such seat")
+    return SignIn(
+        player_id=player_id,
+        nonce=new_key(),
+        next_path=settings_path(site, seat),
+        created_at=mail.created_at,
+        expires_at=mail.created_at + MAILED_TTL,
+        outbox_id=outbox_id,
+    )
+
+
+def use(session: Session, site: Site, token: str, now: datetime) -> SignIn:
     """Spend the link: exactly one press signs in, even when two arrive at once."""
-    row = check(session, secret, token, now)
+    row = check(session, site, token, now)
+    if not spend(session, row, now):
+        raise Used()
+    return row
+
+
+def spend(session: Session, row: SignIn, now: datetime) -> bool:
+    """Mark the row used now; False if another press did first. A mailed link's row is
+    written here (its first use), and a second at the same moment finds it there."""
+    if row.id is None:
+        table = SignIn.__table__  # type: ignore[attr-defined]
+        values = row.model_dump(exclude={"id"}) | {"used_at": now}
+        dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+        insert = (
+            dialect.insert(table)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=["outbox_id"])
+        )
+        # The new row's id comes back unless another press wrote it first.
+        return session.connection().execute(insert.returning(table.c.id)).first() is not None
     done = session.execute(
         update(SignIn)
         .where(col(SignIn.id) == row.id, col(SignIn.used_at).is_(None))
         .values(used_at=now)
     )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise Used()
-    return row
+    return bool(done.rowcount == 1)  # type: ignore[attr-defined]

@@ -61,7 +61,7 @@ def link_page(token: str) -> tuple[str, int]:
     """The opened link shows a button: a GET changes nothing (mail scanners open links)."""
     with read_session(engine()) as db:
         try:
-            row = signin.check(db, site().secret, token, now())
+            row = signin.check(db, site(), token, now())
         except BadLink:
             bad_link()
         except signin.Used:
@@ -80,7 +80,7 @@ def use(token: str) -> Response | tuple[str, int]:
     """Sign in on this device for 90 days, and go where the link leads."""
     try:
         with write_session(engine()) as db:
-            row = signin.use(db, site().secret, token, now())
+            row = signin.use(db, site(), token, now())
             player_id, next_path = row.player_id, row.next_path
     except BadLink:
         bad_link()

@@ -136,9 +136,9 @@ def test_a_mail_whose_headers_would_change_is_never_sent(
     # Rendered as the sender renders a row before it sends it (an old row, say).
     site, now = app.extensions["pbem"]["site"], app.config["CLOCK"]()
     for row in queued:
-        claimed, links = claim_to_send(engine, site, row.id, now, LEASE)
+        claimed = claim_to_send(engine, row.id, now, LEASE)
         assert claimed is not None
-        render(engine, site, [claimed], now, links)
+        render(engine, site, [claimed], now)
     with write_session(engine) as session:
         session.execute(update(Outbox).values(claimed_until=None))  # as if the sender stopped
         row = session.exec(select(Outbox).where(Outbox.to_addr == "leo@example.org")).one()

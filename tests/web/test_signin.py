@@ -8,6 +8,11 @@ from datetime import timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from sqlmodel import select
+
+from pbem import signin
+from pbem.db import read_session, write_session
+from pbem.models import SignIn
 from tests.web.helpers import deliver, form_with, hidden, start_game, text_of
 
 SIGNIN_LINK = re.compile(r"http://pbem\.test(/signin/[A-Za-z0-9_.\-]+)")
@@ -100,6 +105,73 @@ def test_the_settings_link_in_a_game_mail_signs_in_and_opens_the_settings(
     assert signed_in(fresh)
     # Seat links keep working without signing in.
     assert app.test_client().get(links[email]).status_code == 200
+
+
+def _settings_links(smtpd: Any) -> dict[str, str]:
+    """The settings link of the last game mail to each address, as a path."""
+    links = {}
+    for mail in smtpd.messages:
+        for line in text_of(mail).splitlines():
+            if "which mails" in line:
+                email = str(mail["To"]).split("<")[1].rstrip(">")
+                links[email] = line.split(": ", 1)[1].removeprefix("http://pbem.test")
+    return links
+
+
+def _rows(app: Any) -> list[SignIn]:
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return list(session.exec(select(SignIn)))
+
+
+def test_a_game_mail_writes_no_sign_in_row_until_its_link_is_used_once(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    """Sending a mail makes no row for its settings link: the first press makes it (to the
+    reader's settings), a second press or another mail's reader finds it spent, and a link
+    older than its 30 days says it has expired."""
+    start_game(client, app, smtpd)
+    assert _rows(app) == []  # every game mail sent, not one row written for its link
+    links = _settings_links(smtpd)
+    leo = links["leo@example.org"]
+    assert press(app.test_client(), leo).status_code == 303
+    (row,) = _rows(app)
+    assert (
+        row.used_at is not None
+        and row.outbox_id is not None
+        and row.next_path.endswith("/settings")
+    )
+    other = app.test_client()
+    assert other.post(leo).status_code == 410
+    assert "already used" in other.get(leo).get_data(as_text=True)
+    assert not signed_in(other)
+    assert len(_rows(app)) == 1
+    assert other.get(leo[:-3] + "xyz").status_code == 404  # tampered
+    clock.advance(days=31)
+    late = other.get(links["zoe@example.org"])
+    assert late.status_code == 410 and "expired" in late.get_data(as_text=True)
+    assert len(_rows(app)) == 1
+
+
+def test_a_mailed_link_pressed_twice_at_once_signs_in_once(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    """Both presses read the link before either wrote its row: the second finds the row
+    the first wrote and gives way (the unique outbox_id)."""
+    start_game(client, app, smtpd)
+    token = _settings_links(smtpd)["leo@example.org"].removeprefix("/signin/")
+    engine, site, now = (
+        app.extensions["pbem"]["engine"],
+        app.extensions["pbem"]["site"],
+        app.config["CLOCK"](),
+    )
+    with read_session(engine) as session:
+        first, second = (signin.check(session, site, token, now) for _ in range(2))
+    assert first.id is None and second.id is None  # neither press has written yet
+    with write_session(engine) as session:
+        assert signin.spend(session, first, now)
+    with write_session(engine) as session:
+        assert not signin.spend(session, second, now)
+    assert len(_rows(app)) == 1
 
 
 def test_sign_in_mails_are_rate_limited(client: Any, app: Any, smtpd: Any) -> None:
