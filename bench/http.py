@@ -578,8 +578,8 @@ def sender_beside(url: str, port: int, scratch: Path) -> Iterator[SenderRun]:
     """Run pbem's outbox sender (file backend) in a process of its own until the block ends.
 
     In production the sender runs in the clock process (Procfile), not beside the players:
-    a thread of this script would share its interpreter lock with the 20 player threads,
-    and a mail cost it twice its CPU alone. Its process's CPU counts as this script's."""
+    a thread of this script would share its interpreter lock with the 20 player threads.
+    Its process's CPU counts as this script's."""
     context = multiprocessing.get_context("spawn")
     stop = context.Event()
     receive, reply = context.Pipe(duplex=False)

@@ -78,9 +78,14 @@ def encoded_words(text: str) -> list[str]:
         end = min(start + WORD_BYTES, len(raw))
         while end < len(raw) and raw[end] & 0xC0 == 0x80:  # not inside a character
             end -= 1
-        words.append(f"=?utf-8?b?{base64.b64encode(raw[start:end]).decode()}?=")
+        words.append(_encoded(raw[start:end]))
         start = end
     return words
+
+
+def _encoded(raw: bytes) -> str:
+    """One RFC 2047 encoded word of UTF-8 bytes, in base64."""
+    return f"=?utf-8?b?{base64.b64encode(raw).decode()}?="
 
 
 def ascii_address(address: str) -> str:
@@ -119,7 +124,7 @@ def phrase_words(name: str) -> list[str]:
             if pieces:
                 pieces[-1] += " "
             pieces.append(piece)
-    return [f"=?utf-8?b?{base64.b64encode(p.encode()).decode()}?=" for p in pieces if p]
+    return [_encoded(piece.encode()) for piece in pieces if piece]
 
 
 def _text(value: str) -> str:

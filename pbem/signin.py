@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from pbem.links import BadLink, Site, make_token, new_key, read_token
 from pbem.models import Outbox, Player, Seat, SignIn
-from pbem.store import id_of
+from pbem.store import find_seat, id_of
 
 ASKED_TTL = timedelta(hours=1)  # a link asked for on /signin
 MAILED_TTL = timedelta(days=30)  # the settings link in a game's mail
@@ -102,9 +102,7 @@ def _mailed(session: Session, site: Site, outbox_id: int, player_id: int) -> Sig
     mail = session.get(Outbox, outbox_id)
     if mail is None or mail.player_id != player_id or mail.game_id is None or mail.seat is None:
         raise BadLink("no such mail")
-    seat = session.exec(
-        select(Seat).where(col(Seat.game_id) == mail.game_id, col(Seat.seat) == mail.seat)
-    ).first()
+    seat = find_seat(session, mail.game_id, mail.seat)
     if seat is None or seat.player_id != player_id:
         raise BadLink("no such seat")
     return SignIn(

@@ -74,7 +74,9 @@ class Inbox:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
-        if self.busy_after is not None and len(self.messages) >= self.busy_after:
+        with self.lock:
+            busy = self.busy_after is not None and len(self.messages) >= self.busy_after
+        if busy:
             return "451 4.3.0 Try again later"
         msg = BytesParser(policy=policy.default).parsebytes(envelope.original_content)
         with self.lock:
