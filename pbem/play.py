@@ -94,6 +94,11 @@ def player_for(session: Session, person: Invitee, now: datetime) -> Player:
     return player
 
 
+def new_seed() -> int:
+    """A new game's seed (its deal and every draw after): 62 random bits."""
+    return secrets.randbits(62)
+
+
 def create_game(
     session: Session,
     site: Site,
@@ -117,7 +122,7 @@ def create_game(
         reminders=timing.reminders,
         absent_after=timing.absent_after,
         takeover=timing.takeover,
-        seed=seed if seed is not None else secrets.randbits(62),
+        seed=seed if seed is not None else new_seed(),
         status="forming",
         creator_seat=0,
         watch_key=new_key(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import socket
 import threading
@@ -22,7 +23,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
-from pbem import create_app
+from pbem import create_app, play
 from pbem.db import migrate
 from pbem.web.csrf import csrf_token
 
@@ -98,6 +99,15 @@ class Inbox:
             self.messages.clear()
             self.raw.clear()
             self.peers.clear()
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games made without a seed (the lobby, rematches) get seeds from a seeded generator,
+    the same in every run of a test: it deals the same cards each time. (As large as real
+    seeds, so a test that looks for the seed in a page does not find it by chance.)"""
+    rng = random.Random(15)
+    monkeypatch.setattr(play, "new_seed", lambda: rng.getrandbits(62))
 
 
 @pytest.fixture
