@@ -235,7 +235,7 @@ class SignIn(SQLModel, table=True):
     nonce: str = Field(max_length=32)  # in the signed link: the row alone cannot be guessed
     next_path: str = Field(default="/me", max_length=300)  # where the button leads
     created_at: datetime
-    expires_at: datetime
+    expires_at: datetime = Field(index=True)  # the sweep drops rows long past it
     used_at: datetime | None = None
     # A game mail's settings link has no row until it is used: the row then made names the
     # mail, once (a unique index: the second press finds it used).

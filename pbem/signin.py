@@ -13,10 +13,11 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import update
+from sqlalchemy import Engine, delete, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
+from pbem.db import write_session
 from pbem.links import BadLink, Site, make_token, new_key, read_token
 from pbem.models import Outbox, Player, Seat, SignIn
 from pbem.store import find_seat, id_of
@@ -24,6 +25,9 @@ from pbem.store import find_seat, id_of
 ASKED_TTL = timedelta(hours=1)  # a link asked for on /signin
 MAILED_TTL = timedelta(days=30)  # the settings link in a game's mail
 SESSION_DAYS = 90  # how long a device stays signed in
+# How long a row is kept past its expiry, so that a late press still says "expired"; after
+# that the sweep drops it (a mailed link's row would be made again, expired: it still says so).
+KEPT_AFTER_EXPIRY = timedelta(days=30)
 MAILED = "mail"  # the first item of a game mail's settings link
 
 
@@ -143,3 +147,12 @@ def spend(session: Session, row: SignIn, now: datetime) -> bool:
         .values(used_at=now)
     )
     return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def forget_old(engine: Engine, now: datetime) -> int:
+    """Drop sign-in rows expired more than KEPT_AFTER_EXPIRY ago; how many were dropped."""
+    with write_session(engine) as session:
+        done = session.execute(
+            delete(SignIn).where(col(SignIn.expires_at) < now - KEPT_AFTER_EXPIRY)
+        )
+        return int(done.rowcount or 0)  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, Update, update
 from sqlmodel import Session, col, select
 
-from pbem import notify
+from pbem import notify, signin
 from pbem.db import read_session, write_session
 from pbem.deadlines import next_digest, plan, stop_clock
 from pbem.games import GAMES
@@ -35,6 +35,7 @@ MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps fall
 def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[str, int]:
     """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends."""
     forget_expired(engine, now)
+    signin.forget_old(engine, now)
     return {
         "timeouts": sweep_timeouts(engine, site, now, batch),
         "reminders": sweep_reminders(engine, site, now, batch),

@@ -13,6 +13,7 @@ from sqlmodel import select
 from pbem import signin
 from pbem.db import read_session, write_session
 from pbem.models import SignIn
+from tests.clock.helpers import run_sweep
 from tests.web.helpers import deliver, form_with, hidden, start_game, text_of
 
 SIGNIN_LINK = re.compile(r"http://pbem\.test(/signin/[A-Za-z0-9_.\-]+)")
@@ -185,3 +186,38 @@ def test_sign_in_mails_are_rate_limited(client: Any, app: Any, smtpd: Any) -> No
         ask(client, "nobody@example.org")
     assert ask(client, "ana@example.org").status_code == 429  # ten asks an hour from one place
     assert ask(client, "not-an-address").status_code in (400, 429)
+
+
+def test_the_sweep_drops_rows_a_month_past_expiry_and_late_links_still_refuse(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    """A row is kept 30 days past its expiry (a late press says "expired"), then the sweep
+    drops it; a game mail's link whose row was dropped stays refused, never signs in again."""
+    start_game(client, app, smtpd)
+    leo = _settings_links(smtpd)["leo@example.org"]
+    assert press(app.test_client(), leo).status_code == 303
+    smtpd.clear()
+    ask(client, "zoe@example.org")
+    deliver(app)
+    asked = signin_link(smtpd.messages[0])
+    assert len(_rows(app)) == 2
+
+    clock.advance(days=29)
+    run_sweep(app)
+    assert len(_rows(app)) == 2
+    late = app.test_client().get(asked)
+    assert late.status_code == 410 and "expired" in late.get_data(as_text=True)
+
+    clock.advance(days=2)  # the asked link expired 31 days ago, leo's mail is 31 days old
+    run_sweep(app)
+    (kept,) = _rows(app)
+    assert kept.outbox_id is not None
+    assert app.test_client().get(asked).status_code == 404  # no longer known at all
+
+    clock.advance(days=30)  # leo's row expired 30 days and more ago
+    run_sweep(app)
+    assert _rows(app) == []
+    other = app.test_client()
+    again = other.post(leo)
+    assert again.status_code == 410 and "expired" in other.get(leo).get_data(as_text=True)
+    assert not signed_in(other) and _rows(app) == []
