@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlmodel import col
+from sqlmodel import Session, col
 
 from pbem.db import read_session, write_session
 from pbem.models import RateHit
@@ -66,7 +66,6 @@ def record(engine: Engine, limit: Limit, address: str, now: datetime) -> int:
         return int(session.execute(statement).scalar_one())
 
 
-def forget_expired(engine: Engine, now: datetime) -> None:
-    """Drop counters whose window has passed."""
-    with write_session(engine) as session:
-        session.execute(delete(RateHit).where(col(RateHit.expires_at) < now))
+def forget_expired(session: Session, now: datetime) -> None:
+    """Drop counters whose window has passed (in the caller's write transaction)."""
+    session.execute(delete(RateHit).where(col(RateHit.expires_at) < now))

@@ -13,11 +13,10 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import Engine, delete, update
+from sqlalchemy import delete, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-from pbem.db import write_session
 from pbem.links import BadLink, Site, make_token, new_key, read_token
 from pbem.models import Outbox, Player, Seat, SignIn
 from pbem.store import find_seat, id_of
@@ -149,10 +148,7 @@ def spend(session: Session, row: SignIn, now: datetime) -> bool:
     return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
 
-def forget_old(engine: Engine, now: datetime) -> int:
-    """Drop sign-in rows expired more than KEPT_AFTER_EXPIRY ago; how many were dropped."""
-    with write_session(engine) as session:
-        done = session.execute(
-            delete(SignIn).where(col(SignIn.expires_at) < now - KEPT_AFTER_EXPIRY)
-        )
-        return int(done.rowcount or 0)  # type: ignore[attr-defined]
+def forget_old(session: Session, now: datetime) -> None:
+    """Drop sign-in rows expired more than KEPT_AFTER_EXPIRY ago (in the caller's write
+    transaction)."""
+    session.execute(delete(SignIn).where(col(SignIn.expires_at) < now - KEPT_AFTER_EXPIRY))

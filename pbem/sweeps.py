@@ -34,8 +34,9 @@ MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps fall
 
 def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[str, int]:
     """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends."""
-    forget_expired(engine, now)
-    signin.forget_old(engine, now)
+    with write_session(engine) as session:  # what has run its time, in one transaction
+        forget_expired(session, now)
+        signin.forget_old(session, now)
     return {
         "timeouts": sweep_timeouts(engine, site, now, batch),
         "reminders": sweep_reminders(engine, site, now, batch),

@@ -230,7 +230,8 @@ def seat_ply(token: str) -> dict[str, Any]:
         ).first()
         if found is None:
             abort(404)
-        return {"ply": found[0], "status": found[1]}
+        ply, status = found
+        return {"ply": ply, "status": status}
 
 
 @bp.get("/w/<token>")

@@ -208,7 +208,7 @@ def test_the_sweep_drops_rows_a_month_past_expiry_and_late_links_still_refuse(
     late = app.test_client().get(asked)
     assert late.status_code == 410 and "expired" in late.get_data(as_text=True)
 
-    clock.advance(days=2)  # the asked link expired 31 days ago, leo's mail is 31 days old
+    clock.advance(days=2)  # the asked link expired over 30 days ago, leo's mail is 31 days old
     run_sweep(app)
     (kept,) = _rows(app)
     assert kept.outbox_id is not None
