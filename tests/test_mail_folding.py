@@ -92,6 +92,29 @@ def test_a_header_that_would_read_as_a_new_header_is_refused(subject: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("value", "place"),
+    [
+        ("x\r\n", 0),  # ends the headers: the fields after it would be read as the body
+        ("x\r\n", 2),  # ... even as the last field, before the MIME fields
+        ("x\r\nBcc: eve@evil.test", 1),  # a new field
+        ("x\r\nno colon here", 2),  # a line that is no field ends the headers too
+    ],
+)
+def test_a_raw_line_break_in_a_value_is_refused_wherever_the_field_stands(
+    value: str, place: int
+) -> None:
+    """Fields are checked one by one (and remembered): a field that would end the headers or
+    start another is refused wherever it stands, and the same field is refused every time."""
+    fields: list[tuple[str, Any]] = [("To", ("Léo", "leo@example.org")), ("Date", "today")]
+    fields.insert(place, ("Subject", value))
+    for _ in range(2):
+        with pytest.raises(UnsafeMessage, match="Subject"):
+            compose(fields, "text", "<p>html</p>")
+    fields[place] = ("Subject", "x")
+    assert _read(compose(fields, "text", "<p>html</p>"))["Subject"] == "x"
+
+
+@pytest.mark.parametrize(
     ("name", "why"),
     [
         ("X-Game: 1 Reply-To", "not a header name"),
