@@ -10,15 +10,16 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session
+from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.games.message import Message
-from pbem.models import Game, Move, Outbox
+from pbem.models import Game, Move, Outbox, Player
 from pbem.notify import decode, encode
 from pbem.present import presenter, rounds_viewed
 from pbem.present.fantasy_business import mail_view, mail_view_then
 from pbem.present.text import render
-from pbem.sender import LEASE, claim
+from pbem.sender import LEASE, claim, claim_to_send, render_ahead
+from pbem.sender import render as render_claimed
 from pbem.timefmt import format_short, format_when
 from tests.web.helpers import PLAYERS, deliver, headline, play_turn, start_game, text_of
 
@@ -194,6 +195,41 @@ def test_rendered_mail_is_kept_for_a_resend(client: Any, app: Any, smtpd: Any) -
     app.config["SMTP_PORT"] = port
     deliver(app)
     assert {r.id: (r.subject, r.body_text) for r in rows(app) if r.id in first} == first
+
+
+def test_a_mail_rendered_before_its_claim_is_stored_only_by_the_sender_that_claims_it(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    """The sender renders a mail, then claims it and stores it in one transaction: a sender
+    that loses the claim stores nothing, and a mail stored meanwhile is the one that goes."""
+    create(client)
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    first, second = (r.id for r in rows(app)[:2])
+    ahead = render_ahead(engine, site, first)
+    assert ahead is not None and "Ana" in ahead.body_text
+    assert len(claim(engine, clock(), 1)) == 1  # another sender holds the first mail
+    assert claim_to_send(engine, first, clock(), LEASE, None, ahead, clock()) is None
+    assert rows(app)[0].rendered_at is None  # not stored by the sender that lost the claim
+    # The second mail: rendered ahead, then rendered and stored by another sender after its
+    # reader chose French; the stale rendering is not stored over it.
+    stale = render_ahead(engine, site, second)
+    assert stale is not None
+    with write_session(engine) as session:
+        for player in session.exec(select(Player)):
+            player.lang = "fr"
+            session.add(player)
+    other = claim_to_send(engine, second, clock(), LEASE)
+    assert other is not None
+    render_claimed(engine, site, [other], clock())
+    stored = rows(app)[1]
+    assert stored.subject != stale.subject and " avec " in stored.subject
+    clock.advance(seconds=LEASE.total_seconds() + 1)
+    assert claim_to_send(engine, second, clock(), LEASE, None, stale, clock()) is not None
+    assert rows(app)[1].body_text == stored.body_text
+    clock.advance(seconds=LEASE.total_seconds() + 1)  # that sender died too: its claim lapses
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    sent = [m for m in smtpd.messages if str(m["Message-ID"]) == stored.message_id]
+    assert [str(m["Subject"]) for m in sent] == [stored.subject]  # in French, as stored
 
 
 def test_a_queued_fantasy_business_view_gives_back_the_view_of_its_moment() -> None:
