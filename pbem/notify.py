@@ -21,6 +21,7 @@ from pbem.models import Game, Outbox, Player, Seat
 from pbem.present import presenter, rounds_viewed
 from pbem.store import seats_of
 from pbem.webhooks.events import queue_events
+from pbem.writeplan import add_row
 
 # Mails that carry the table talk a player has not yet seen.
 TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
@@ -65,20 +66,21 @@ def _row(
     extra: dict[str, Any],
     seat: int | None = None,
     ply: int | None = None,
-) -> Outbox:
-    return Outbox(
-        game_id=game_id,
-        event=event,
-        player_id=player_id,
-        seat=seat,
-        ply=ply,
-        extra=encode(extra),
-        message_id=f"<{uuid.uuid4().hex}.g{game_id or 0}@{site.domain}>",
-        thread_id=thread_id(site, game_id) if game_id is not None else None,
-        headers={},
-        created_at=now,
-        next_attempt_at=now,
-    )
+) -> dict[str, Any]:
+    """An outbox row's columns (the others take the model's defaults)."""
+    return {
+        "game_id": game_id,
+        "event": event,
+        "player_id": player_id,
+        "seat": seat,
+        "ply": ply,
+        "extra": encode(extra),
+        "message_id": f"<{uuid.uuid4().hex}.g{game_id or 0}@{site.domain}>",
+        "thread_id": thread_id(site, game_id) if game_id is not None else None,
+        "headers": {},
+        "created_at": now,
+        "next_attempt_at": now,
+    }
 
 
 def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
@@ -104,13 +106,14 @@ def queue(
     now: datetime,
     extra: dict[str, Any] | None = None,
     seats: list[Seat] | None = None,
-) -> Outbox | None:
+) -> bool:
     """Put the mail for `event` to `seat` in the outbox (this transaction); no rendering here.
+    Whether a mail was queued.
 
-    A computer seat gets no mail (None), except the result to a player who left the seat
+    A computer seat gets no mail (False), except the result to a player who left the seat
     to a computer: they played the start of the game and hear how it ended."""
     if seat.computer and not (seat.left and event == "game_over"):
-        return None
+        return False
     seats = seats if seats is not None else seats_of(session, game)
     facts: dict[str, Any] = {
         "deadline": seat.deadline,
@@ -133,9 +136,9 @@ def queue(
     # Webhooks hear of it too: their facts only, the deliverer writes the body.
     queue_events(session, site, game, seat, event, now, [s.name for s in seats])
     seat.told_ply = game.ply
-    session.add(row)
+    add_row(session, Outbox, row)  # plain values while a move's writes are planned
     session.add(seat)
-    return row
+    return True
 
 
 def queue_player_mail(
@@ -147,7 +150,7 @@ def queue_player_mail(
     extra: dict[str, Any] | None = None,
 ) -> Outbox:
     """A mail about the player rather than one game (vacations)."""
-    row = _row(site, event, player.id, None, now, {"extra": extra or {}})
+    row = Outbox(**_row(site, event, player.id, None, now, {"extra": extra or {}}))
     session.add(row)
     return row
 
@@ -164,5 +167,5 @@ def queue_digest(session: Session, site: Site, player: Player, now: datetime) ->
             entries.append({"game": game.id, "seat": seat.seat, "deadline": seat.deadline})
     if not entries:
         return False
-    session.add(_row(site, "digest", player.id, None, now, {"games": entries}))
+    session.add(Outbox(**_row(site, "digest", player.id, None, now, {"games": entries})))
     return True

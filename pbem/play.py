@@ -314,16 +314,17 @@ def _move_values(prepared: Prepared, now: datetime) -> dict[str, Any]:
     return values
 
 
-def _move_row(prepared: Prepared, now: datetime) -> Move:
-    return Move(
-        game_id=id_of(prepared.game),
-        ply=prepared.ply,
-        seat=prepared.seat,
-        move=prepared.move,
-        source=prepared.source,
-        lines=prepared.lines,
-        created_at=now,
-    )
+def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
+    """The move's row in the log, as its columns."""
+    return {
+        "game_id": id_of(prepared.game),
+        "ply": prepared.ply,
+        "seat": prepared.seat,
+        "move": prepared.move,
+        "source": prepared.source,
+        "lines": prepared.lines,
+        "created_at": now,
+    }
 
 
 def plan_move(
@@ -345,7 +346,7 @@ def plan_move(
     rows = [(seat, player) for seat, player, _ in table]
     away = {id_of(player): back for _, player, back in table if back is not None}
     seats = [seat for seat, _ in rows]
-    with capturing(session, seats, [_move_row(prepared, now)]) as plan:
+    with capturing(session, seats, [(Move, _move_row(prepared, now))]) as plan:
         plan_game(session, plan, id_of(game), prepared.ply, values)
         _after_move(session, site, prepared, now, rows, away)
     return plan
@@ -385,7 +386,7 @@ def write_move(
         return True
     set_committed_value(game, "last_talk", changed[0][0])
     with session.no_autoflush:
-        session.add(_move_row(prepared, now))
+        session.add(Move(**_move_row(prepared, now)))
         _after_move(session, site, prepared, now)
     return False
 

@@ -27,6 +27,20 @@ SEATS = Seat.__table__  # type: ignore[attr-defined]
 GAMES = Game.__table__  # type: ignore[attr-defined]
 SEAT_COLUMNS = tuple(column.key for column in SEATS.columns)
 Params = Sequence[Any] | dict[str, Any]
+# A new row as plain values: its model and the columns given (the others take their defaults).
+NewRow = tuple[type[SQLModel], dict[str, Any]]
+_CAPTURED = "pbem.writeplan.captured"  # session.info key while a plan is made: rows added
+
+
+def add_row(session: Session, model: type[SQLModel], values: dict[str, Any]) -> None:
+    """Add a new row of `model` with these columns: while a plan is made (capturing), kept
+    as plain values for its insert (building the ORM object cost more than the insert);
+    otherwise added to the session as an object."""
+    captured = session.info.get(_CAPTURED)
+    if captured is None:
+        session.add(model(**values))
+    else:
+        captured.append((model, values))
 
 
 def seat_row(seat: Seat) -> tuple[Any, ...]:
@@ -45,12 +59,14 @@ class Plan:
 
 
 @contextmanager
-def capturing(session: Session, seats: list[Seat], first: list[SQLModel]) -> Iterator[Plan]:
+def capturing(
+    session: Session, seats: list[Seat], first: list[SQLModel | NewRow]
+) -> Iterator[Plan]:
     """Run ORM code in `session` (a read session) and capture what it would write.
 
-    Nothing is flushed: autoflush is off, the rows it adds are taken in the order added
-    (after `first`), and the seats' changed columns are read off when the block ends.
-    The session is left empty: what it read is detached."""
+    Nothing is flushed: autoflush is off, the rows it adds (objects, or plain values by
+    add_row) are taken in the order added (after `first`), and the seats' changed columns
+    are read off when the block ends. The session is left empty: what it read is detached."""
     dialect = dialect_of(session)
     read = [seat_row(seat) for seat in seats]
     plan = Plan([stored(dialect, SEATS.columns, row) for row in read])
@@ -60,10 +76,12 @@ def capturing(session: Session, seats: list[Seat], first: list[SQLModel]) -> Ite
         added.append(instance)
 
     event.listen(session, "transient_to_pending", adding)
+    session.info[_CAPTURED] = added
     try:
         with session.no_autoflush:
             yield plan
     finally:
+        session.info.pop(_CAPTURED, None)
         event.remove(session, "transient_to_pending", adding)
     plan.writes = _inserts(dialect, added)
     for before, seat in zip(read, seats, strict=True):
@@ -79,19 +97,40 @@ def capturing(session: Session, seats: list[Seat], first: list[SQLModel]) -> Ite
     session.expunge_all()
 
 
-def _inserts(dialect: Dialect, rows: list[SQLModel]) -> list[tuple[Statement, list[Params]]]:
+def _inserts(
+    dialect: Dialect, rows: list[SQLModel | NewRow]
+) -> list[tuple[Statement, list[Params]]]:
     """The rows' inserts, one statement a table, in the order the tables first appear."""
-    by_table: dict[Any, list[SQLModel]] = {}
+    by_table: dict[Any, list[dict[str, Any]]] = {}
     for row in rows:
-        by_table.setdefault(type(row).__table__, []).append(row)  # type: ignore[attr-defined]
+        if isinstance(row, tuple):
+            model, values = row
+            table = model.__table__  # type: ignore[attr-defined]
+            columns = _with_defaults(model, values)
+        else:
+            table = type(row).__table__  # type: ignore[attr-defined]
+            columns = {c.key: getattr(row, c.key) for c in table.columns}
+        by_table.setdefault(table, []).append(columns)
     writes: list[tuple[Statement, list[Params]]] = []
     for table, of_table in by_table.items():
         keys = tuple(c.key for c in table.columns if c.key != "id")
         statement = compiled(dialect, ("insert", table.name, *keys), partial(_insert, table, keys))
-        writes.append(
-            (statement, [statement.parameters({k: getattr(r, k) for k in keys}) for r in of_table])
-        )
+        writes.append((statement, [statement.parameters(columns) for columns in of_table]))
     return writes
+
+
+def _with_defaults(model: type[SQLModel], values: dict[str, Any]) -> dict[str, Any]:
+    """The row's columns: those given, the model's defaults for the others (KeyError at
+    the insert for a required column not given)."""
+    columns = {}
+    for name, info in model.model_fields.items():
+        if name in values:
+            columns[name] = values[name]
+        elif info.default_factory is not None:
+            columns[name] = info.default_factory()  # type: ignore[call-arg]
+        elif not info.is_required():
+            columns[name] = info.default
+    return columns
 
 
 def _insert(table: Any, keys: tuple[str, ...]) -> Any:

@@ -13,7 +13,7 @@ from sqlmodel import col, select
 from pbem import account, play
 from pbem.db import read_session, write_session
 from pbem.games import GAMES
-from pbem.models import Game, Outbox, Player, Seat
+from pbem.models import Game, Move, Outbox, Player, Seat
 from pbem.store import table_of
 
 PEOPLE = [
@@ -40,8 +40,14 @@ def _started(app: Any, slug: str, players: int, seed: int, clock: Any) -> int:
     return game_id
 
 
-def _written(app: Any, game_id: int) -> tuple[list[Any], list[Any]]:
-    """The game's outbox rows and seats, as what they say (no ids, addresses or keys)."""
+# Every column of a queued mail and of a logged move but those that name the row or its
+# game (ids, the random Message-ID, the game's thread).
+MAIL_FIELDS = [c.key for c in Outbox.__table__.columns if c.key not in ("id", "game_id", "message_id", "thread_id")]  # type: ignore[attr-defined]  # noqa: E501
+MOVE_FIELDS = [c.key for c in Move.__table__.columns if c.key not in ("id", "game_id")]  # type: ignore[attr-defined]  # noqa: E501
+
+
+def _written(app: Any, game_id: int) -> tuple[list[Any], list[Any], list[Any]]:
+    """The game's outbox rows, seats and moves, as what they say (no ids or keys)."""
     with read_session(app.extensions["pbem"]["engine"]) as session:
         mails = session.exec(
             select(Outbox).where(Outbox.game_id == game_id).order_by(col(Outbox.id))
@@ -49,9 +55,13 @@ def _written(app: Any, game_id: int) -> tuple[list[Any], list[Any]]:
         seats = session.exec(
             select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
         ).all()
+        moves = session.exec(
+            select(Move).where(Move.game_id == game_id).order_by(col(Move.ply))
+        ).all()
         return (
-            [(m.event, m.player_id, m.seat, m.ply, m.extra) for m in mails],
+            [(*(getattr(m, name) for name in MAIL_FIELDS), m.thread_id is None) for m in mails],
             [tuple(getattr(s, name) for name in SEAT_FIELDS) for s in seats],
+            [tuple(getattr(m, name) for name in MOVE_FIELDS) for m in moves],
         )
 
 
@@ -108,7 +118,7 @@ def test_planned_moves_write_what_the_ordinary_path_writes(app: Any, clock: Any)
         assert _written(app, planned) == _written(app, ordinary), f"after move {moves}"
         leo_deadlines.add(_written(app, planned)[1][1][0])
     assert back + limit in leo_deadlines  # a turn of Léo's began while he was away
-    mails, _ = _written(app, planned)
+    mails, _, _ = _written(app, planned)
     turns = [m for m in mails if m[0] == "your_turn"]
     assert moves == 60 and len(turns) >= 30  # the script went far, with turn mails all along
     assert all("view" in m[4] for m in turns)  # Fantasy Business mails carry the seat's view
