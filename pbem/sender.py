@@ -108,11 +108,11 @@ def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> boo
     return bool(session.connection().execute(_CLAIM, params).rowcount == 1)
 
 
-def render_ahead(engine: Engine, site: Site, row_id: int) -> Rendered | None:
-    """The mail of a row not yet rendered, rendered before it is claimed (in a read session),
-    so that claim_to_send stores it in the claim's transaction: None when the row is sent
-    or rendered already, gone, needs an unsubscribe key its player does not have yet, or
-    cannot be rendered (those are left to the claim and render that follow)."""
+def render_ahead(engine: Engine, site: Site, row_id: int) -> tuple[Outbox, Rendered] | None:
+    """A row not yet rendered, as read, and its mail, rendered before the row is claimed (in
+    a read session), so that claim_to_send stores it in the claim's transaction: None when
+    the row is sent or rendered already, gone, needs an unsubscribe key its player does not
+    have yet, or cannot be rendered (those are left to the claim and render that follow)."""
     with read_session(engine) as session:
         found = session.exec(_ROW, params={"w_id": row_id}).first()
         if found is None:
@@ -123,21 +123,16 @@ def render_ahead(engine: Engine, site: Site, row_id: int) -> Rendered | None:
         if player is None or (needs_key(row) and not player.unsubscribe_key):
             return None
         try:
-            return render_row(session, site, row)
+            return row, render_row(session, site, row)
         except Unrenderable:
             return None
 
 
-def _store(session: Any, rows: dict[int | None, Rendered], now: datetime) -> None:
-    """Store rendered mails in rows not yet rendered (a row rendered before keeps its own)."""
-    session.connection().execute(
-        _STORE,
-        [
-            {"w_id": row_id, "w_rendered_at": now}
-            | {f"w_{name}": value for name, value in mail.__dict__.items()}
-            for row_id, mail in rows.items()
-        ],
-    )
+def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]:
+    """The parameters that store a rendered mail in its row."""
+    return {"w_id": row_id, "w_rendered_at": now} | {
+        f"w_{name}": value for name, value in mail.__dict__.items()
+    }
 
 
 def claim_to_send(
@@ -146,7 +141,7 @@ def claim_to_send(
     at: datetime,
     lease: timedelta,
     sent: tuple[int, datetime] | None = None,
-    ahead: Rendered | None = None,
+    ahead: tuple[Outbox, Rendered] | None = None,
     now: datetime | None = None,
 ) -> Outbox | None:
     """Claim one row to send now, and in the same transaction give its player the
@@ -154,15 +149,22 @@ def claim_to_send(
 
     `sent`: the mail sent just before (its id, when), marked sent first in the same
     transaction, which commits that mark even when this row is not claimed. `ahead`: the
-    row's mail rendered before the claim (render_ahead), stored with it as rendered at
-    `now` unless the row was rendered meanwhile: one write transaction a mail."""
+    row as read and its mail rendered before the claim (render_ahead), stored with the
+    claim as rendered at `now` unless the row was rendered meanwhile (then the row is read
+    again): one write transaction a mail, and no read in it."""
     with write_session(engine) as session:
         if sent is not None:
             _mark_sent(session, *sent)
         if not _claim_one(session, row_id, at, lease):
             return None
         if ahead is not None:
-            _store(session, {row_id: ahead}, now or at)
+            read, mail = ahead
+            stored_at = now or at
+            if session.connection().execute(_STORE, _stored(row_id, mail, stored_at)).rowcount:
+                for name, value in mail.__dict__.items():
+                    setattr(read, name, value)
+                read.rendered_at = stored_at
+                return read
         row, player = session.exec(_ROW, params={"w_id": row_id}).one()
         if row.rendered_at is None and needs_key(row) and player is not None:
             ensure_unsubscribe_key(session, player)
@@ -207,7 +209,9 @@ def render(
         _mark(engine, row_id, None, now, error="cannot be rendered: game or player missing")
     if done:
         with write_session(engine) as session:
-            _store(session, done, now)
+            session.connection().execute(
+                _STORE, [_stored(row_id, mail, now) for row_id, mail in done.items()]
+            )
     for row in pending:
         if row.id in done:
             mail = done[row.id]

@@ -206,7 +206,7 @@ def test_a_mail_rendered_before_its_claim_is_stored_only_by_the_sender_that_clai
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     first, second = (r.id for r in rows(app)[:2])
     ahead = render_ahead(engine, site, first)
-    assert ahead is not None and "Ana" in ahead.body_text
+    assert ahead is not None and "Ana" in ahead[1].body_text
     assert len(claim(engine, clock(), 1)) == 1  # another sender holds the first mail
     assert claim_to_send(engine, first, clock(), LEASE, None, ahead, clock()) is None
     assert rows(app)[0].rendered_at is None  # not stored by the sender that lost the claim
@@ -222,9 +222,10 @@ def test_a_mail_rendered_before_its_claim_is_stored_only_by_the_sender_that_clai
     assert other is not None
     render_claimed(engine, site, [other], clock())
     stored = rows(app)[1]
-    assert stored.subject != stale.subject and " avec " in stored.subject
+    assert stored.subject != stale[1].subject and " avec " in stored.subject
     clock.advance(seconds=LEASE.total_seconds() + 1)
-    assert claim_to_send(engine, second, clock(), LEASE, None, stale, clock()) is not None
+    claimed = claim_to_send(engine, second, clock(), LEASE, None, stale, clock())
+    assert claimed is not None and claimed.subject == stored.subject  # what it will send
     assert rows(app)[1].body_text == stored.body_text
     clock.advance(seconds=LEASE.total_seconds() + 1)  # that sender died too: its claim lapses
     assert deliver(app) == {"sent": 3, "failed": 0}
