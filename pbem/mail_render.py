@@ -85,13 +85,19 @@ def _state_then(
 
 
 def render_row(
-    session: Session, site: Site, row: Outbox, states: dict[Any, Any] | None = None
+    session: Session,
+    site: Site,
+    row: Outbox,
+    states: dict[Any, Any] | None = None,
+    player: Player | None = None,
 ) -> Rendered:
     """The mail of one queued row, read from this session (which only reads).
 
-    `states` caches the games' states at the rows' plies across one drain."""
+    `states` caches the games' states at the rows' plies across one drain; `player`, the
+    row's player if the caller read it already."""
     states = states if states is not None else {}
-    player = player_by_id(session, row.player_id) if row.player_id is not None else None
+    if player is None or player.id != row.player_id:
+        player = player_by_id(session, row.player_id) if row.player_id is not None else None
     if player is None:
         raise Unrenderable(f"outbox {row.id}: no player")
     facts = decode(row.extra)

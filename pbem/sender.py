@@ -123,7 +123,7 @@ def render_ahead(engine: Engine, site: Site, row_id: int) -> tuple[Outbox, Rende
         if player is None or (needs_key(row) and not player.unsubscribe_key):
             return None
         try:
-            return row, render_row(session, site, row)
+            return row, render_row(session, site, row, player=player)
         except Unrenderable:
             return None
 
