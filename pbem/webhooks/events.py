@@ -38,21 +38,23 @@ def read_once(session: Session) -> Iterator[None]:
 
 
 # Every webhook of a game's table and of its seats' players, in one query built once.
-_OF_GAME = (
-    select(Webhook)
-    .where(
-        Webhook.enabled == True,  # noqa: E712
-        or_(
-            col(Webhook.game_id) == bindparam("game_id"),
-            and_(
-                col(Webhook.game_id).is_(None),
-                col(Webhook.player_id).in_(
-                    select(Seat.player_id).where(col(Seat.game_id) == bindparam("game_id"))
-                ),
+_OF_GAME_WHERE = and_(
+    Webhook.enabled == True,  # noqa: E712
+    or_(
+        col(Webhook.game_id) == bindparam("game_id"),
+        and_(
+            col(Webhook.game_id).is_(None),
+            col(Webhook.player_id).in_(
+                select(Seat.player_id).where(col(Seat.game_id) == bindparam("game_id"))
             ),
         ),
-    )
-    .order_by(col(Webhook.id))
+    ),
+)
+_OF_GAME = select(Webhook).where(_OF_GAME_WHERE).order_by(col(Webhook.id))
+# Whether there is any, as Core: most games have none, and the ORM's query for no objects
+# cost several times this one (every move asks).
+_ANY_OF_GAME = (
+    select(Webhook.__table__.c.id).where(_OF_GAME_WHERE).limit(1)  # type: ignore[attr-defined]
 )
 
 
@@ -61,7 +63,11 @@ def _hooks(session: Session, game: Game, seat: Seat) -> list[Webhook]:
     memo = session.info.get(_READ_ONCE)
     hooks = memo.get(game.id) if memo is not None else None
     if hooks is None:
-        hooks = session.exec(_OF_GAME, params={"game_id": game.id}).all()
+        params = {"game_id": game.id}
+        if session.connection().execute(_ANY_OF_GAME, params).first() is None:
+            hooks = []
+        else:
+            hooks = session.exec(_OF_GAME, params=params).all()
         if memo is not None:
             memo[game.id] = hooks
     return [
