@@ -15,13 +15,32 @@ from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+# What orjson would write otherwise than json.dumps, or take where json.dumps refuses (a
+# datetime left in a JSON column is an error, not a string): handed to json.dumps.
+_STRICT = (
+    orjson.OPT_NON_STR_KEYS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def dumps(value: Any) -> str:
+    """A JSON column's text: orjson's (a long game's state is written on every move, at a
+    tenth of json.dumps's cost), json.dumps's for what orjson does not take as json.dumps
+    would (integers past 64 bits, datetimes and the like: json.dumps refuses those)."""
+    try:
+        return orjson.dumps(value, option=_STRICT).decode()
+    except TypeError:
+        return json.dumps(value)
 
 
 def make_engine(url: str) -> Engine:
     """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes.
 
-    JSON columns (game states, log lines) are read with orjson: a page decodes the state
-    and its log lines, and the standard decoder was a tenth of a long game's page."""
+    JSON columns (game states, log lines) are read with orjson, and written with it (dumps):
+    a page decodes the state and its log lines, and the standard decoder was a tenth of a
+    long game's page; every move writes the state back."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
@@ -29,7 +48,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(
             url,
             connect_args={"timeout": 30, "check_same_thread": False},
-            json_serializer=json.dumps,
+            json_serializer=dumps,
             json_deserializer=orjson.loads,
         )
         _sqlite_transactions(engine)
@@ -39,7 +58,7 @@ def make_engine(url: str) -> Engine:
         pool_pre_ping=True,
         pool_size=5,
         max_overflow=10,
-        json_serializer=json.dumps,
+        json_serializer=dumps,
         json_deserializer=orjson.loads,
     )
 
