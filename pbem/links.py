@@ -39,7 +39,22 @@ def _serializer(secret: str, purpose: str) -> URLSafeSerializer:
 
 def make_token(secret: str, purpose: str, payload: list[Any]) -> str:
     """Sign `payload` (a short list of ids and a key) for `purpose`."""
+    if _plain(payload):
+        return _signed(secret, purpose, tuple(payload))
     return _serializer(secret, purpose).dumps(payload)
+
+
+def _plain(payload: Any) -> bool:
+    """Whether `payload` is a list of ints and strings only (no bool: True == 1), so that
+    equal tuples of it always sign alike."""
+    return isinstance(payload, list) and all(type(x) in (int, str) for x in payload)
+
+
+@lru_cache(maxsize=8192)
+def _signed(secret: str, purpose: str, payload: tuple[int | str, ...]) -> str:
+    # The signature has no timestamp: the same payload always gives the same token, and a
+    # page, a mail or a link check signs the same seat's payload again and again.
+    return _serializer(secret, purpose).dumps(list(payload))
 
 
 def read_token(secret: str, purpose: str, token: str) -> list[Any]:
@@ -48,6 +63,13 @@ def read_token(secret: str, purpose: str, token: str) -> list[Any]:
     Only the spelling we issue is accepted: base64 ignores the unused low bits of a last
     character, so other spellings would verify too and one link would have several names.
     """
+    return list(_read(secret, purpose, token))
+
+
+@lru_cache(maxsize=8192)
+def _read(secret: str, purpose: str, token: str) -> tuple[Any, ...]:
+    # Kept per token once verified (a refused one raises, and is not kept): a player's
+    # link is read on every page, move and poll of theirs.
     serializer = _serializer(secret, purpose)
     try:
         payload = serializer.loads(token)
@@ -55,9 +77,10 @@ def read_token(secret: str, purpose: str, token: str) -> list[Any]:
         raise BadLink(str(exc)) from None
     if not isinstance(payload, list) or not payload:
         raise BadLink("payload is not a list")
-    if not hmac.compare_digest(serializer.dumps(payload).encode(), token.encode()):
+    canonical = make_token(secret, purpose, payload)
+    if not hmac.compare_digest(canonical.encode(), token.encode()):
         raise BadLink("not the canonical spelling of the token")
-    return payload
+    return tuple(payload)
 
 
 @dataclass
