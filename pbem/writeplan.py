@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from sqlalchemy import Dialect, Integer, bindparam, event, insert, select, update
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, SQLModel
 
 from pbem.models import Game, Seat
@@ -41,6 +42,15 @@ def add_row(session: Session, model: type[SQLModel], values: dict[str, Any]) -> 
         session.add(model(**values))
     else:
         captured.append((model, values))
+
+
+@event.listens_for(OrmSession, "transient_to_pending")  # every session, sqlmodel's too
+def _adding(session: OrmSession, instance: Any) -> None:
+    # One listener for every session, listening only while a plan is made: registering
+    # one per plan cost more than the check.
+    captured = session.info.get(_CAPTURED)
+    if captured is not None:
+        captured.append(instance)
 
 
 def seat_row(seat: Seat) -> tuple[Any, ...]:
@@ -71,18 +81,12 @@ def capturing(
     read = [seat_row(seat) for seat in seats]
     plan = Plan([stored(dialect, SEATS.columns, row) for row in read])
     added = list(first)
-
-    def adding(_session: Session, instance: Any) -> None:
-        added.append(instance)
-
-    event.listen(session, "transient_to_pending", adding)
-    session.info[_CAPTURED] = added
+    session.info[_CAPTURED] = added  # _adding below takes the objects added meanwhile
     try:
         with session.no_autoflush:
             yield plan
     finally:
         session.info.pop(_CAPTURED, None)
-        event.remove(session, "transient_to_pending", adding)
     plan.writes = _inserts(dialect, added)
     for before, seat in zip(read, seats, strict=True):
         changed = {
