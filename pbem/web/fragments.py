@@ -29,6 +29,14 @@ class Fragments:
         self._kept: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
+    def find(self, key: Hashable) -> Any:
+        """The part kept for `key`, or None."""
+        with self._lock:
+            part = self._kept.get(key)
+            if part is not None:
+                self._kept.move_to_end(key)
+            return part
+
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         """The part for `key`, made by `make` when it is not kept."""
         with self._lock:
@@ -49,6 +57,12 @@ def kept(key: Hashable, make: Callable[[], T]) -> T:
     """The app's part for `key`, made by `make` the first time."""
     parts: Fragments = current_app.extensions["pbem"]["fragments"]
     return parts.get(key, make)
+
+
+def found(key: Hashable) -> Any:
+    """The app's part for `key` if one is kept, else None."""
+    parts: Fragments = current_app.extensions["pbem"]["fragments"]
+    return parts.find(key)
 
 
 def fragment(key: Hashable, caller: Callable[[], str]) -> Markup:

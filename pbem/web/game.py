@@ -35,7 +35,7 @@ from pbem.present.text import error_text, render, say
 from pbem.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
 from pbem.timefmt import format_left, format_when
 from pbem.web import engine, now, site
-from pbem.web.fragments import kept
+from pbem.web.fragments import found, kept
 from pbem.web.seats import LOG_PAGE, open_seat, open_watch, seat_from
 
 bp = Blueprint("game", __name__)
@@ -105,10 +105,10 @@ def _render_page(
     # Only the rounds the page shows are viewed: a page costs the same late in a long game.
     view = rules.view(game.state, seat_no, None if whole else rounds_viewed(shown, "page"))
     first = 0 if whole else max(0, game.ply - LOG_PAGE)
-    moves = log_of(session, game, seat_no, since=first)
+    log = _log_since(session, game, first, seat_no, lang, names)
     # Lines after the reader's last move are marked new; when that move is older than the
     # page, every shown line of the others is new, as -1 gives.
-    my_last = max((m.ply for m in moves if m.seat == seat_no), default=-1)
+    my_last = max((e["ply"] for e in log if e["seat"] == seat_no), default=-1)
     to_act = rules.to_act(game.state)
     # Seats a computer plays and the table waits on: their move comes by itself.
     thinking = [names[s] for s in to_act if level_for(game, seats[s]) is not None]
@@ -121,7 +121,7 @@ def _render_page(
     context.update(
         view=view,
         table=shown.play_context(game.state, view, seat_no, lang, names, whole=whole),
-        log=_log(game, moves, seat_no, lang, names),
+        log=log,
         log_older=first,
         my_last=my_last,
         turn=rules.turn_token(game.state, seat_no) if seat_no is not None else "",
@@ -144,8 +144,29 @@ def _log(
 ) -> list[dict[str, Any]]:
     """The log's entries as this reader reads them: a move's lines never change once written,
     so each is put in words once per reader and language (pbem/web/fragments.py)."""
-    known = (game.id, str(game.created_at), seat_no, lang, tuple(names))
+    known = _log_key(game, seat_no, lang, names)
     return [kept(("log", m.ply, *known), partial(_entry, m, seat_no, lang, names)) for m in moves]
+
+
+def _log_key(game: Game, seat_no: int | None, lang: str, names: list[str]) -> tuple[Any, ...]:
+    return (game.id, str(game.created_at), seat_no, lang, tuple(names))
+
+
+def _log_since(
+    session: Any, game: Game, first: int, seat_no: int | None, lang: str, names: list[str]
+) -> list[dict[str, Any]]:
+    """The log's entries from ply `first` to the game's last move, as `_log` gives them; the
+    moves are read from the database only from the first one not yet kept (a game's moves
+    are plies 0 to game.ply - 1, and a logged move never changes)."""
+    known = _log_key(game, seat_no, lang, names)
+    entries: list[dict[str, Any]] = []
+    for ply in range(first, game.ply):
+        entry = found(("log", ply, *known))
+        if entry is None:
+            moves = log_of(session, game, seat_no, since=ply)
+            return entries + _log(game, moves, seat_no, lang, names)
+        entries.append(entry)
+    return entries
 
 
 def _entry(move: LoggedMove, seat_no: int | None, lang: str, names: list[str]) -> dict[str, Any]:
