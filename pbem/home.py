@@ -112,10 +112,11 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
     return found
 
 
-# Only the games under way are read (with their states): a player's finished games,
-# however many, cost next_game nothing. A seat left is the computer's move, not the
-# player's. Built once (next_game runs on every seat page); the page's own game is left
-# out by a condition added only when there is one.
+# Only the games under way where the seat is due are read (with their states): a
+# player's finished games, and those waiting on others, however many, cost next_game
+# nothing. A seat left is the computer's move, not the player's. Built once (next_game
+# runs on every seat page); the page's own game is left out by a condition added only
+# when there is one.
 _PLAYING = (
     select(Seat, Game)
     .join(Game, col(Game.id) == col(Seat.game_id))
@@ -123,6 +124,9 @@ _PLAYING = (
         col(Seat.player_id) == bindparam("player_id"),
         Game.status == "active",
         col(Seat.left).is_(False),
+        # A seat due to act has its turn's start (deadlines.update_clocks keeps it): the
+        # games where the player waits on others are not read, nor their states decoded.
+        col(Seat.turn_started_at).is_not(None),
     )
 )
 _PLAYING_BESIDES = _PLAYING.where(col(Game.id) != bindparam("besides"))
