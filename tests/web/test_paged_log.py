@@ -143,3 +143,29 @@ def test_kept_parts_are_bounded_the_oldest_made_again() -> None:
     for key in ("a", "b", "a", "c", "a", "b"):
         assert parts.get(key, lambda key=key: make(key)) == key.upper()
     assert made == ["a", "b", "c", "b"]
+
+
+def test_a_page_read_again_after_each_move_shows_every_move_once_and_marks_the_new(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    # The lines already put in words are kept, and only the moves after them are read: the
+    # watching seat's page, read after every move, still shows each move exactly once, in
+    # order, with the moves made since its own last move marked new.
+    links, _ = start_game(client, app, smtpd)
+    seat_links = list(links.values())
+    engine = app.extensions["pbem"]["engine"]
+    entry = re.compile(r'<li value="(\d+)" class="([^"]*)">')
+    movers: list[int] = []
+    for ply in range(1, LOG_PAGE + 4):
+        with read_session(engine) as session:
+            (mover,) = GAMES["colour-bazaar"].to_act(session.get(Game, 1).state)
+        play_turn(client, seat_links[mover])
+        movers.append(mover)
+        page = client.get(seat_links[0]).get_data(as_text=True)
+        shown = entry.findall(page[page.index('<section id="log">') :])
+        first = max(0, ply - LOG_PAGE)
+        assert [int(n) for n, _ in shown] == list(range(first + 1, ply + 1))
+        mine = [p for p, seat in enumerate(movers) if seat == 0]
+        last = mine[-1] if mine else -1
+        marked = [int(n) - 1 for n, css in shown if css == "new"]
+        assert marked == [p for p in range(first, ply) if p > last and movers[p] != 0]
