@@ -26,6 +26,7 @@ from pbem.mail_render import Rendered, Unrenderable, ensure_unsubscribe_key, nee
 from pbem.mailer import Backend, build_message
 from pbem.mime import UnsafeMessage
 from pbem.models import Outbox, Player
+from pbem.rawsql import compiled, dialect_of, run
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=2)
@@ -89,9 +90,9 @@ _SENT = (
     update(_OUTBOX)
     .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
     .values(
-        claimed_until=None,
+        claimed_until=bindparam("w_claimed", type_=_OUTBOX.c.claimed_until.type),
         sent_at=bindparam("w_sent", type_=_OUTBOX.c.sent_at.type),
-        last_error=None,
+        last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
     )
 )
 # A claimed row with the player its mail goes to.
@@ -102,10 +103,17 @@ _ROW = (
 )
 
 
+def _changed(session: Any, name: str, statement: Any, values: dict[str, Any]) -> int:
+    """Run one of the UPDATEs above on the driver's cursor (compiled once per database,
+    pbem.rawsql: the sender runs three a mail); the rows it changed."""
+    done = compiled(dialect_of(session), ("sender", name), lambda: statement)
+    return int(run(session, done, done.parameters(values)).rowcount)
+
+
 def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> bool:
     """Claim one row until `at + lease`, unless it is sent or another sender holds it."""
     params = {"w_id": row_id, "w_at": at, "w_until": at + lease}
-    return bool(session.connection().execute(_CLAIM, params).rowcount == 1)
+    return _changed(session, "claim", _CLAIM, params) == 1
 
 
 def render_ahead(engine: Engine, site: Site, row_id: int) -> tuple[Outbox, Rendered] | None:
@@ -160,7 +168,7 @@ def claim_to_send(
         if ahead is not None:
             read, mail = ahead
             stored_at = now or at
-            if session.connection().execute(_STORE, _stored(row_id, mail, stored_at)).rowcount:
+            if _changed(session, "store", _STORE, _stored(row_id, mail, stored_at)):
                 for name, value in mail.__dict__.items():
                     setattr(read, name, value)
                 read.rendered_at = stored_at
@@ -326,7 +334,8 @@ def drain(
 
 def _mark_sent(session: Any, row_id: int | None, sent_at: datetime) -> None:
     """Mark a row sent (a row another sender marked sent meanwhile stays as it is)."""
-    session.connection().execute(_SENT, {"w_id": row_id, "w_sent": sent_at})
+    params = {"w_id": row_id, "w_sent": sent_at, "w_claimed": None, "w_error": None}
+    _changed(session, "sent", _SENT, params)
 
 
 def _mark(
