@@ -32,12 +32,12 @@ run: $(STAMP) catalogues
 		$(BIN)/pbem serve --port $(PORT)
 
 test: $(STAMP) catalogues
-	$(BIN)/ruff check pbem tests bench
+	$(BIN)/ruff check pbem tests bench migrations
 	$(BIN)/mypy pbem
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check pbem tests bench
+	$(BIN)/ruff check pbem tests bench migrations
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -11,24 +11,23 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-
-revision: str = '0006'
-down_revision: str | None = '0005'
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Apply this revision."""
-    with op.batch_alter_table('game', schema=None) as batch_op:
+    with op.batch_alter_table("game", schema=None) as batch_op:
         batch_op.add_column(
-            sa.Column('form_key', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True)
+            sa.Column("form_key", sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True)
         )
-        batch_op.create_index(batch_op.f('ix_game_form_key'), ['form_key'], unique=True)
+        batch_op.create_index(batch_op.f("ix_game_form_key"), ["form_key"], unique=True)
 
 
 def downgrade() -> None:
     """Undo this revision."""
-    with op.batch_alter_table('game', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_game_form_key'))
-        batch_op.drop_column('form_key')
+    with op.batch_alter_table("game", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_game_form_key"))
+        batch_op.drop_column("form_key")

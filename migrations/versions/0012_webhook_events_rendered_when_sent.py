@@ -14,22 +14,21 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-
-revision: str = '0012'
-down_revision: str | None = '0011'
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Apply this revision."""
-    with op.batch_alter_table('webhookdelivery', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('facts', sa.JSON(), nullable=True))
+    with op.batch_alter_table("webhookdelivery", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("facts", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
     """Undo this revision."""
     # A delivery not yet written has no body to keep: drop it with its facts.
     op.execute("DELETE FROM webhookdelivery WHERE body = ''")
-    with op.batch_alter_table('webhookdelivery', schema=None) as batch_op:
-        batch_op.drop_column('facts')
+    with op.batch_alter_table("webhookdelivery", schema=None) as batch_op:
+        batch_op.drop_column("facts")
