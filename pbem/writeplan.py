@@ -81,7 +81,7 @@ def capturing(
     read = [seat_row(seat) for seat in seats]
     plan = Plan([stored(dialect, SEATS.columns, row) for row in read])
     added = list(first)
-    session.info[_CAPTURED] = added  # _adding below takes the objects added meanwhile
+    session.info[_CAPTURED] = added  # _adding (above) takes the objects added meanwhile
     try:
         with session.no_autoflush:
             yield plan
