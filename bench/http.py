@@ -20,7 +20,9 @@ A Fantasy Business seat page is timed at ply 0 and at the last ply of a long gam
 two in turn twice, for the ratio of their server CPU per GET (aim: at most 1.3).
 pbem's outbox sender runs beside the play in a process of its own, as in the clock
 process, draining every 0.2 s into files: its rate, its largest backlog (how long the
-oldest mail waited) and its CPU per mail are printed.
+oldest mail waited) and its CPU per mail are printed. With --sender-after it waits for
+the end of the play and then sends the play's mail in one drain, so that the ratio prices
+the move alone, as if the sender had cores of its own (its backlog is then the play's).
 
 Then, with the same gunicorn settings and the same number of concurrent clients, a bare
 Flask app (bench/bare_app.py) is measured: GET /bare (no database) and POST /insert (one
@@ -952,10 +954,17 @@ def bench_database(
             play_phase(meters, port, [[g] for g in warm], args.duration, Style())
         print(f"{name}: {args.players} players playing (at most {args.duration:.0f} s)", flush=True)
         style = Style(args.think, args.post_only, args.api)
-        with sender_beside(url, port, scratch) as sender_run:
-            meters.helpers = [sender_run.pid or 0]
+        if args.sender_after:
+            # The move alone: the mail waits in the outbox, then one drain sends all of it.
             move_row, page_row, finished = play_phase(meters, port, lists, args.duration, style)
-            meters.helpers = []
+            print(f"{name}: the play's mail, sent after it", flush=True)
+            with sender_beside(url, port, scratch) as sender_run:
+                pass
+        else:
+            with sender_beside(url, port, scratch) as sender_run:
+                meters.helpers = [sender_run.pid or 0]
+                move_row, page_row, finished = play_phase(meters, port, lists, args.duration, style)
+                meters.helpers = []
         print(
             f"{name}: page GET at ply 0 and at ply {pages.plies}, in turn, twice"
             f" {args.bare_seconds:.0f} s each"
@@ -1083,9 +1092,10 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
         r = result.sender
         rendered, sent = r.stats.get("rendered", 0), r.stats.get("sent", 0)
         render_s, send_s = r.stats.get("render_s", 0.0), r.stats.get("send_s", 0.0)
+        where = "after the play" if args.sender_after else "beside the play"
         print(
-            f"  sender (a process of its own, file backend): {int(rendered)} mails rendered"
-            f" and {int(sent)} sent in {fmt(r.wall)} s ="
+            f"  sender ({where}, a process of its own, file backend): {int(rendered)} mails"
+            f" rendered and {int(sent)} sent in {fmt(r.wall)} s ="
             f" {fmt(rendered / r.wall if r.wall else math.nan)} rendered/s;"
             f" busy claiming and rendering {fmt(render_s, 2)} s"
             f" ({fmt(rendered / render_s if render_s else math.nan)}/s),"
@@ -1101,13 +1111,19 @@ def report(result: Result, args: argparse.Namespace, settings: Settings) -> None
         per_mail = r.cpu * 1000 / rendered if rendered else math.nan
         mails = rendered / move.tally.count if move.tally.count else math.nan
         script = players + per_mail * mails
-        print(
-            f"  this script's CPU per move: the players {fmt(players, 2)} ms, the sender"
-            f" {fmt(per_mail, 2)} ms a mail x {fmt(mails, 2)} mails a move; with a server"
-            f" that cost nothing the ratio by CPU could reach at most"
-            f" {fmt(insert.cpu_total_ms, 2)} / {fmt(script, 2)}"
-            f" = {fmt(insert.cpu_total_ms / script if script else math.nan, 2)}"
-        )
+        if args.sender_after:
+            print(
+                f"  the ratio prices the move alone: the play's mail ({fmt(mails, 2)} a move,"
+                f" {fmt(per_mail, 2)} ms of the sender's CPU each) was sent after it"
+            )
+        else:
+            print(
+                f"  this script's CPU per move: the players {fmt(players, 2)} ms, the sender"
+                f" {fmt(per_mail, 2)} ms a mail x {fmt(mails, 2)} mails a move; with a server"
+                f" that cost nothing the ratio by CPU could reach at most"
+                f" {fmt(insert.cpu_total_ms, 2)} / {fmt(script, 2)}"
+                f" = {fmt(insert.cpu_total_ms / script if script else math.nan, 2)}"
+            )
     if result.name == "postgresql" and math.isnan(move.usage.database):
         print("  (a database server not started here: its CPU counts under 'others busy')")
     busiest = max((r.others for r in result.rows if not math.isnan(r.others)), default=0.0)
@@ -1145,6 +1161,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--api",
         action="store_true",
         help="play over the JSON API (GET the view, POST the move; with --post-only, POSTs only)",
+    )
+    parser.add_argument(
+        "--sender-after",
+        action="store_true",
+        help="the sender waits for the end of the play, then sends its mail: the move alone",
     )
     parser.add_argument("--warmup-games", type=int, default=2, help="played first, not timed")
     parser.add_argument("--bare-seconds", type=float, default=5.0, help="per bare endpoint")
