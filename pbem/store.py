@@ -175,52 +175,6 @@ def player_by_id(session: Session, player_id: int) -> Player | None:
     return session.exec(_PLAYER, params={"player_id": player_id}).first()
 
 
-# The game with its table in one statement: a seat link's request reads both (a game with
-# no seat gives no row, and then no game).
-_GAME_TABLE = (
-    select(Game, Seat, Player, Vacation.ends_at)
-    .join(Seat, col(Seat.game_id) == col(Game.id))
-    .join(Player, col(Player.id) == col(Seat.player_id))
-    .outerjoin(
-        Vacation,
-        and_(
-            col(Vacation.player_id) == col(Seat.player_id),
-            col(Vacation.starts_at) <= bindparam("now"),
-            col(Vacation.ends_at) > bindparam("now"),
-        ),
-    )
-    .where(col(Game.id) == bindparam("game_id"))
-    .order_by(col(Seat.seat))
-)
-
-
-def game_and_table(
-    session: Session, game_id: int, now: datetime
-) -> tuple[Game | None, list[tuple[Seat, Player, datetime | None]]]:
-    """The game and its table as table_of gives it, read in one statement; (None, [])
-    when there is no such game or it has no seat."""
-    found: Game | None = None
-    table: dict[int, tuple[Seat, Player, datetime | None]] = {}
-    for game, seat, player, ends in session.exec(
-        _GAME_TABLE, params={"game_id": game_id, "now": now}
-    ):
-        found = game
-        _keep_latest(table, seat, player, ends)
-    return found, [table[n] for n in sorted(table)]
-
-
-def _keep_latest(
-    table: dict[int, tuple[Seat, Player, datetime | None]],
-    seat: Seat,
-    player: Player,
-    ends: datetime | None,
-) -> None:
-    """Keep a seat's row; of two vacations under way, the one that ends last."""
-    known = table.get(seat.seat)
-    if known is None or (ends is not None and (known[2] is None or ends > known[2])):
-        table[seat.seat] = (seat, player, ends)
-
-
 def table_of(
     session: Session, game_id: int, now: datetime
 ) -> list[tuple[Seat, Player, datetime | None]]:
@@ -228,5 +182,7 @@ def table_of(
     at `now` ends (None when not away): one query for the page."""
     table: dict[int, tuple[Seat, Player, datetime | None]] = {}
     for seat, player, ends in session.exec(_TABLE, params={"game_id": game_id, "now": now}):
-        _keep_latest(table, seat, player, ends)
+        known = table.get(seat.seat)
+        if known is None or (ends is not None and (known[2] is None or ends > known[2])):
+            table[seat.seat] = (seat, player, ends)
     return [table[n] for n in sorted(table)]

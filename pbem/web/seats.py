@@ -13,7 +13,7 @@ from typing import Any
 from pbem.db import read_session
 from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
-from pbem.store import find_seat, game_and_table, table_of
+from pbem.store import find_seat, game_by_id, table_of
 from pbem.web import bad_link, engine, now, site
 
 LOG_PAGE = 12  # log lines on a page (what is new since my move has its own list above);
@@ -54,7 +54,8 @@ def open_seat(session: Any, token: str, at: datetime | None = None) -> tuple[Gam
     the seat of a valid seat link, read in the caller's session: the link is checked with
     the rows the request needs."""
     game_id, seat_no, key = seat_payload(token)
-    game, table = game_and_table(session, game_id, at or now())
+    game = game_by_id(session, game_id)
+    table = table_of(session, game_id, at or now()) if game is not None else []
     if game is None or seat_no < 0 or seat_no >= len(table):
         bad_link()
     if not key_fits(table[seat_no][0], key):
