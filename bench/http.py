@@ -90,7 +90,7 @@ from bench.bare_app import create_table
 from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
 from pbem.links import Site
-from pbem.mailer import FileBackend, make_env
+from pbem.mailer import FileBackend, make_templates
 from pbem.models import Game
 from pbem.play import Invitee, create_game, join, replay_problem, submit_move
 from pbem.sender import drain
@@ -792,7 +792,7 @@ def make_site(port: int) -> Site:
     return Site(
         secret=SECRET,
         base_url=f"http://{HOST}:{port}",
-        mail_env=make_env(),
+        mail_templates=make_templates(),
         domain="localhost",
     )
 

@@ -53,7 +53,7 @@ from pbem import deadlines, sweeps  # noqa: E402
 from pbem.db import make_engine, migrate  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
 from pbem.links import Site  # noqa: E402
-from pbem.mailer import make_env  # noqa: E402
+from pbem.mailer import make_templates  # noqa: E402
 from pbem.models import Game, Move, Player, Seat, Vacation  # noqa: E402
 
 SLUG = "colour-bazaar"
@@ -367,7 +367,7 @@ def make_site() -> Site:
     return Site(
         secret="bench-not-secret",
         base_url="http://bench.example",
-        mail_env=make_env(),
+        mail_templates=make_templates(),
         domain="bench.example",
     )
 

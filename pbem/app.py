@@ -18,7 +18,7 @@ from pbem.config import check_config, load_config
 from pbem.db import make_engine
 from pbem.i18n import best_lang, language_name, languages, set_directories
 from pbem.links import Site
-from pbem.mailer import make_env
+from pbem.mailer import make_templates
 from pbem.present import check_parts
 from pbem.present.text import install_jinja, say
 from pbem.signin import SESSION_DAYS
@@ -83,12 +83,12 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     site = Site(
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],
-        mail_env=make_env(reload=bool(config["DEBUG"])),
+        mail_templates=make_templates(reload=bool(config["DEBUG"])),
         domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
         reply_domain=config["REPLY_DOMAIN"],
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
-    check_parts(app.jinja_env, site.mail_env)  # a game missing a part fails here, not later
+    check_parts(app.jinja_env, site.mail_templates.text)  # a game missing a part fails here
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)

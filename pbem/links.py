@@ -13,8 +13,8 @@ from functools import lru_cache
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
-from jinja2 import Environment
 
+from pbem.mailer import MailTemplates
 from pbem.models import Game, Player, Seat
 
 PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin")
@@ -89,7 +89,7 @@ class Site:
 
     secret: str
     base_url: str
-    mail_env: Environment  # over mail/
+    mail_templates: MailTemplates  # mail/, text and HTML
     domain: str = "pbem.local"
     reply_domain: str = ""  # where replies to turn mails go (pbem inbound); empty: none
 

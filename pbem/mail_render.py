@@ -130,7 +130,7 @@ def render_row(
     if context.get("reply_address"):
         headers["Reply-To"] = context["reply_address"]
     context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
-    subject, text, html = render_mail(site.mail_env, row.event, player.lang, context)
+    subject, text, html = render_mail(site.mail_templates, row.event, player.lang, context)
     return Rendered(player.email, to_name, subject, text, html, headers)
 
 

@@ -7,11 +7,12 @@ import os
 import re
 import smtplib
 import ssl
+from dataclasses import dataclass
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from pbem.mime import Mail, Value, ascii_address, compose
 from pbem.models import Outbox
@@ -36,27 +37,39 @@ def clean_header(value: str) -> str:
     return neutralise_encoded_words(_UNSAFE.sub(" ", value)).strip()
 
 
-def make_env(extra_globals: dict[str, Any] | None = None, reload: bool = False) -> Environment:
-    """A Jinja environment for mail/; HTML parts are escaped, text parts are not.
+@dataclass(frozen=True)
+class MailTemplates:
+    """The mail/ templates twice over: text parts as written, HTML parts escaped.
 
-    Templates are read once per process unless `reload` (debug) asks to stat them each time.
+    Escaping follows the output, not the file name: an HTML part escapes what it takes
+    from a .txt template it includes (the headline), which a player's name can reach.
     """
-    env = Environment(
+
+    text: Environment
+    html: Environment
+
+
+def make_templates(
+    extra_globals: dict[str, Any] | None = None, reload: bool = False
+) -> MailTemplates:
+    """The templates of mail/; read once per process unless `reload` (debug) stats them."""
+    text = Environment(
         loader=FileSystemLoader(str(MAIL_TEMPLATES)),
-        autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        autoescape=False,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=reload,
     )
-    install_jinja(env)
-    env.globals.update(extra_globals or {})
-    return env
+    install_jinja(text)
+    text.globals.update(extra_globals or {})
+    # An overlay shares the loader and globals, with a cache of its own.
+    return MailTemplates(text=text, html=text.overlay(autoescape=True))
 
 
 def render_mail(
-    env: Environment, event: str, lang: str, context: dict[str, Any]
+    templates: MailTemplates, event: str, lang: str, context: dict[str, Any]
 ) -> tuple[str, str, str]:
     """(subject, text, html) for `event` in `lang`; the .txt starts with a Subject: line.
 
@@ -64,8 +77,8 @@ def render_mail(
     recipient's language, given to the templates as `lang` (no request needed: the clock too).
     """
     context = {**context, "lang": lang}
-    text = env.get_template(f"{event}.txt").render(context)
-    html = env.get_template(f"{event}.html").render(context)
+    text = templates.text.get_template(f"{event}.txt").render(context)
+    html = templates.html.get_template(f"{event}.html").render(context)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject:"):
         raise ValueError(f"mail/{event}.txt must start with a Subject: line")

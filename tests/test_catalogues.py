@@ -17,7 +17,7 @@ from markupsafe import escape
 from pbem.games import GAMES
 from pbem.i18n import languages, translations
 from pbem.mail_context import deadline_context, player_context
-from pbem.mailer import MAIL_TEMPLATES, make_env, render_mail
+from pbem.mailer import MAIL_TEMPLATES, make_templates, render_mail
 from pbem.models import Player, Vacation
 from pbem.notify import NOTIFICATIONS
 from pbem.present.colour_bazaar import results as colour_bazaar_results
@@ -263,7 +263,7 @@ def test_every_mail_event_has_a_case() -> None:
 def test_mail_renders(
     event: str, extra: dict[str, Any], lang: str, outcome: dict[str, Any]
 ) -> None:
-    env = make_env()
+    env = make_templates()
     context = build_context(event, lang, extra, outcome)
     subject, body, html = render_mail(env, event, lang, context)
     assert subject.strip() and "\n" not in subject and "\r" not in subject
@@ -308,7 +308,7 @@ def test_mail_renders(
 def test_the_subject_stays_and_the_first_line_says_the_time_left(
     lang: str, outcome: dict[str, Any]
 ) -> None:
-    env = make_env()
+    env = make_templates()
     seen = {}
     for label, left in (("days", TWO_DAYS), ("hours", timedelta(hours=5)), ("none", None)):
         for event in ("your_turn", "reminder"):
@@ -330,7 +330,7 @@ def test_the_subject_stays_and_the_first_line_says_the_time_left(
 def test_french_mail_is_not_the_english_one(
     event: str, extra: dict[str, Any], outcome: dict[str, Any]
 ) -> None:
-    env = make_env()
+    env = make_templates()
     rendered = {}
     for lang in LANGS:
         context = build_context(event, lang, extra, outcome)

@@ -11,7 +11,7 @@ from pbem import create_app
 from pbem.app import ROOT
 from pbem.games import GAMES
 from pbem.games.colour_bazaar import ColourBazaar
-from pbem.mailer import make_env
+from pbem.mailer import make_templates
 from pbem.present import (
     MissingPart,
     check_parts,
@@ -22,7 +22,7 @@ from pbem.present import (
 )
 
 PAGES = Environment(loader=FileSystemLoader(str(ROOT / "templates")))
-MAILS = make_env()
+MAILS = make_templates().text
 
 
 def test_every_registered_game_has_all_its_parts() -> None:

@@ -37,6 +37,31 @@ def headline(msg: EmailMessage) -> str:
     return text_of(msg).strip().splitlines()[0].lower()
 
 
+class _Elements(HTMLParser):
+    """Every element and attribute name of an HTML document."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.attributes: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attributes += [name for name, _ in attrs]
+
+
+def injected(html: str) -> list[str]:
+    """What markup in a player's name would have added to a mail: scripts, images, handlers.
+
+    No HTML mail of ours holds a script element, an image or an on* attribute."""
+    parser = _Elements()
+    parser.feed(html)
+    parser.close()
+    return [t for t in parser.tags if t in ("script", "img")] + [
+        a for a in parser.attributes if a.startswith("on")
+    ]
+
+
 def link_in(msg: EmailMessage, kind: str = "p") -> str:
     """The path of the first pbem link of `kind` in a mail's text part."""
     for match in LINK.finditer(text_of(msg)):

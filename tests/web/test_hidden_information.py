@@ -39,20 +39,30 @@ from pbem.webhooks.events import body_of
 from pbem.webhooks.store import add_webhook
 from tests.conftest import make_test_app
 from tests.mailin.helpers import addr, answer, send
-from tests.web.helpers import deliver, form_with, hidden, html_of, link_in, radio_values, text_of
+from tests.web.helpers import (
+    deliver,
+    form_with,
+    hidden,
+    html_of,
+    injected,
+    link_in,
+    radio_values,
+    text_of,
+)
 from tests.web.test_fantasy_business_web import assert_hides as assert_hides_specials
 from tests.web.test_fantasy_business_web import move_form, sensible_move
 
+# Names are the creator's to choose: two are markup, which every page and mail shows as text.
 PLAYERS = {
     "colour-bazaar": [
         ("Ana", "ana@example.org"),
-        ("Léo", "leo@example.org"),
-        ("Zoé", "zoe@example.org"),
+        ("Léo<script>alert(1)</script>", "leo@example.org"),
+        ('Zoé"><img src=x onerror=alert(2)>', "zoe@example.org"),
     ],
     "fantasy-business": [
         ("Ana", "ana@example.org"),
-        ("Léo", "leo@example.org"),
-        ("Zoé", "zoe@example.org"),
+        ("Léo<script>alert(1)</script>", "leo@example.org"),
+        ('Zoé"><img src=x onerror=alert(2)>', "zoe@example.org"),
     ],
 }
 CSRF = re.compile(r'name="csrf" value="[^"]*"')
@@ -408,7 +418,9 @@ class Walk:
         emails = [email for _, email in self.players]
         for mail in self.smtpd.messages[self.seen :]:
             seat = emails.index(addr(mail["To"]))
-            body = text_of(mail) + html_of(mail)
+            html = html_of(mail)
+            assert injected(html) == [], f"a name became markup in a mail to seat {seat}"
+            body = text_of(mail) + html
             self.check(body, state, seat, self.names, f"mail to seat {seat}", log)
         self.seen = len(self.smtpd.messages)
         self.webhooks(state, log)
