@@ -25,6 +25,7 @@ from pbem.signin import SESSION_DAYS
 from pbem.web import (
     account,
     api,
+    bodies,
     csrf,
     devmail,
     fragments,
@@ -151,6 +152,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
             "signed_in": isinstance(session.get("player"), int),
         }
 
+    bodies.init_app(app)  # before the form token check, which reads the form
     csrf.init_app(app)
     markup.init_app(app)
     fragments.init_app(app)

@@ -346,6 +346,7 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.which_monopoly": N_("%(target_seat)s holds several monopolies: name the article to put up for auction."),
     # Keys the site builds or passes along: form and play errors, options, statuses
     "api.error.body": N_("Send a JSON object with a “turn” string and a “move” object."),
+    "api.error.json": N_("The body is not JSON that can be read (or it is nested too deeply)."),
     "api.error.move": N_("The rules cannot read this move: see legal_moves for its shape."),
     "error.csrf": N_("This form is too old, or did not come from this site. Go back, reload the page and send it again: nothing was changed."),
     "error.http.400": N_("That request could not be understood."),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from flask import Blueprint, g, jsonify, request
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
@@ -28,7 +29,7 @@ from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-MAX_BODY = 16 * 1024  # a move is a few hundred bytes
+NOT_JSON = "not json"  # what _read_body gives for a body that is not JSON at all
 
 
 def error(status: int, code: str, message: str) -> tuple[Response, int]:
@@ -73,9 +74,15 @@ def watch(token: str) -> Response:
         return jsonify(_view(session, game, table, None))
 
 
-def _read_body() -> tuple[str, dict[str, Any]] | None:
-    """(turn, move) from a JSON body shaped {"turn": str, "move": object}, or None."""
-    body = request.get_json(silent=True)
+def _read_body() -> tuple[str, dict[str, Any]] | str | None:
+    """(turn, move) from a JSON body shaped {"turn": str, "move": object}; NOT_JSON for
+    a body that is no JSON, None for JSON of another shape."""
+    try:
+        # orjson refuses nesting past 1,024 levels with a JSONDecodeError, where the
+        # standard parser would raise RecursionError (an answer 500).
+        body = orjson.loads(request.get_data(cache=False))
+    except orjson.JSONDecodeError:
+        return NOT_JSON
     if not isinstance(body, dict):
         return None
     turn, move = body.get("turn"), body.get("move")
@@ -94,10 +101,10 @@ def move(token: str) -> tuple[Response, int] | Response:
         lang = _lang(table, seat_no)
         if not request.is_json:
             return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-        if (request.content_length or 0) > MAX_BODY:
-            return error(413, "too_large", say(lang, "error.http.413"))
-        read = _read_body()
-        if read is None:
+        read = _read_body()  # a body past the API's limit gets 413 (pbem.web.bodies)
+        if read == NOT_JSON:
+            return error(400, "bad_json", say(lang, "api.error.json"))
+        if not isinstance(read, tuple):
             return error(400, "bad_request", say(lang, "api.error.body"))
         turn, the_move = read
         names = [s.name for s, _, _ in table]

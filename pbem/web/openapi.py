@@ -16,10 +16,11 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 def _errors(*codes: int) -> dict[str, Any]:
     words = {
         400: "The body or the move cannot be taken (see message)",
+        403: "Sent from another site (Origin or Sec-Fetch-Site): refused",
         404: "No such link, or a revoked one",
-        405: "This method is not allowed here",
+        405: "This method is not allowed at this path (Allow lists those that are)",
         409: "The turn was already played, or the game is not being played",
-        413: "The body is too large",
+        413: "The body is larger than 16 KiB (sized or chunked): refused unread",
         415: "The body is not application/json",
         429: "Too many wrong links from this address: wait and try again",
         503: "The database is not answering: nothing was changed",
@@ -52,6 +53,7 @@ SCHEMAS: dict[str, Any] = {
                 "type": "string",
                 "description": "A stable code",
                 "enum": [
+                    "bad_json",
                     "bad_request",
                     "bad_move",
                     "illegal",
@@ -191,7 +193,7 @@ def document() -> dict[str, Any]:
                     "operationId": "seatView",
                     "summary": "A seat's view, legal moves, deadlines and turn token",
                     "parameters": [TOKEN, LANG],
-                    "responses": {"200": view, **_errors(404, 429, 503)},
+                    "responses": {"200": view, **_errors(404, 405, 429, 503)},
                 }
             },
             "/api/v1/seat/{token}/move": {
@@ -205,7 +207,7 @@ def document() -> dict[str, Any]:
                     },
                     "responses": {
                         "200": _json(_ref("View"), "The move is played: the new view"),
-                        **_errors(400, 404, 409, 413, 415, 429, 503),
+                        **_errors(400, 403, 404, 405, 409, 413, 415, 429, 503),
                     },
                 }
             },
@@ -214,7 +216,7 @@ def document() -> dict[str, Any]:
                     "operationId": "watchView",
                     "summary": "The onlooker's view: no hand, no secret",
                     "parameters": [TOKEN, LANG],
-                    "responses": {"200": view, **_errors(404, 429, 503)},
+                    "responses": {"200": view, **_errors(404, 405, 429, 503)},
                 }
             },
         },

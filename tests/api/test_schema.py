@@ -79,3 +79,41 @@ def test_the_served_document_is_this_one(client: Any) -> None:
 )
 def test_api_answers_fit_the_document(case: Any, started: Any) -> None:
     case.call_and_validate(app=started, checks=CHECKS)
+
+
+def test_the_document_lists_every_refusal_the_api_gives(started: Any) -> None:
+    """403 (cross-site), 405 (another method), 413 (too large, sized or chunked), and
+    the rest: each answer's status is listed at its path, and its code in Error's enum."""
+    client = started.test_client()
+    seat, watch = REAL["seats"][0], REAL["watch"][0]
+    view = client.get(f"/api/v1/seat/{seat}").get_json()
+    move = {"turn": view["turn"] or "0", "move": {}}
+    tried = {
+        ("/api/v1/seat/{token}/move", 403): client.post(
+            f"/api/v1/seat/{seat}/move",
+            json=move,
+            headers={"Origin": "https://evil.test"},
+            raw=True,
+        ),
+        ("/api/v1/seat/{token}/move", 405): client.get(f"/api/v1/seat/{seat}/move"),
+        ("/api/v1/seat/{token}", 405): client.put(f"/api/v1/seat/{seat}"),
+        ("/api/v1/watch/{token}", 405): client.delete(f"/api/v1/watch/{watch}"),
+        ("/api/v1/seat/{token}/move", 413): client.post(
+            f"/api/v1/seat/{seat}/move", json={**move, "pad": "x" * 20_000}, raw=True
+        ),
+        ("/api/v1/seat/{token}/move", 400): client.post(
+            f"/api/v1/seat/{seat}/move", data="[" * 2000, content_type="application/json", raw=True
+        ),
+        ("/api/v1/seat/{token}/move", 415): client.post(
+            f"/api/v1/seat/{seat}/move", data={"turn": "1"}, raw=True
+        ),
+        ("/api/v1/seat/{token}", 404): client.get(f"/api/v1/seat/{seat}x"),
+    }
+    paths = document()["paths"]
+    codes = document()["components"]["schemas"]["Error"]["properties"]["error"]["enum"]
+    for (path, status), answer in tried.items():
+        assert answer.status_code == status, (path, status, answer.get_json())
+        listed = {code for operation in paths[path].values() for code in operation["responses"]}
+        assert str(status) in listed, (path, status)
+        assert answer.get_json()["error"] in codes, answer.get_json()
+    assert "Allow" in tried[("/api/v1/seat/{token}", 405)].headers
