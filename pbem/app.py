@@ -53,6 +53,9 @@ SECURITY_HEADERS = {
         " form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
     ),
 }
+# https sites are visited over https only from the first answer on (a year; subdomains
+# are the operator's to decide, so they are not included).
+HSTS = "max-age=31536000"
 FILE_MAIL_WARNING = (
     "PBEM_MAIL_BACKEND is 'file' and PBEM_DEBUG is off: mail goes nowhere. Invitations and"
     " turn mails are only written to %s and nobody receives them; set PBEM_MAIL_BACKEND=smtp."
@@ -108,10 +111,13 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
             app_log.warning(FILE_MAIL_WARNING, config["MAIL_DIR"])
 
     base = urlsplit(config["BASE_URL"])
+    headers = dict(SECURITY_HEADERS)
+    if base.scheme == "https":
+        headers["Strict-Transport-Security"] = HSTS
 
     @app.after_request
     def _harden(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in headers.items():
             response.headers.setdefault(name, value)
         if request.endpoint != "static":
             # Static files hold no secret and may be revalidated; every page is never stored.

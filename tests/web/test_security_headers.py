@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.conftest import make_test_app
 from tests.web.helpers import start_game
 
 EXPECTED = {
@@ -73,3 +74,22 @@ def test_redirects_use_the_base_url_whatever_the_host(client: Any, app: Any, smt
         headers=evil,
     )
     assert created.status_code == 303 and "evil.test" not in created.headers["Location"]
+
+
+def test_a_site_served_over_https_asks_for_https_only(
+    database_url: str, clock: Any, smtpd: Any, tmp_path: Any
+) -> None:
+    """HSTS on every answer of an https site (a year), none on a plain http one."""
+    secure = make_test_app(database_url, clock, smtpd, tmp_path, BASE_URL="https://pbem.test")
+    plain = make_test_app(database_url, clock, smtpd, tmp_path)
+    for app in (secure, plain):
+        client = app.test_client()
+        answers = [client.get("/"), client.get("/p/not-a-link"), client.put("/games")]
+        answers.append(client.get("/static/pbem.css"))
+        for answer in answers:
+            hsts = answer.headers.get("Strict-Transport-Security")
+            if app is secure:
+                assert hsts == "max-age=31536000", answer.status
+            else:
+                assert hsts is None, answer.status
+        app.extensions["pbem"]["engine"].dispose()
