@@ -40,7 +40,8 @@ def make_engine(url: str) -> Engine:
 
     JSON columns (game states, log lines) are read with orjson, and written with it (dumps):
     a page decodes the state and its log lines, and the standard decoder was a tenth of a
-    long game's page; every move writes the state back."""
+    long game's page; every move writes the state back. An error's text names no bound
+    value (hide_parameters): states, link keys and addresses stay out of logs."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
@@ -50,6 +51,7 @@ def make_engine(url: str) -> Engine:
             connect_args={"timeout": 30, "check_same_thread": False},
             json_serializer=dumps,
             json_deserializer=orjson.loads,
+            hide_parameters=True,
         )
         _sqlite_transactions(engine)
         return engine
@@ -60,6 +62,7 @@ def make_engine(url: str) -> Engine:
         max_overflow=10,
         json_serializer=dumps,
         json_deserializer=orjson.loads,
+        hide_parameters=True,
     )
 
 
