@@ -6,6 +6,7 @@ owns the transaction, so a move, its log row and its mails commit together.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -37,7 +38,17 @@ from pbem.store import (
     seats_with_players,
 )
 from pbem.webhooks.events import queue_events, read_once
-from pbem.writeplan import Plan, capturing, carry_out, move_game, plan_game, still_holds
+from pbem.writeplan import (
+    NotCaptured,
+    Plan,
+    capturing,
+    carry_out,
+    move_game,
+    plan_game,
+    still_holds,
+)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -333,12 +344,14 @@ def plan_move(
     prepared: Prepared,
     now: datetime,
     table: list[tuple[Seat, Player, datetime | None]],
-) -> Plan:
+) -> Plan | None:
     """Work out a prepared move's clocks, mails and webhook events before the write lock,
     in the read session where the game and its `table` (store.table_of at `now`) were
     read, writing nothing; write_move then only writes them. The session is left empty.
 
-    The prepared game takes the values the move gives it (as write_move would)."""
+    The prepared game takes the values the move gives it (as write_move would). None when
+    the work tried a write a plan cannot carry (NotCaptured): write_move then works it out
+    again under the lock, where that write is made too."""
     game = prepared.game
     values = _move_values(prepared, now)
     for name, value in values.items():
@@ -346,9 +359,15 @@ def plan_move(
     rows = [(seat, player) for seat, player, _ in table]
     away = {id_of(player): back for _, player, back in table if back is not None}
     seats = [seat for seat, _ in rows]
-    with capturing(session, seats, [(Move, _move_row(prepared, now))]) as plan:
-        plan_game(session, plan, id_of(game), prepared.ply, values)
-        _after_move(session, site, prepared, now, rows, away)
+    try:
+        with capturing(session, seats, [(Move, _move_row(prepared, now))]) as plan:
+            plan_game(session, plan, id_of(game), prepared.ply, values)
+            _after_move(session, site, prepared, now, rows, away)
+    except NotCaptured as exc:
+        log.error(
+            "game %s ply %s: no plan, written the ordinary way (%s)", game.id, prepared.ply, exc
+        )
+        return None
     return plan
 
 

@@ -7,6 +7,10 @@ parameters ready for the driver (pbem.rawsql) before the lock. Under the lock th
 row is moved on by one conditional UPDATE, the plan is checked against the seats as they
 are now (any change since the read: the plan is dropped and the move is written the
 ordinary way), and the statements run as they are.
+
+What the plan cannot carry is refused, never dropped: a statement other than a SELECT
+run while a plan is made (an UPDATE, a flush), or a change to a row other than the
+seats, raises NotCaptured, and the move is then written the ordinary way.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Dialect, Integer, bindparam, event, insert, select, update
+from sqlalchemy import Dialect, Engine, Integer, bindparam, event, insert, select, update
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, SQLModel
 
@@ -31,6 +35,11 @@ Params = Sequence[Any] | dict[str, Any]
 # A new row as plain values: its model and the columns given (the others take their defaults).
 NewRow = tuple[type[SQLModel], dict[str, Any]]
 _CAPTURED = "pbem.writeplan.captured"  # session.info key while a plan is made: rows added
+_READING = "pbem.writeplan.reading"  # connection.info key while a plan is made
+
+
+class NotCaptured(RuntimeError):
+    """Code run while a plan is made tried a write the plan cannot carry out."""
 
 
 def add_row(session: Session, model: type[SQLModel], values: dict[str, Any]) -> None:
@@ -51,6 +60,16 @@ def _adding(session: OrmSession, instance: Any) -> None:
     captured = session.info.get(_CAPTURED)
     if captured is not None:
         captured.append(instance)
+
+
+@event.listens_for(Engine, "before_cursor_execute")  # every engine
+def _reading_only(
+    conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any, _many: bool
+) -> None:
+    # The plan's session is a read session that never commits: a write run in it (a
+    # statement of its own, or a flush) would be lost with it.
+    if conn.info.get(_READING) and statement.lstrip()[:6].upper() != "SELECT":
+        raise NotCaptured(f"run while a move's writes were planned: {statement[:60]!r}")
 
 
 def seat_row(seat: Seat) -> tuple[Any, ...]:
@@ -76,17 +95,30 @@ def capturing(
 
     Nothing is flushed: autoflush is off, the rows it adds (objects, or plain values by
     add_row) are taken in the order added (after `first`), and the seats' changed columns
-    are read off when the block ends. The session is left empty: what it read is detached."""
+    are read off when the block ends. The session is left empty: what it read is detached.
+
+    NotCaptured: the block ran a statement that is not a SELECT, flushed, or changed or
+    deleted a row other than `seats`, which the plan could not write."""
     dialect = dialect_of(session)
     read = [seat_row(seat) for seat in seats]
     plan = Plan([stored(dialect, SEATS.columns, row) for row in read])
     added = list(first)
+    reading = session.connection().info  # the pooled connection's, kept past a rollback
     session.info[_CAPTURED] = added  # _adding (above) takes the objects added meanwhile
+    reading[_READING] = True  # _reading_only (above) refuses any other statement
     try:
         with session.no_autoflush:
             yield plan
+        _check_only_seats_changed(session, seats)
+    except BaseException:
+        # Detached first, so that what was read keeps its values; then rolled back, as a
+        # refused flush leaves the transaction unusable.
+        session.expunge_all()
+        session.rollback()
+        raise
     finally:
         session.info.pop(_CAPTURED, None)
+        reading.pop(_READING, None)
     plan.writes = _inserts(dialect, added)
     for before, seat in zip(read, seats, strict=True):
         changed = {
@@ -99,6 +131,16 @@ def capturing(
             statement = compiled(dialect, ("seat update", *keys), partial(_seat_update, keys))
             plan.writes.append((statement, [statement.parameters({**changed, "w_id": seat.id})]))
     session.expunge_all()
+
+
+def _check_only_seats_changed(session: Session, seats: list[Seat]) -> None:
+    """NotCaptured if a row other than the seats was changed or deleted in the session."""
+    ours = {id(seat) for seat in seats}
+    if session.deleted:
+        raise NotCaptured(f"deleted while a move's writes were planned: {list(session.deleted)}")
+    for row in session.dirty:
+        if id(row) not in ours and session.is_modified(row):
+            raise NotCaptured(f"changed while a move's writes were planned: {type(row).__name__}")
 
 
 def _inserts(

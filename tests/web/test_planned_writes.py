@@ -8,6 +8,8 @@ import random
 from datetime import timedelta
 from typing import Any
 
+import pytest
+from sqlalchemy import text, update
 from sqlmodel import col, select
 
 from pbem import account, play
@@ -15,6 +17,7 @@ from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Player, Seat
 from pbem.store import table_of
+from pbem.writeplan import NotCaptured, capturing
 
 PEOPLE = [
     play.Invitee("Ana", "ana@example.org", "en"),
@@ -42,7 +45,11 @@ def _started(app: Any, slug: str, players: int, seed: int, clock: Any) -> int:
 
 # Every column of a queued mail and of a logged move but those that name the row or its
 # game (ids, the random Message-ID, the game's thread).
-MAIL_FIELDS = [c.key for c in Outbox.__table__.columns if c.key not in ("id", "game_id", "message_id", "thread_id")]  # type: ignore[attr-defined]  # noqa: E501
+MAIL_FIELDS = [
+    c.key
+    for c in Outbox.__table__.columns
+    if c.key not in ("id", "game_id", "message_id", "thread_id")
+]  # type: ignore[attr-defined]  # noqa: E501
 MOVE_FIELDS = [c.key for c in Move.__table__.columns if c.key not in ("id", "game_id")]  # type: ignore[attr-defined]  # noqa: E501
 
 
@@ -160,3 +167,74 @@ def test_a_plan_made_before_a_seat_changed_is_dropped(app: Any, clock: Any) -> N
         ).all()
     assert left.left and left.computer_due_at is not None and left.deadline is None
     assert turn_mails == []
+
+
+def _player_renamed_in(session: Any, seats: list[Any]) -> None:
+    """A write of the kind a plan cannot carry: an UPDATE of a player, run in the session."""
+    session.execute(
+        update(Player).where(col(Player.id) == seats[0].player_id).values(name="Renamed")
+    )
+
+
+def test_capture_refuses_every_write_it_cannot_carry(app: Any, clock: Any) -> None:
+    """While a plan is made, a statement other than a SELECT (an UPDATE through the session
+    or its connection, a flush) or a change to a row other than the seats raises; the
+    session is left empty."""
+    engine = app.extensions["pbem"]["engine"]
+    game_id = _started(app, "colour-bazaar", 2, 5, clock)
+
+    def renamed_attribute(session: Any, seats: list[Any]) -> None:
+        player = session.get(Player, seats[0].player_id)
+        player.name = "Renamed"
+
+    def flushed(session: Any, seats: list[Any]) -> None:
+        seats[0].reminders_sent += 1
+        session.flush()
+
+    def raw_update(session: Any, seats: list[Any]) -> None:
+        session.connection().execute(text("UPDATE player SET name = 'Renamed'"))
+
+    def deleted(session: Any, seats: list[Any]) -> None:
+        session.delete(session.get(Player, seats[0].player_id))
+
+    for write in (_player_renamed_in, renamed_attribute, flushed, raw_update, deleted):
+        with read_session(engine) as session:
+            seats = list(session.exec(select(Seat).where(Seat.game_id == game_id)).all())
+            with pytest.raises(NotCaptured), capturing(session, seats, []):
+                write(session, seats)
+            assert list(session) == [], write.__name__
+            assert session.exec(select(Player.name)).all()  # reads go on afterwards
+    with read_session(engine) as session:
+        assert "Renamed" not in session.exec(select(Player.name)).all()
+
+
+def test_a_write_the_plan_cannot_carry_is_made_not_dropped(
+    app: Any, clock: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Code run after a move (here the clocks' update, wrapped to rename a player) that
+    writes what a plan cannot carry gets no plan: the move and that write are both made,
+    the ordinary way, and the log says so. It used to be dropped with the read session,
+    and write_move said the plan was written as made."""
+    engine = app.extensions["pbem"]["engine"]
+    rules = GAMES["colour-bazaar"]
+    game_id = _started(app, "colour-bazaar", 2, 5, clock)
+    clocks = play.update_clocks
+
+    def clocks_and_rename(session: Any, game: Any, seats: list[Any], *args: Any) -> None:
+        _player_renamed_in(session, seats)
+        clocks(session, game, seats, *args)
+
+    monkeypatch.setattr(play, "update_clocks", clocks_and_rename)
+    with read_session(engine) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.state is not None
+        (seat,) = rules.to_act(game.state)
+        move = rules.legal_moves(game.state, seat)[0]
+        token = rules.turn_token(game.state, seat)
+    with caplog.at_level("ERROR", logger="pbem.play"):
+        assert not _planned(app, game_id, seat, move, token, clock())
+    assert "no plan, written the ordinary way" in caplog.text
+    with read_session(engine) as session:
+        assert session.exec(select(Move).where(Move.game_id == game_id)).all()
+        names = session.exec(select(Player.name).order_by(col(Player.id))).all()
+    assert names[0] == "Renamed"
