@@ -111,6 +111,7 @@ def run(session: Session, statement: Statement, params: Any, many: bool = False)
             dialect.loaded_dbapi.Error,
             connection_invalidated=lost,
             dialect=dialect,
+            hide_parameters=True,  # as the engine's own errors (pbem.db.make_engine)
         ) from exc
     return raw
 
