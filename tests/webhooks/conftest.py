@@ -7,6 +7,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -22,6 +23,7 @@ PLAYERS = [
     play.Invitee("Léo", "leo@example.org", "fr"),
     play.Invitee("Zoé", "zoe@example.org", "en"),
 ]
+DRIPPED = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 
 
 @pytest.fixture
@@ -33,12 +35,28 @@ def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     app.extensions["pbem"]["engine"].dispose()
 
 
+@dataclass
+class Drip:
+    """An answer sent one byte every `every` seconds (DRIPPED, 200): until `release` is set,
+    then the rest at once; for the next `times` requests to its path."""
+
+    every: float
+    release: threading.Event | None = None
+    times: int = 1
+    released: bool = False  # the release came while a request was held
+    cut: bool = False  # the client hung up before the whole answer was sent
+    ended: threading.Event = field(default_factory=threading.Event)
+
+
 class Hooks:
     """What the loopback HTTP server received, and what it answers next, per path."""
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.script: dict[str, list[tuple[int, dict[str, str], float]]] = {}
+        self.drips: dict[str, Drip] = {}
+        self.arrivals: dict[str, threading.Event] = {}
+        self.timeline: list[str] = []  # "<path> <delivery id>" as each arrives, "<path> end"
         self.lock = threading.Lock()
         self.base = ""
 
@@ -49,9 +67,50 @@ class Hooks:
         """Queue answers for `path`: a status, or (status, headers, seconds to wait first)."""
         self.script[path] = [r if isinstance(r, tuple) else (r, {}, 0.0) for r in responses]
 
+    def drip(self, path: str, drip: Drip) -> Drip:
+        """Answer the next requests to `path` a byte at a time (see Drip)."""
+        self.drips[path] = drip
+        return drip
+
+    def arrived(self, path: str) -> threading.Event:
+        """An event set when a request to `path` has been received."""
+        with self.lock:
+            return self.arrivals.setdefault(path, threading.Event())
+
     def to(self, path: str) -> list[dict[str, Any]]:
         with self.lock:
             return [r for r in self.requests if r["path"] == path]
+
+
+def _drip(handler: BaseHTTPRequestHandler, drip: Drip, hooks: Hooks) -> None:
+    ended = False
+
+    def end() -> None:
+        # Noted before the answer is whole, so nothing the client does on it comes first.
+        nonlocal ended
+        if not ended:
+            ended = True
+            with hooks.lock:
+                hooks.timeline.append(f"{handler.path} end")
+
+    try:
+        for at in range(len(DRIPPED)):
+            released = drip.release is not None and drip.release.wait(drip.every)
+            if drip.release is None:
+                time.sleep(drip.every)
+            if released or at == len(DRIPPED) - 1:
+                end()
+            if released:
+                drip.released = True
+                handler.wfile.write(DRIPPED[at:])
+                break
+            handler.wfile.write(DRIPPED[at : at + 1])
+    except (BrokenPipeError, ConnectionResetError):
+        drip.cut = True  # the client gave up: its deadline passed
+        end()
+    finally:
+        handler.close_connection = True
+        drip.ended.set()
 
 
 def _handler(hooks: Hooks) -> type[BaseHTTPRequestHandler]:
@@ -63,8 +122,19 @@ def _handler(hooks: Hooks) -> type[BaseHTTPRequestHandler]:
                 hooks.requests.append(
                     {"path": self.path, "headers": dict(self.headers), "body": body}
                 )
+                hooks.timeline.append(f"{self.path} {self.headers.get('X-Pbem-Delivery')}")
+                arrival = hooks.arrivals.setdefault(self.path, threading.Event())
+                drip = hooks.drips.get(self.path)
+                if drip is not None and drip.times > 0:
+                    drip.times -= 1
+                else:
+                    drip = None
                 queued = hooks.script.get(self.path) or []
                 status, headers, wait = queued.pop(0) if queued else (200, {}, 0.0)
+            arrival.set()
+            if drip is not None:
+                _drip(self, drip, hooks)
+                return
             if wait:
                 time.sleep(wait)
             try:
@@ -83,9 +153,7 @@ def _handler(hooks: Hooks) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def hooks() -> Iterator[Hooks]:
-    """A real HTTP server on 127.0.0.1 at a free port."""
+def _serve() -> Iterator[Hooks]:
     recorder = Hooks()
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(recorder))
     server.daemon_threads = True
@@ -97,6 +165,12 @@ def hooks() -> Iterator[Hooks]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def hooks() -> Iterator[Hooks]:
+    """A real HTTP server on 127.0.0.1 at a free port."""
+    yield from _serve()
 
 
 @pytest.fixture

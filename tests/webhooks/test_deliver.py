@@ -1,0 +1,76 @@
+"""The webhook sender against slow servers on loopback (issue 30): each request has one
+deadline for all of it, a slow webhook holds up only its own events, and an event is
+claimed only when its turn comes, so that no two drains post it."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from typing import Any
+
+from pbem.scheduler import drain_webhooks
+from tests.webhooks.conftest import Drip
+from tests.webhooks.helpers import add_hook, deliveries, move, seat_to_act
+
+IDLE = {"sent": 0, "failed": 0, "disabled": 0}
+
+
+def test_an_answer_dripped_a_byte_at_a_time_is_cut_at_the_deadline_and_posted_once(
+    app, hooks, game
+):
+    """The timeout used to be per socket read: a server sending a byte every 0.1 s held a
+    delivery as long as it liked, and past the five-minute lease claimed for its whole batch
+    the rest of the batch was posted again by the next drain. Now the whole request must be
+    done within WEBHOOK_TIMEOUT (0.5 s here), the event counts as failed and waits out its
+    backoff, and while it is held no other drain posts it or its webhook's next event."""
+    clock = app.config["CLOCK"]
+    add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/slow"), "generic")
+    move(app, game)
+    move(app, game)
+    first, _ = deliveries(app)
+    drip = hooks.drip("/slow", Drip(every=0.1))  # the whole answer would take 6 s
+    results: dict[str, Any] = {}
+    sender = threading.Thread(target=lambda: results.update(drain_webhooks(app)))
+    sender.start()
+    try:
+        assert hooks.arrived("/slow").wait(30)
+        held, waiting = deliveries(app)
+        # The event in flight is claimed for longer than its deadline; the next one is not
+        # claimed yet (it used to be, with the whole batch, at the start of the drain).
+        assert held.claimed_until is not None
+        assert held.claimed_until >= clock() + timedelta(seconds=app.config["WEBHOOK_TIMEOUT"])
+        assert waiting.claimed_until is None
+        # Another clock's drain meanwhile posts nothing to this webhook, neither event.
+        assert drain_webhooks(app) == IDLE
+    finally:
+        sender.join(30)
+    assert drip.ended.wait(30) and drip.cut  # the sender hung up mid-answer
+    assert results == {"sent": 0, "failed": 1, "disabled": 0}
+    failed = deliveries(app)[0]
+    assert failed.sent_at is None and failed.attempts == 1 and failed.claimed_until is None
+    assert "timed out" in (failed.last_error or "")
+    assert failed.next_attempt_at == clock() + timedelta(seconds=30)  # the first backoff
+    assert [r["headers"]["X-Pbem-Delivery"] for r in hooks.to("/slow")] == [first.event_id]
+
+
+def test_a_slow_webhook_holds_up_only_its_own_events(app, hooks, game):
+    """Deliveries used to go one after another, so one endpoint dripping its answer delayed
+    every other player's (1.7 s became 59.7 s). Now each webhook's events go on a worker of
+    their own: another webhook's event is delivered while the slow one is still being held,
+    and the slow webhook's next event goes only after its first (its events stay in order)."""
+    app.config["WEBHOOK_TIMEOUT"] = 60.0  # no deadline frees the other here
+    table = add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/slow"), "generic")
+    seat = (move(app, game) + 1) % 3
+    add_hook(app, game, seat, "mine", hooks.url("/quick"), "discord")
+    assert move(app, game) == seat
+    # The slow server sends its answer a byte every 0.25 s (15 s in all), the rest at once
+    # when the quick webhook's request has come.
+    drip = hooks.drip("/slow", Drip(every=0.25, release=hooks.arrived("/quick")))
+    assert drain_webhooks(app) == {"sent": 3, "failed": 0, "disabled": 0}
+    assert drip.released  # the quick one came while the slow one was held
+    slow = [f"/slow {r.event_id}" for r in deliveries(app) if r.webhook_id == table.id]
+    (quick,) = [f"/quick {r.event_id}" for r in deliveries(app) if r.webhook_id != table.id]
+    timeline = hooks.timeline
+    assert sorted(timeline) == sorted([*slow, quick, "/slow end"])
+    assert timeline.index(slow[0]) < timeline.index("/slow end") < timeline.index(slow[1])
+    assert timeline.index(quick) < timeline.index("/slow end")
