@@ -1,6 +1,9 @@
-"""One webhook request, all of it before one deadline: connect, TLS, send, read the answer's
-head and at most MAX_BODY bytes of its body. The deadline is for the whole request, not for
-each read, so a server that sends its answer a byte at a time cannot hold a delivery."""
+"""One webhook request, all of it before one deadline: resolve the host, connect, TLS, send,
+read the answer's head and at most MAX_BODY bytes of its body. The deadline is for the
+whole request, not for each read, so a server that sends its answer a byte at a time cannot
+hold a delivery. The host is resolved once and every address checked (pbem.webhooks.urls);
+the socket is opened to a checked address, and the host's name is used only for TLS (SNI,
+the certificate) and the Host header, so a DNS answer that changes cannot move it."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from pbem.webhooks.urls import WebhookError, check_url, resolves_publicly
+from pbem.webhooks.urls import WebhookError, addresses_of, check_url
 
 MAX_REDIRECTS = 3
 MAX_BODY = 65536  # bytes of an answer's body read at most (none of it is used)
@@ -84,19 +87,40 @@ class _Timed:
 
 
 class _Connection(http.client.HTTPConnection):
-    """An HTTP or (given a context) HTTPS connection whose every step ends by the deadline."""
+    """An HTTP or (given a context) HTTPS connection to one of the addresses checked for its
+    host, whose every step ends by the deadline."""
 
     def __init__(
-        self, host: str, port: int, deadline: Deadline, tls: ssl.SSLContext | None
+        self,
+        host: str,
+        port: int,
+        addresses: list[str],
+        deadline: Deadline,
+        tls: ssl.SSLContext | None,
     ) -> None:
         super().__init__(host, port)
         self.default_port = 443 if tls is not None else 80  # for the Host header
-        self._deadline, self._tls = deadline, tls
+        self._addresses, self._deadline, self._tls = addresses, deadline, tls
         self.raw: socket.socket | None = None
 
+    def _open(self) -> socket.socket:
+        """A socket connected to the first checked address that answers (no lookup)."""
+        error: OSError = OSError("no address to connect to")
+        for address in self._addresses:
+            family = socket.AF_INET6 if ":" in address else socket.AF_INET
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            try:
+                sock.settimeout(self._deadline.left())
+                sock.connect((address, self.port))
+                return sock
+            except OSError as exc:
+                sock.close()
+                error = exc
+        raise error
+
     def connect(self) -> None:
-        """Open the connection, and TLS with the host's name (SNI and certificate check)."""
-        self.raw = socket.create_connection((self.host, self.port), self._deadline.left())
+        """Open the connection, then TLS with the host's name (SNI, certificate check)."""
+        self.raw = self._open()
         if self._tls is not None:
             # The handshake, however many reads it takes, gets only the time left.
             self.raw.settimeout(self._deadline.left())
@@ -112,14 +136,14 @@ class _Connection(http.client.HTTPConnection):
 
 
 def _once(
-    url: str, body: bytes, headers: dict[str, str], deadline: Deadline
+    url: str, addresses: list[str], body: bytes, headers: dict[str, str], deadline: Deadline
 ) -> tuple[Answer, str | None]:
     """POST once: the answer, and where a redirect points (None if it is not one)."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
     tls = ssl.create_default_context() if parts.scheme == "https" else None
-    conn = _Connection(host, port, deadline, tls)
+    conn = _Connection(host, port, addresses, deadline, tls)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         conn.request("POST", path, body=body, headers=headers)
@@ -140,27 +164,38 @@ def _once(
     return Answer(status, "" if 200 <= status < 300 else f"HTTP {status}", retry_after), None
 
 
+def _refused(exc: WebhookError) -> Answer:
+    """The answer for a URL or an address the checks refuse: nothing was sent."""
+    if exc.key == "webhook.error.private":
+        return Answer(0, "host resolves to a private address")
+    return Answer(0, f"refused URL: {exc.key}")
+
+
 def post(
     url: str, body: bytes, headers: dict[str, str], timeout: float, allow_loopback: bool
 ) -> Answer:
     """POST, all of it within `timeout` seconds, following redirects only within the same
-    scheme, host and port."""
+    scheme, host and port (to the addresses already checked for it)."""
     deadline = Deadline(timeout)
-    for _ in range(MAX_REDIRECTS + 1):
-        try:
-            check_url(url, allow_loopback)
-        except WebhookError as exc:
-            return Answer(0, f"refused URL: {exc.key}")
+    try:
+        check_url(url, allow_loopback)
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        if not resolves_publicly(parts.hostname or "", port, allow_loopback):
-            return Answer(0, "host resolves to a private address")
-        answer, location = _once(url, body, headers, deadline)
+        addresses = addresses_of(parts.hostname or "", port, allow_loopback, deadline.left())
+    except WebhookError as exc:
+        return _refused(exc)
+    except OSError as exc:
+        return Answer(0, f"{type(exc).__name__}: {exc}"[:300])
+    for _ in range(MAX_REDIRECTS + 1):
+        answer, location = _once(url, addresses, body, headers, deadline)
         if location is None:
             return answer
         target = urljoin(url, location)
         new = urlsplit(target)
         if (new.scheme, new.hostname, new.port) != (parts.scheme, parts.hostname, parts.port):
             return Answer(answer.status, "redirect to another host not followed")
-        url = target
+        try:
+            url = check_url(target, allow_loopback)
+        except WebhookError as exc:
+            return _refused(exc)
     return Answer(0, "too many redirects")

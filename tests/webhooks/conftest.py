@@ -1,14 +1,18 @@
 """Fixtures for webhooks: an app that may post to loopback http, a real HTTP server on
-loopback (http.server in a thread) that records what it gets, and a started game."""
+loopback (http.server in a thread) that records what it gets, the same over TLS with a
+test certificate for hook.test, and a started game."""
 
 from __future__ import annotations
 
 import json
+import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +27,7 @@ PLAYERS = [
     play.Invitee("Léo", "leo@example.org", "fr"),
     play.Invitee("Zoé", "zoe@example.org", "en"),
 ]
+TLS = Path(__file__).parent / "tls"  # a test CA, and a certificate it signed for hook.test
 DRIPPED = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 
 
@@ -57,6 +62,7 @@ class Hooks:
         self.drips: dict[str, Drip] = {}
         self.arrivals: dict[str, threading.Event] = {}
         self.timeline: list[str] = []  # "<path> <delivery id>" as each arrives, "<path> end"
+        self.names: list[str] = []  # the TLS server name (SNI) of each connection
         self.lock = threading.Lock()
         self.base = ""
 
@@ -113,6 +119,42 @@ def _drip(handler: BaseHTTPRequestHandler, drip: Drip, hooks: Hooks) -> None:
         drip.ended.set()
 
 
+class Resolver:
+    """socket.getaddrinfo, except for the names a test gives answers for: each call for one
+    takes its next answer (the last one stays), as a DNS server that changes its mind would."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.answers: dict[str, list[str]] = {}
+        self.calls: list[str] = []
+
+    def answer(self, host: str, *answers: str) -> None:
+        """What `host` resolves to: the first answer, then the next at each call; an answer
+        is one address or several, separated by spaces."""
+        self.answers[host] = list(answers)
+
+    def __call__(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        if host not in self.answers:
+            return self.real(host, port, *args, **kwargs)
+        self.calls.append(host)
+        queue = self.answers[host]
+        answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        return [
+            (socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, int(port), 0, 0))
+            if ":" in address
+            else (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(port)))
+            for address in answer.split()
+        ]
+
+
+@pytest.fixture
+def resolver(monkeypatch: pytest.MonkeyPatch) -> Resolver:
+    """Names resolved as the test says (a pure-Python stand-in for a DNS server)."""
+    fake = Resolver(socket.getaddrinfo)
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    return fake
+
+
 def _handler(hooks: Hooks) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802
@@ -153,11 +195,17 @@ def _handler(hooks: Hooks) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def _serve() -> Iterator[Hooks]:
+def _serve(tls: bool) -> Iterator[Hooks]:
     recorder = Hooks()
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(recorder))
     server.daemon_threads = True
     recorder.base = f"http://127.0.0.1:{server.server_address[1]}"
+    if tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(TLS / "hook.test.pem")
+        context.sni_callback = lambda _sock, name, _context: recorder.names.append(name)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        recorder.base = f"https://hook.test:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -170,7 +218,16 @@ def _serve() -> Iterator[Hooks]:
 @pytest.fixture
 def hooks() -> Iterator[Hooks]:
     """A real HTTP server on 127.0.0.1 at a free port."""
-    yield from _serve()
+    yield from _serve(tls=False)
+
+
+@pytest.fixture
+def tls_hooks(monkeypatch: pytest.MonkeyPatch) -> Iterator[Hooks]:
+    """The same server over TLS, at https://hook.test:<port> (hook.test is not in the DNS:
+    a test makes it resolve), its certificate signed by a CA that OpenSSL trusts for the
+    test (SSL_CERT_FILE, read by ssl.create_default_context)."""
+    monkeypatch.setenv("SSL_CERT_FILE", str(TLS / "ca.pem"))
+    yield from _serve(tls=True)
 
 
 @pytest.fixture
