@@ -239,7 +239,9 @@ def _failed(engine: Engine, site: Any, row_id: int | None, now: datetime, answer
         row.last_error = answer.error[:500]
         wait = backoff(row.attempts)
         if answer.retry_after is not None:
-            wait = max(wait, min(timedelta(seconds=answer.retry_after), MAX_RETRY_AFTER))
+            # Capped before it becomes a timedelta: a huge one would overflow it.
+            asked = min(answer.retry_after, MAX_RETRY_AFTER.total_seconds())
+            wait = max(wait, timedelta(seconds=asked))
         row.next_attempt_at = now + wait
         if row.attempts >= MAX_ATTEMPTS:
             row.sent_at, row.given_up = now, True

@@ -118,6 +118,8 @@ def check_url(url: str, allow_loopback: bool) -> str:
     host = (parts.hostname or "").lower().rstrip(".")
     if not host or parts.username is not None or parts.password is not None:
         raise WebhookError("webhook.error.url")
+    if not (parts.path + parts.query + parts.fragment).isascii():
+        raise WebhookError("webhook.error.url")  # sent as it is, and HTTP takes only ASCII
     if parts.scheme == "http":
         if not (allow_loopback and _is_loopback(host)):
             raise WebhookError("webhook.error.https")

@@ -8,9 +8,12 @@ import threading
 from datetime import timedelta
 from typing import Any
 
+from pbem.db import write_session
+from pbem.models import Webhook
 from pbem.scheduler import drain_webhooks
-from tests.webhooks.conftest import Drip
-from tests.webhooks.helpers import add_hook, deliveries, move, seat_to_act
+from tests.web.helpers import link_in
+from tests.webhooks.conftest import PLAYERS, Drip
+from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_to_act
 
 IDLE = {"sent": 0, "failed": 0, "disabled": 0}
 
@@ -74,3 +77,34 @@ def test_a_slow_webhook_holds_up_only_its_own_events(app, hooks, game):
     assert sorted(timeline) == sorted([*slow, quick, "/slow end"])
     assert timeline.index(slow[0]) < timeline.index("/slow end") < timeline.index(slow[1])
     assert timeline.index(quick) < timeline.index("/slow end")
+
+
+def test_a_huge_retry_after_waits_the_longest_backoff_and_stops_no_drain(app, hooks, game):
+    """A Retry-After of 10^29 seconds overflowed timedelta: the drain ended with an exception
+    at that event, at every drain, and no webhook after it was posted."""
+    add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/huge"), "generic")
+    hooks.answer("/huge", (503, {"Retry-After": "9" * 30}, 0.0))
+    move(app, game)
+    assert drain_webhooks(app) == {"sent": 0, "failed": 1, "disabled": 0}
+    (row,) = deliveries(app)
+    assert row.next_attempt_at == app.config["CLOCK"]() + timedelta(hours=2)
+
+
+def test_a_url_with_a_path_that_is_not_ascii_is_refused_and_stops_no_drain(
+    app, client, hooks, game, smtpd
+):
+    """http.client cannot send such a path: it raised, and the drain ended there each time."""
+    link = link_in(smtpd.to(PLAYERS[0].email)[0])
+    response = client.post(f"{link}/webhooks", data={"url": hooks.url("/café"), "kind": "auto",
+                                                    "scope": "mine"})  # fmt: skip
+    assert response.status_code == 400
+    assert "That is not a web address a webhook can use." in response.get_data(as_text=True)
+    # One stored before this check: it fails alone, and the other webhook is posted to.
+    fine = add_hook(app, game, 0, "mine", hooks.url("/x"), "generic")
+    with write_session(engine_of(app)) as session:
+        stored = session.get(Webhook, fine.id)
+        stored.url, stored.game_id = hooks.url("/café"), game
+    add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/fine"), "generic")
+    move(app, game)
+    assert drain_webhooks(app) == {"sent": 1, "failed": 1, "disabled": 0}
+    assert len(hooks.to("/fine")) == 1

@@ -229,6 +229,8 @@ def test_the_settings_page_adds_and_removes_webhooks(app, client, hooks, game, s
         ("https://localhost/hook", "webhook.error.private"),
         ("http://127.0.0.1:8080/hook", "webhook.error.https"),  # loopback only with the flag
         ("https://exa mple.org/", "webhook.error.url"),
+        ("https://example.org/café", "webhook.error.url"),
+        ("https://example.org?q=é", "webhook.error.url"),
         ("", "webhook.error.url"),
     ],
 )
