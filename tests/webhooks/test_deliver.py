@@ -18,42 +18,53 @@ from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_t
 IDLE = {"sent": 0, "failed": 0, "disabled": 0}
 
 
-def test_an_answer_dripped_a_byte_at_a_time_is_cut_at_the_deadline_and_posted_once(
-    app, hooks, game
-):
+def test_an_answer_dripped_a_byte_at_a_time_is_cut_at_the_deadline(app, hooks, game):
     """The timeout used to be per socket read: a server sending a byte every 0.1 s held a
-    delivery as long as it liked, and past the five-minute lease claimed for its whole batch
-    the rest of the batch was posted again by the next drain. Now the whole request must be
-    done within WEBHOOK_TIMEOUT (0.5 s here), the event counts as failed and waits out its
-    backoff, and while it is held no other drain posts it or its webhook's next event."""
+    delivery as long as it liked (here 6 s, and it counted as sent). Now the whole request
+    must be done within WEBHOOK_TIMEOUT (0.5 s here): the event counts as failed, waits out
+    its backoff, and was posted once."""
     clock = app.config["CLOCK"]
     add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/slow"), "generic")
     move(app, game)
-    move(app, game)
-    first, _ = deliveries(app)
     drip = hooks.drip("/slow", Drip(every=0.1))  # the whole answer would take 6 s
+    assert drain_webhooks(app) == {"sent": 0, "failed": 1, "disabled": 0}
+    assert drip.ended.wait(30) and drip.cut  # the sender hung up mid-answer
+    (row,) = deliveries(app)
+    assert row.sent_at is None and row.attempts == 1 and row.claimed_until is None
+    assert "timed out" in (row.last_error or "")
+    assert row.next_attempt_at == clock() + timedelta(seconds=30)  # the first backoff
+    assert drain_webhooks(app) == IDLE
+    assert [r["headers"]["X-Pbem-Delivery"] for r in hooks.to("/slow")] == [row.event_id]
+
+
+def test_an_event_is_claimed_when_its_turn_comes_and_no_other_drain_posts_it(app, hooks, game):
+    """A drain used to claim its whole batch at its start, for five minutes from then: past
+    them (one slow server was enough) the next drain posted the batch's later events again.
+    Now each event is claimed just before it is posted, for longer than its deadline, and
+    while a webhook's event is held no other drain posts it or that webhook's next one."""
+    clock = app.config["CLOCK"]
+    app.config["WEBHOOK_TIMEOUT"] = 60.0  # the slow server is let go by the test, not cut
+    add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/slow"), "generic")
+    move(app, game)
+    move(app, game)
+    go = threading.Event()
+    drip = hooks.drip("/slow", Drip(every=0.5, release=go))  # held until go (or 30 s)
     results: dict[str, Any] = {}
     sender = threading.Thread(target=lambda: results.update(drain_webhooks(app)))
     sender.start()
     try:
         assert hooks.arrived("/slow").wait(30)
         held, waiting = deliveries(app)
-        # The event in flight is claimed for longer than its deadline; the next one is not
-        # claimed yet (it used to be, with the whole batch, at the start of the drain).
-        assert held.claimed_until is not None
-        assert held.claimed_until >= clock() + timedelta(seconds=app.config["WEBHOOK_TIMEOUT"])
-        assert waiting.claimed_until is None
-        # Another clock's drain meanwhile posts nothing to this webhook, neither event.
-        assert drain_webhooks(app) == IDLE
+        assert held.claimed_until is not None and waiting.claimed_until is None
+        assert held.claimed_until >= clock() + timedelta(seconds=60)  # outlasts the deadline
+        assert drain_webhooks(app) == IDLE  # another clock's drain, meanwhile
     finally:
-        sender.join(30)
-    assert drip.ended.wait(30) and drip.cut  # the sender hung up mid-answer
-    assert results == {"sent": 0, "failed": 1, "disabled": 0}
-    failed = deliveries(app)[0]
-    assert failed.sent_at is None and failed.attempts == 1 and failed.claimed_until is None
-    assert "timed out" in (failed.last_error or "")
-    assert failed.next_attempt_at == clock() + timedelta(seconds=30)  # the first backoff
-    assert [r["headers"]["X-Pbem-Delivery"] for r in hooks.to("/slow")] == [first.event_id]
+        go.set()
+        sender.join(60)
+    assert drip.released
+    assert results == {"sent": 2, "failed": 0, "disabled": 0}
+    posted = [r["headers"]["X-Pbem-Delivery"] for r in hooks.to("/slow")]
+    assert posted == [held.event_id, waiting.event_id]  # each once, in order
 
 
 def test_a_slow_webhook_holds_up_only_its_own_events(app, hooks, game):
