@@ -1,53 +1,62 @@
 """The webhook sender, run by the clock: POST each due event, retry with backoff, give up.
 
 A delivery keeps its event id and body across retries. A webhook that fails
-MAX_FAILURES times in a row is disabled and its owner told by mail. Requests have a
-timeout, follow no redirect to another host, and go only to public addresses (or to
-loopback when the test flag allows it). Nothing here runs inside a web request.
+MAX_FAILURES times in a row is disabled and its owner told by mail. A request has one
+deadline for all of it (pbem.webhooks.request), follows no redirect to another host, and
+goes only to public addresses (or to loopback when the test flag allows it). Nothing here
+runs inside a web request.
+
+Each webhook's events go on a worker of their own, oldest first, so a slow server holds up
+only its own. An event is claimed by a conditional UPDATE just before it is posted, for a
+lease that outlasts the request's deadline; a drain skips a webhook while another holds
+one of its events. So two drains (two clock hosts) never post one event at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import http.client
 import logging
-import ssl
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
-from typing import Any
-from urllib.parse import urljoin, urlsplit
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from sqlalchemy import Engine, or_, update
+from sqlalchemy import Engine, func, or_, update
 from sqlmodel import col, select
 
-from pbem.db import write_session
+from pbem.db import read_session, write_session
 from pbem.models import Player, Webhook, WebhookDelivery
 from pbem.notify import queue_player_mail
 from pbem.sender import backoff
 from pbem.webhooks.events import body_of
-from pbem.webhooks.urls import WebhookError, check_url, resolves_publicly
+from pbem.webhooks.request import Answer, post
 
 log = logging.getLogger(__name__)
-LEASE = timedelta(minutes=5)
 MAX_FAILURES = 8  # failed deliveries in a row before the webhook is disabled
 MAX_ATTEMPTS = 8  # attempts of one delivery before it is given up
-MAX_REDIRECTS = 3
 MAX_RETRY_AFTER = timedelta(hours=2)
+WORKERS = 4  # webhooks one drain posts to at once
+
+# What became of one claimed event: posted and taken; refused by its server (an HTTP
+# error: the webhook's next event may still go); no answer at all (the webhook's other
+# events wait for the next drain); the webhook was disabled; or it was dropped unsent.
+Outcome = Literal["sent", "failed", "silent", "disabled", "dropped"]
 
 
-@dataclass(frozen=True)
-class Answer:
-    """What the webhook's server said: a status (0: no answer) and a Retry-After, if any."""
+def lease_for(config: dict[str, Any]) -> timedelta:
+    """How long a claimed event is left to its drain: three deadlines of its request, and
+    half a minute for the database writes around it (only then may another drain post it)."""
+    return timedelta(seconds=3 * float(config.get("WEBHOOK_TIMEOUT", 5.0)) + 30)
 
-    status: int
-    error: str = ""
-    retry_after: float | None = None
 
-    @property
-    def ok(self) -> bool:
-        """Whether the event was taken (any 2xx)."""
-        return 200 <= self.status < 300
+def budget_for(config: dict[str, Any]) -> float:
+    """Seconds after which a drain takes no new event (the next drain takes them), so that a
+    webhook answering slowly but in time does not hold up the next drain: two deadlines,
+    and at least ten seconds."""
+    return max(2 * float(config.get("WEBHOOK_TIMEOUT", 5.0)), 10.0)
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -55,121 +64,137 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def post(
-    url: str, body: bytes, headers: dict[str, str], timeout: float, allow_loopback: bool
-) -> Answer:
-    """POST once, following redirects only within the same scheme, host and port."""
-    for _ in range(MAX_REDIRECTS + 1):
-        try:
-            check_url(url, allow_loopback)
-        except WebhookError as exc:
-            return Answer(0, f"refused URL: {exc.key}")
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        if not resolves_publicly(host, port, allow_loopback):
-            return Answer(0, "host resolves to a private address")
-        if parts.scheme == "https":
-            conn: http.client.HTTPConnection = http.client.HTTPSConnection(
-                host, port, timeout=timeout, context=ssl.create_default_context()
-            )
-        else:
-            conn = http.client.HTTPConnection(host, port, timeout=timeout)
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        try:
-            conn.request("POST", path, body=body, headers=headers)
-            response = conn.getresponse()
-            response.read(65536)
-            status, location = response.status, response.getheader("Location")
-            retry = response.getheader("Retry-After")
-        except (OSError, http.client.HTTPException) as exc:
-            return Answer(0, f"{type(exc).__name__}: {exc}"[:300])
-        finally:
-            conn.close()
-        if status in (301, 302, 303, 307, 308) and location:
-            target = urljoin(url, location)
-            new = urlsplit(target)
-            if (new.scheme, new.hostname, new.port) != (parts.scheme, parts.hostname, parts.port):
-                return Answer(status, "redirect to another host not followed")
-            url = target
-            continue
-        retry_after = float(retry) if retry and retry.strip().isdecimal() else None
-        return Answer(status, "" if 200 <= status < 300 else f"HTTP {status}", retry_after)
-    return Answer(0, "too many redirects")
+def _free(at: datetime) -> Any:
+    """Rows no drain holds at `at`."""
+    until = col(WebhookDelivery.claimed_until)
+    return or_(until.is_(None), until < at)
 
 
-def claim(engine: Engine, now: datetime, batch: int) -> list[tuple[WebhookDelivery, Webhook]]:
-    """Claim due deliveries (a claim lapses after a lease, so a killed sender loses nothing)."""
-    with write_session(engine) as session:
-        due = session.exec(
-            select(WebhookDelivery.id)
-            .where(WebhookDelivery.sent_at.is_(None))  # type: ignore[union-attr]
+def due_webhooks(engine: Engine, now: datetime, at: datetime, limit: int) -> list[int]:
+    """Webhooks with an event due at `now` that no drain holds at `at`, oldest event first."""
+    with read_session(engine) as session:
+        rows = session.exec(
+            select(WebhookDelivery.webhook_id, func.min(WebhookDelivery.id))
+            .where(col(WebhookDelivery.sent_at).is_(None))
             .where(WebhookDelivery.next_attempt_at <= now)
-            .where(
-                or_(
-                    col(WebhookDelivery.claimed_until).is_(None),
-                    col(WebhookDelivery.claimed_until) < now,
-                )
-            )
-            .order_by(WebhookDelivery.id)  # type: ignore[arg-type]
-            .limit(batch)
+            .where(_free(at))
+            .group_by(col(WebhookDelivery.webhook_id))
+            .order_by(func.min(WebhookDelivery.id))
+            .limit(limit)
         ).all()
-        claimed = []
-        for row_id in due:
-            result = session.execute(
-                update(WebhookDelivery)
-                .where(WebhookDelivery.id == row_id)  # type: ignore[arg-type]
-                .where(WebhookDelivery.sent_at.is_(None))  # type: ignore[union-attr]
-                .where(
-                    or_(
-                        col(WebhookDelivery.claimed_until).is_(None),
-                        col(WebhookDelivery.claimed_until) < now,
-                    )
-                )
-                .values(claimed_until=now + LEASE)
-            )
-            if result.rowcount == 1:  # type: ignore[attr-defined]
-                claimed.append(row_id)
-        pairs = []
-        for row_id in claimed:
-            row = session.get(WebhookDelivery, row_id)
-            hook = session.get(Webhook, row.webhook_id) if row else None
-            if row is not None and hook is not None:
-                pairs.append((row, hook))
-        return pairs
+        return [hook_id for hook_id, _ in rows]
+
+
+def claim_next(
+    engine: Engine, hook_id: int, now: datetime, at: datetime, lease: timedelta
+) -> tuple[WebhookDelivery, Webhook] | None:
+    """Claim the webhook's oldest event due at `now` until `at + lease`: None when it has
+    none, or another drain holds it (then this one leaves the webhook alone)."""
+    with write_session(engine) as session:
+        row = session.exec(
+            select(WebhookDelivery)
+            .where(WebhookDelivery.webhook_id == hook_id)
+            .where(col(WebhookDelivery.sent_at).is_(None))
+            .where(WebhookDelivery.next_attempt_at <= now)
+            .order_by(col(WebhookDelivery.id))
+            .limit(1)
+        ).first()
+        if row is None:
+            return None
+        claimed = session.execute(
+            update(WebhookDelivery)
+            .where(col(WebhookDelivery.id) == row.id)
+            .where(col(WebhookDelivery.sent_at).is_(None))
+            .where(_free(at))
+            .values(claimed_until=at + lease)
+        )
+        hook = session.get(Webhook, hook_id)
+        if claimed.rowcount != 1 or hook is None:  # type: ignore[attr-defined]
+            return None
+        row.claimed_until = at + lease
+        return row, hook
+
+
+def _post_one(
+    engine: Engine,
+    site: Any,
+    config: dict[str, Any],
+    row: WebhookDelivery,
+    hook: Webhook,
+    now: datetime,
+) -> Outcome:
+    """Post one claimed event and record what came of it."""
+    if not hook.enabled:
+        _finish(engine, row.id, now, None, given_up=True)
+        return "dropped"
+    body = _written(engine, row, hook).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "pbem-webhook/1",
+        "X-Pbem-Event": row.event,
+        "X-Pbem-Delivery": row.event_id,
+    }
+    if hook.kind == "generic":
+        headers["X-Pbem-Signature"] = signature(hook.secret, body)
+    timeout = float(config.get("WEBHOOK_TIMEOUT", 5.0))
+    answer = post(hook.url, body, headers, timeout, bool(config.get("WEBHOOK_ALLOW_LOOPBACK")))
+    if answer.ok:
+        _finish(engine, row.id, now, None, given_up=False)
+        return "sent"
+    log.warning("webhook %s event %s failed: %s", hook.id, row.event_id, answer.error)
+    if _failed(engine, site, row.id, now, answer):
+        return "disabled"
+    return "failed" if answer.status else "silent"
+
+
+def _post_all(
+    engine: Engine,
+    site: Any,
+    config: dict[str, Any],
+    hook_id: int,
+    now: datetime,
+    at: Callable[[], datetime],
+    stop: float,
+) -> dict[str, int]:
+    """Post one webhook's due events in order, each claimed just before it goes, until none
+    is left, the server does not answer, or the drain's time is up (time.monotonic() > stop)."""
+    counts = {"sent": 0, "failed": 0, "disabled": 0}
+    lease = lease_for(config)
+    while time.monotonic() < stop:
+        claimed = claim_next(engine, hook_id, now, at(), lease)
+        if claimed is None:
+            break
+        outcome = _post_one(engine, site, config, *claimed, now)
+        if outcome == "dropped":
+            continue
+        counts["sent" if outcome == "sent" else "failed"] += 1
+        counts["disabled"] += outcome == "disabled"
+        if outcome in ("silent", "disabled"):
+            break  # a silent server costs one deadline a drain, not one an event
+    return counts
 
 
 def drain(engine: Engine, site: Any, config: dict[str, Any], now: datetime) -> dict[str, int]:
-    """Send every due webhook event once; count the sent, failed and disabled."""
+    """Send every due webhook event once; count the sent, failed and disabled.
+
+    The time of a claim is `now` moved on by the time this drain has run (so a lease starts
+    when its event is claimed); backoffs count from `now`."""
+    started = time.monotonic()
+
+    def at() -> datetime:
+        return now + timedelta(seconds=time.monotonic() - started)
+
     counts = {"sent": 0, "failed": 0, "disabled": 0}
-    timeout = float(config.get("WEBHOOK_TIMEOUT", 5.0))
-    allow_loopback = bool(config.get("WEBHOOK_ALLOW_LOOPBACK"))
-    while True:
-        pairs = claim(engine, now, int(config.get("SENDER_BATCH", 50)))
-        if not pairs:
-            return counts
-        for row, hook in pairs:
-            if not hook.enabled:
-                _finish(engine, row.id, now, None, given_up=True)
-                continue
-            body = _written(engine, row, hook).encode()
-            headers = {
-                "Content-Type": "application/json",
-                "User-Agent": "pbem-webhook/1",
-                "X-Pbem-Event": row.event,
-                "X-Pbem-Delivery": row.event_id,
-            }
-            if hook.kind == "generic":
-                headers["X-Pbem-Signature"] = signature(hook.secret, body)
-            answer = post(hook.url, body, headers, timeout, allow_loopback)
-            if answer.ok:
-                counts["sent"] += 1
-                _finish(engine, row.id, now, None, given_up=False)
-                continue
-            counts["failed"] += 1
-            log.warning("webhook %s event %s failed: %s", hook.id, row.event_id, answer.error)
-            if _failed(engine, site, row.id, now, answer):
-                counts["disabled"] += 1
+    hooks = due_webhooks(engine, now, at(), int(config.get("SENDER_BATCH", 50)))
+    if not hooks:
+        return counts
+    stop = started + budget_for(config)
+    with ThreadPoolExecutor(min(WORKERS, len(hooks)), thread_name_prefix="webhook") as pool:
+        jobs = [pool.submit(_post_all, engine, site, config, h, now, at, stop) for h in hooks]
+        for job in jobs:
+            for key, value in job.result().items():
+                counts[key] += value
+    return counts
 
 
 def _written(engine: Engine, row: WebhookDelivery, hook: Webhook) -> str:
@@ -214,7 +239,9 @@ def _failed(engine: Engine, site: Any, row_id: int | None, now: datetime, answer
         row.last_error = answer.error[:500]
         wait = backoff(row.attempts)
         if answer.retry_after is not None:
-            wait = max(wait, min(timedelta(seconds=answer.retry_after), MAX_RETRY_AFTER))
+            # Capped before it becomes a timedelta: a huge one would overflow it.
+            asked = min(answer.retry_after, MAX_RETRY_AFTER.total_seconds())
+            wait = max(wait, timedelta(seconds=asked))
         row.next_attempt_at = now + wait
         if row.attempts >= MAX_ATTEMPTS:
             row.sent_at, row.given_up = now, True

@@ -7,71 +7,28 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from typing import Any
 
 import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from pbem import play
 from pbem.db import read_session, write_session
-from pbem.games import GAMES
-from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
+from pbem.models import Game, Player, Seat, Webhook
 from pbem.scheduler import drain_webhooks
 from pbem.store import PlayError
 from pbem.webhooks import deliver as deliver_module
-from pbem.webhooks.store import add_webhook
 from pbem.webhooks.urls import WebhookError, check_url, detect_kind
 from tests.web.helpers import deliver, link_in
 from tests.webhooks.conftest import PLAYERS, body_of
-
-
-def _engine(app: Any) -> Any:
-    return app.extensions["pbem"]["engine"]
-
-
-def _add(app: Any, game_id: int, seat_no: int, scope: str, url: str, kind: str) -> Webhook:
-    with write_session(_engine(app)) as session:
-        game = session.get(Game, game_id)
-        seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
-        player = session.get(Player, seat.player_id)
-        return add_webhook(
-            session, player, game, seat, scope, url, kind, True, app.config["CLOCK"]()
-        )
-
-
-def _move(app: Any, game_id: int) -> int:
-    """Play the first legal move of the seat to act; return the seat that acts next."""
-    engine, site = _engine(app), app.extensions["pbem"]["site"]
-    with write_session(engine) as session:
-        game = session.get(Game, game_id)
-        rules = GAMES[game.slug]
-        seat = rules.to_act(game.state)[0]
-        move = rules.legal_moves(game.state, seat)[0]
-        play.submit_move(session, site, game_id, seat, move, rules.turn_token(game.state, seat),
-                         app.config["CLOCK"]())  # fmt: skip
-    with read_session(engine) as session:
-        game = session.get(Game, game_id)
-        return GAMES[game.slug].to_act(game.state)[0] if game.status == "active" else -1
-
-
-def _seat_to_act(app: Any, game_id: int) -> int:
-    with read_session(_engine(app)) as session:
-        game = session.get(Game, game_id)
-        return GAMES[game.slug].to_act(game.state)[0]
-
-
-def _deliveries(app: Any) -> list[WebhookDelivery]:
-    with read_session(_engine(app)) as session:
-        return list(session.exec(select(WebhookDelivery).order_by(WebhookDelivery.id)))
+from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_to_act
 
 
 def test_a_players_own_discord_webhook_gets_their_turn_with_their_link(app, hooks, game):
-    seat = (_seat_to_act(app, game) + 1) % 3  # the next to act
-    _add(app, game, seat, "mine", hooks.url("/discord"), "discord")
-    assert _move(app, game) == seat
+    seat = (seat_to_act(app, game) + 1) % 3  # the next to act
+    add_hook(app, game, seat, "mine", hooks.url("/discord"), "discord")
+    assert move(app, game) == seat
     assert hooks.requests == []  # queued with the move; nothing is posted by the move itself
-    assert len(_deliveries(app)) == 1
+    assert len(deliveries(app)) == 1
     assert drain_webhooks(app) == {"sent": 1, "failed": 0, "disabled": 0}
     (request,) = hooks.to("/discord")
     payload = body_of(request)
@@ -84,8 +41,8 @@ def test_a_players_own_discord_webhook_gets_their_turn_with_their_link(app, hook
 
 
 def test_a_table_slack_webhook_names_the_player_with_the_watch_link_only(app, hooks, game):
-    _add(app, game, 0, "table", hooks.url("/slack"), "slack")
-    next_seat = _move(app, game)
+    add_hook(app, game, 0, "table", hooks.url("/slack"), "slack")
+    next_seat = move(app, game)
     drain_webhooks(app)
     (request,) = hooks.to("/slack")
     text = body_of(request)["text"]
@@ -95,15 +52,15 @@ def test_a_table_slack_webhook_names_the_player_with_the_watch_link_only(app, ho
 
 def test_only_the_creator_adds_a_table_webhook(app, hooks, game):
     with pytest.raises(PlayError) as info:
-        _add(app, game, 1, "table", hooks.url("/t"), "generic")
+        add_hook(app, game, 1, "table", hooks.url("/t"), "generic")
     assert info.value.key == "webhook.error.not_creator"
 
 
 def test_generic_json_is_signed_with_hmac_and_carries_a_stable_event_id(app, hooks, game):
-    seat = (_seat_to_act(app, game) + 1) % 3
-    hook = _add(app, game, seat, "mine", hooks.url("/generic"), "generic")
+    seat = (seat_to_act(app, game) + 1) % 3
+    hook = add_hook(app, game, seat, "mine", hooks.url("/generic"), "generic")
     hooks.answer("/generic", 503)
-    _move(app, game)
+    move(app, game)
     drain_webhooks(app)
     app.config["CLOCK"].advance(seconds=30)
     drain_webhooks(app)
@@ -119,8 +76,8 @@ def test_generic_json_is_signed_with_hmac_and_carries_a_stable_event_id(app, hoo
 
 
 def test_results_reach_a_table_webhook_once(app, hooks, game):
-    _add(app, game, 0, "table", hooks.url("/table"), "generic")
-    while _move(app, game) != -1:
+    add_hook(app, game, 0, "table", hooks.url("/table"), "generic")
+    while move(app, game) != -1:
         pass
     drain_webhooks(app)
     over = [body_of(r) for r in hooks.to("/table") if body_of(r)["event"] == "game_over"]
@@ -133,10 +90,10 @@ def test_results_reach_a_table_webhook_once(app, hooks, game):
 def test_retries_follow_the_backoff_and_stop_at_success(app, hooks, game, capsys):
     clock = app.config["CLOCK"]
     start = clock()
-    seat = (_seat_to_act(app, game) + 1) % 3
-    _add(app, game, seat, "mine", hooks.url("/flaky"), "generic")
+    seat = (seat_to_act(app, game) + 1) % 3
+    add_hook(app, game, seat, "mine", hooks.url("/flaky"), "generic")
     hooks.answer("/flaky", 500, 500, 500)
-    _move(app, game)
+    move(app, game)
     attempts = []
     for _ in range(60):  # drain every 5 s of test time, as the clock would
         before = len(hooks.to("/flaky"))
@@ -144,7 +101,7 @@ def test_retries_follow_the_backoff_and_stop_at_success(app, hooks, game, capsys
         if len(hooks.to("/flaky")) > before:
             attempts.append(int((clock() - start).total_seconds()))
         clock.advance(seconds=5)
-    (row,) = _deliveries(app)
+    (row,) = deliveries(app)
     assert attempts == [0, 30, 90, 210]  # 30 s, then doubling
     assert row.sent_at is not None and not row.given_up and row.attempts == 3
     with capsys.disabled():
@@ -156,10 +113,10 @@ def test_a_webhook_that_keeps_failing_is_disabled_and_its_owner_told(
 ):
     clock = app.config["CLOCK"]
     start = clock()
-    seat = (_seat_to_act(app, game) + 1) % 3
-    hook = _add(app, game, seat, "mine", hooks.url("/dead"), "discord")
+    seat = (seat_to_act(app, game) + 1) % 3
+    hook = add_hook(app, game, seat, "mine", hooks.url("/dead"), "discord")
     hooks.answer("/dead", *([404] * 20))
-    _move(app, game)
+    move(app, game)
     attempts = []
     for _ in range(200):
         before = len(hooks.to("/dead"))
@@ -172,15 +129,15 @@ def test_a_webhook_that_keeps_failing_is_disabled_and_its_owner_told(
     assert len(attempts) == deliver_module.MAX_FAILURES
     gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
     assert gaps == [30, 60, 120, 240, 480, 960, 1920]
-    with read_session(_engine(app)) as session:
+    with read_session(engine_of(app)) as session:
         stored = session.get(Webhook, hook.id)
         assert stored is not None and not stored.enabled and stored.disabled_at is not None
     deliver(app)
     (mail,) = [m for m in smtpd.to(PLAYERS[seat].email) if "webhook" in str(m["Subject"])]
     assert "127.0.0.1" in str(mail["Subject"])
     # Nothing more is queued or posted for it.
-    _move(app, game)
-    _move(app, game)
+    move(app, game)
+    move(app, game)
     drain_webhooks(app)
     assert len(hooks.to("/dead")) == deliver_module.MAX_FAILURES
     with capsys.disabled():
@@ -188,24 +145,24 @@ def test_a_webhook_that_keeps_failing_is_disabled_and_its_owner_told(
 
 
 def test_a_success_resets_the_failure_count(app, hooks, game):
-    seat = (_seat_to_act(app, game) + 1) % 3
-    hook = _add(app, game, seat, "mine", hooks.url("/sometimes"), "generic")
+    seat = (seat_to_act(app, game) + 1) % 3
+    hook = add_hook(app, game, seat, "mine", hooks.url("/sometimes"), "generic")
     hooks.answer("/sometimes", 500, 200)
-    _move(app, game)
+    move(app, game)
     drain_webhooks(app)
     app.config["CLOCK"].advance(seconds=30)
     drain_webhooks(app)
-    with read_session(_engine(app)) as session:
+    with read_session(engine_of(app)) as session:
         assert session.get(Webhook, hook.id).failures == 0
 
 
 def test_redirects_to_another_host_are_not_followed(app, hooks, game):
-    seat = (_seat_to_act(app, game) + 1) % 3
-    _add(app, game, seat, "mine", hooks.url("/moved"), "generic")
+    seat = (seat_to_act(app, game) + 1) % 3
+    add_hook(app, game, seat, "mine", hooks.url("/moved"), "generic")
     port = hooks.base.rsplit(":", 1)[1]
     hooks.answer("/moved", (302, {"Location": f"http://localhost:{port}/elsewhere"}, 0.0),
                  (307, {"Location": "/here"}, 0.0))  # fmt: skip
-    _move(app, game)
+    move(app, game)
     assert drain_webhooks(app)["failed"] == 1
     assert hooks.to("/elsewhere") == []
     app.config["CLOCK"].advance(seconds=30)
@@ -214,24 +171,24 @@ def test_redirects_to_another_host_are_not_followed(app, hooks, game):
 
 
 def test_a_silent_server_times_out_and_is_retried(app, hooks, game):
-    seat = (_seat_to_act(app, game) + 1) % 3
-    _add(app, game, seat, "mine", hooks.url("/slow"), "generic")
+    seat = (seat_to_act(app, game) + 1) % 3
+    add_hook(app, game, seat, "mine", hooks.url("/slow"), "generic")
     hooks.answer("/slow", (200, {}, 1.5))  # longer than WEBHOOK_TIMEOUT (0.5 s)
-    _move(app, game)
+    move(app, game)
     assert drain_webhooks(app) == {"sent": 0, "failed": 1, "disabled": 0}
-    (row,) = _deliveries(app)
+    (row,) = deliveries(app)
     assert "timed out" in (row.last_error or "") and row.sent_at is None
 
 
 def test_names_cannot_ping_a_channel(app, hooks, game):
-    with write_session(_engine(app)) as session:
-        seat_no = (_seat_to_act(app, game) + 1) % 3
+    with write_session(engine_of(app)) as session:
+        seat_no = (seat_to_act(app, game) + 1) % 3
         seat = session.exec(select(Seat).where(Seat.game_id == game, Seat.seat == seat_no)).one()
         seat.name = "<!channel> @everyone"
         session.add(seat)
-    _add(app, game, 0, "table", hooks.url("/slack"), "slack")
-    _add(app, game, seat_no, "mine", hooks.url("/discord"), "discord")
-    _move(app, game)
+    add_hook(app, game, 0, "table", hooks.url("/slack"), "slack")
+    add_hook(app, game, seat_no, "mine", hooks.url("/discord"), "discord")
+    move(app, game)
     drain_webhooks(app)
     slack = body_of(hooks.to("/slack")[0])["text"]
     assert "<!channel>" not in slack and "&lt;!channel&gt;" in slack
@@ -249,11 +206,11 @@ def test_the_settings_page_adds_and_removes_webhooks(app, client, hooks, game, s
                                                     "scope": "table"})  # fmt: skip
     assert response.status_code == 303
     page = client.get(f"{link}/settings").get_data(as_text=True)
-    with read_session(_engine(app)) as session:
+    with read_session(engine_of(app)) as session:
         (hook,) = session.exec(select(Webhook)).all()
     assert hook.game_id == game and hook.secret in page
     assert client.post(f"{link}/webhooks/{hook.id}/remove").status_code == 303
-    with read_session(_engine(app)) as session:
+    with read_session(engine_of(app)) as session:
         assert session.exec(select(func.count()).select_from(Webhook)).one() == 0
     # Léo did not create the game: no table choice, and no removing Ana's webhooks.
     leo = link_in(smtpd.to(PLAYERS[1].email)[0])
@@ -272,6 +229,8 @@ def test_the_settings_page_adds_and_removes_webhooks(app, client, hooks, game, s
         ("https://localhost/hook", "webhook.error.private"),
         ("http://127.0.0.1:8080/hook", "webhook.error.https"),  # loopback only with the flag
         ("https://exa mple.org/", "webhook.error.url"),
+        ("https://example.org/café", "webhook.error.url"),
+        ("https://example.org?q=é", "webhook.error.url"),
         ("", "webhook.error.url"),
     ],
 )
@@ -289,11 +248,11 @@ def test_kinds_from_the_address():
 
 
 def test_webhook_bodies_are_json_and_say_nothing_of_hands(app, hooks, game):
-    seat = (_seat_to_act(app, game) + 1) % 3
-    _add(app, game, seat, "mine", hooks.url("/g"), "generic")
-    _add(app, game, 0, "table", hooks.url("/t"), "generic")
+    seat = (seat_to_act(app, game) + 1) % 3
+    add_hook(app, game, seat, "mine", hooks.url("/g"), "generic")
+    add_hook(app, game, 0, "table", hooks.url("/t"), "generic")
     for _ in range(6):
-        _move(app, game)
+        move(app, game)
     drain_webhooks(app)
     from pbem.games.decktet import CARDS
     from pbem.present.text import card_name
@@ -306,14 +265,14 @@ def test_webhook_bodies_are_json_and_say_nothing_of_hands(app, hooks, game):
 
 
 def test_a_player_with_no_turn_mails_still_gets_the_webhook(app, hooks, game, smtpd):
-    seat = (_seat_to_act(app, game) + 1) % 3
-    with write_session(_engine(app)) as session:
+    seat = (seat_to_act(app, game) + 1) % 3
+    with write_session(engine_of(app)) as session:
         player = session.exec(select(Player).where(Player.email == PLAYERS[seat].email)).one()
         player.notify = "none"
         session.add(player)
-    _add(app, game, seat, "mine", hooks.url("/chat"), "discord")
+    add_hook(app, game, seat, "mine", hooks.url("/chat"), "discord")
     smtpd.clear()
-    _move(app, game)
+    move(app, game)
     deliver(app)
     drain_webhooks(app)
     assert not smtpd.to(PLAYERS[seat].email)  # no mail, as chosen
@@ -328,17 +287,17 @@ def test_a_body_is_written_after_the_commit_and_says_what_its_moment_said(app, h
     from pbem import notify
     from pbem.mail_context import deadline_context
 
-    seat_no = (_seat_to_act(app, game) + 1) % 3
-    _add(app, game, seat_no, "mine", hooks.url("/json"), "generic")
-    assert _move(app, game) == seat_no
-    engine, site = _engine(app), app.extensions["pbem"]["site"]
+    seat_no = (seat_to_act(app, game) + 1) % 3
+    add_hook(app, game, seat_no, "mine", hooks.url("/json"), "generic")
+    assert move(app, game) == seat_no
+    engine, site = engine_of(app), app.extensions["pbem"]["site"]
     clock.advance(hours=20)
     with write_session(engine) as session:
         seat = session.exec(select(Seat).where(Seat.game_id == game, Seat.seat == seat_no)).one()
         player = session.get(Player, seat.player_id)
         notify.queue(session, site, session.get(Game, game), seat, "deadline_warning", clock())
         then = deadline_context(seat.deadline, player, clock())
-    rows = _deliveries(app)
+    rows = deliveries(app)
     assert [row.event for row in rows] == ["your_turn", "deadline_warning"]
     assert all(row.body == "" for row in rows)  # nothing rendered in the transaction
     assert all(PLAYERS[seat_no].name == row.facts["name"] for row in rows)
@@ -354,5 +313,5 @@ def test_a_body_is_written_after_the_commit_and_says_what_its_moment_said(app, h
     assert then["time_left"] != later["time_left"]
     assert then["time_left"] in text and then["deadline_text"] in text
     assert body_of(sent[0])["player"] == PLAYERS[seat_no].name
-    stored = {row.event: row.body for row in _deliveries(app)}
+    stored = {row.event: row.body for row in deliveries(app)}
     assert stored["deadline_warning"].encode() == sent[0]["body"]
