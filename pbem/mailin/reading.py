@@ -9,7 +9,6 @@ import re
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import getaddresses
 from html.parser import HTMLParser
 
 MAX_LINES = 8  # the move must be within the first lines of the answer
@@ -26,6 +25,7 @@ _AUTO_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|noreply|no-reply)@", re.IGNORECASE)
+_ANGLES = re.compile(r"<([^<>]*)>")
 
 
 class Malformed(ValueError):
@@ -53,15 +53,42 @@ def header(msg: EmailMessage, name: str) -> str:
 
 
 def sender(msg: EmailMessage) -> str | None:
-    """The one From address, lower case; None when there are none or several."""
+    """The one From address, lower case; None when the From is malformed or ambiguous.
+
+    `policy.default` reads `victim@x <mallory@y>` as victim, noting a defect nobody looked
+    at (issue 30). So a From is read only when it is one field holding one mailbox, no group,
+    with no defect, whose address is written out in it as read (not decoded from an encoded
+    word), and whose angle brackets, if any, hold that same address and nothing else does.
+    """
+    fields = [str(value) for name, value in msg.raw_items() if name.lower() == "from"]
+    if len(fields) != 1:
+        return None
     try:
-        pairs = getaddresses([header(msg, "From")])
-    except Exception:
+        # Header bytes are UTF-8 (RFC 6532): read a raw UTF-8 display name as text, not
+        # as the undecodable bytes the parser would flag as a defect.
+        text = "".join(fields[0].encode("utf-8", "surrogateescape").decode().splitlines())
+        field = policy.default.header_factory("From", text)
+        groups = field.groups
+        defects = field.defects
+    except Exception:  # undecodable bytes, or a value the header parser gives up on
         return None
-    addresses = [addr.strip().lower() for _, addr in pairs if "@" in addr]
-    if len(addresses) != 1:
+    if defects or len(groups) != 1 or groups[0].display_name is not None:
         return None
-    return addresses[0]
+    if len(groups[0].addresses) != 1:
+        return None
+    mailbox = groups[0].addresses[0]
+    if not mailbox.username or not mailbox.domain:
+        return None
+    address = f"{mailbox.username}@{mailbox.domain}".lower()
+    written = text.lower()
+    angles = _ANGLES.findall(written)
+    if len(angles) > 1 or written.count("<") != len(angles) or written.count(">") != len(angles):
+        return None
+    if angles and angles[0].strip() != address:
+        return None
+    if address not in written:
+        return None
+    return address
 
 
 def automatic(msg: EmailMessage, envelope_from: str, own_domains: set[str]) -> str | None:
