@@ -50,7 +50,7 @@ def test_turn_mails_carry_a_reply_to_and_other_mails_do_not(app, smtpd, game):
         "postmaster@" + REPLY_DOMAIN,
     ],
 )
-def test_rcpt_refuses_what_is_not_a_replyreply_address(app, smtpd, inbound, game, to):
+def test_rcpt_refuses_what_is_not_a_reply_address(app, smtpd, inbound, game, to):
     mail = turn_mail(smtpd)
     code, _ = send(inbound, answer(mail, example_in(mail)), to=to)
     assert code == 550
@@ -275,7 +275,7 @@ def test_oversized_and_malformed_mail_is_refused(app, smtpd, inbound, game):
     assert game_row(app, game).ply == 1
 
 
-def test_rate_limits_by_seat_and_byreply_address(app, smtpd, inbound, game, monkeypatch):
+def test_rate_limits_by_seat_and_by_address(app, smtpd, inbound, game, monkeypatch):
     monkeypatch.setattr(receive_module, "BY_SEAT", Limit("mailin-seat", 3, 3600))
     monkeypatch.setattr(receive_module, "BY_ADDRESS", Limit("mailin-addr", 5, 3600))
     mail = turn_mail(smtpd)
