@@ -35,9 +35,16 @@ from pbem.store import PlayError, id_of, lock_game, seats_of
 
 log = logging.getLogger(__name__)
 # Spec (issue 14): rate-limit by address and by seat; answers are limited further, so
-# that a mail loop with a machine that ignores Auto-Submitted stops quickly.
+# that a mail loop with a machine that ignores Auto-Submitted stops quickly. An address and
+# a seat are charged only for mail whose From is the seat's player (issue 30): a stranger
+# who names a player in the From spends none of that player's allowance.
 BY_ADDRESS = Limit("mailin-addr", 120, 3600)  # one address may hold seats in many games
 BY_SEAT = Limit("mailin-seat", 60, 3600)  # a quick open auction still fits
+# Mail that is not the player's (forged, malformed, automatic) is limited by seat and by
+# SMTP client instead, before anything of it is stored. Behind an MTA the client is the MTA,
+# so BY_CLIENT caps the whole site's unverified mail; a player's own mail never counts here.
+UNVERIFIED_BY_SEAT = Limit("mailin-seat-unverified", 30, 3600)  # out-of-office mail fits
+BY_CLIENT = Limit("mailin-client", 300, 3600)
 ANSWERS = Limit("mailin-answer", 5, 3600)  # counted from inboundmail, in the transaction
 _OUR_MESSAGE_ID = re.compile(r"^[0-9a-f]{32}\.g\d+@")
 
@@ -53,6 +60,7 @@ class Verdict:
 
 APPLIED = "250 2.0.0 Move played"
 ACCEPTED = "250 2.0.0 Accepted"
+TOO_MANY = "451 4.7.1 Too many mails, try again later"
 
 
 def seat_for(session: Session, secret: str, reply: ReplyAddress) -> tuple[Game, Seat] | None:
@@ -165,8 +173,11 @@ def receive(
     raw: bytes,
     now: datetime,
     max_bytes: int,
+    client: str = "",
 ) -> Verdict:
-    """Handle one mail to one reply address; never raises for anything the sender controls."""
+    """Handle one mail to one reply address; never raises for anything the sender controls.
+
+    `client` is the SMTP client's address, which unverified mail is limited by."""
     reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
     if reply is None:
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")
@@ -185,18 +196,20 @@ def receive(
         return Verdict("rejected", "bad_token", "550 5.1.1 No such mailbox here")
     own = {site.domain.lower(), site.reply_domain.lower()}
     why_auto = reading.automatic(msg, envelope_from, own) or ("loop" if _ours(msg, site) else None)
-    sender = reading.sender(msg) or ""
+    sender = reading.sender(msg)
+    if why_auto is not None or sender != player.email.lower():
+        if _unverified_over(engine, reply, client, now):
+            return Verdict("deferred", "rate_unverified", TOO_MANY)
     if why_auto is not None:
-        return _store_only(engine, message_id, reply, sender, "ignored", why_auto, now)
-    if record(engine, BY_ADDRESS, sender or envelope_from or "?", now) > BY_ADDRESS.count:
-        return Verdict("deferred", "rate_address", "451 4.7.1 Too many mails, try again later")
-    if sender != player.email.lower():
-        _store_only(engine, message_id, reply, sender, "rejected", "forged_from", now)
-        return Verdict(
-            "rejected", "forged_from", "550 5.7.1 This address takes mail from its player only"
-        )
+        return _store_only(engine, message_id, reply, sender or "", "ignored", why_auto, now)
+    if sender is None or sender != player.email.lower():
+        reason = "forged_from" if sender else "bad_from"
+        _store_only(engine, message_id, reply, sender or "", "rejected", reason, now)
+        return Verdict("rejected", reason, "550 5.7.1 This address takes mail from its player only")
+    if record(engine, BY_ADDRESS, sender, now) > BY_ADDRESS.count:
+        return Verdict("deferred", "rate_address", TOO_MANY)
     if record(engine, BY_SEAT, f"{reply.game_id}:{reply.seat}", now) > BY_SEAT.count:
-        return Verdict("deferred", "rate_seat", "451 4.7.1 Too many mails, try again later")
+        return Verdict("deferred", "rate_seat", TOO_MANY)
     lines = reading.move_lines(reading.body_text(msg))
     try:
         with write_session(engine) as session:
@@ -204,6 +217,13 @@ def receive(
     except IntegrityError:
         # A twin of this mail (same Message-ID) or a move for the same ply won the race.
         return Verdict("ignored", "duplicate", ACCEPTED)
+
+
+def _unverified_over(engine: Engine, reply: ReplyAddress, client: str, now: datetime) -> bool:
+    """Count one mail that is not the seat's player's; whether its seat or client is over."""
+    by_seat = record(engine, UNVERIFIED_BY_SEAT, f"{reply.game_id}:{reply.seat}", now)
+    by_client = record(engine, BY_CLIENT, client or "?", now)
+    return by_seat > UNVERIFIED_BY_SEAT.count or by_client > BY_CLIENT.count
 
 
 def _store_only(

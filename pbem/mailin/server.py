@@ -26,6 +26,12 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _client(session: Session) -> str:
+    """The SMTP client's address (its host, without the port)."""
+    peer = session.peer
+    return str(peer[0] if isinstance(peer, tuple) else peer or "")
+
+
 class InboundHandler:
     """The aiosmtpd handler: check the address at RCPT, read and apply the mail at DATA."""
 
@@ -73,6 +79,7 @@ class InboundHandler:
                 raw,
                 self.clock(),
                 self.max_bytes,
+                _client(session),
             )
         except Exception:
             log.exception("inbound: a mail to %r failed", rcpt[:80])
