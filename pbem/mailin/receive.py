@@ -16,9 +16,9 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem import play
 from pbem.db import read_session, write_session
@@ -61,6 +61,10 @@ class Verdict:
 APPLIED = "250 2.0.0 Move played"
 ACCEPTED = "250 2.0.0 Accepted"
 TOO_MANY = "451 4.7.1 Too many mails, try again later"
+# A row is the Message-ID's duplicate guard, and says which move a mail applied for a turn
+# (so that a resend of it is ignored): kept 30 days, far longer than an MTA retries a mail
+# (Postfix gives up after 5), so that a late copy is still known. Then a sweep drops it.
+KEPT = timedelta(days=30)
 
 
 def seat_for(session: Session, secret: str, reply: ReplyAddress) -> tuple[Game, Seat] | None:
@@ -217,6 +221,18 @@ def receive(
     except IntegrityError:
         # A twin of this mail (same Message-ID) or a move for the same ply won the race.
         return Verdict("ignored", "duplicate", ACCEPTED)
+
+
+def forget_old(session: Session, now: datetime) -> None:
+    """Drop the rows of mail received more than KEPT ago (in the caller's write transaction)."""
+    # SKIP LOCKED: two clock processes sweeping at once each drop the rows the other has not
+    # locked, and never wait on each other's (PostgreSQL; SQLite runs one writer at a time).
+    old = (
+        select(InboundMail.id)
+        .where(col(InboundMail.created_at) < now - KEPT)
+        .with_for_update(skip_locked=True)
+    )
+    session.execute(delete(InboundMail).where(col(InboundMail.id).in_(old)))
 
 
 def _unverified_over(engine: Engine, reply: ReplyAddress, client: str, now: datetime) -> bool:

@@ -4,6 +4,7 @@ by seat and by SMTP client, and the rows kept for it are dropped after a while."
 
 from __future__ import annotations
 
+import threading
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
@@ -15,6 +16,7 @@ from pbem.games import GAMES
 from pbem.mailin import receive as receive_module
 from pbem.models import InboundMail
 from pbem.ratelimit import Limit
+from tests.clock.helpers import run_sweep
 from tests.mailin.helpers import (
     addr,
     answer,
@@ -94,3 +96,37 @@ def test_automatic_mail_is_limited_before_it_is_stored(app, smtpd, inbound, game
     assert codes == [250, 250, 250, 451, 451]
     assert [(r.status, r.reason) for r in _rows(app)] == [("ignored", "auto_submitted")] * 3
     assert game_row(app, game).ply == 0 and outbox_count(app) == before
+
+
+def test_rows_are_kept_thirty_days_then_dropped_by_sweeps_run_at_once(
+    app, smtpd, inbound, game, clock
+):
+    """`inboundmail` was never pruned (issue 30). A row is the Message-ID's duplicate guard,
+    so it stays 30 days; two clock processes sweeping at once drop it once, without error."""
+    mail = turn_mail(smtpd)
+    auto = {"Auto-Submitted": "auto-replied"}
+    old, recent = answer(mail, "away", headers=auto), answer(mail, "away", headers=auto)
+    assert send(inbound, old)[0] == 250
+    clock.advance(days=29)
+    assert send(inbound, recent)[0] == 250
+    clock.advance(days=1, hours=1)  # `old` is 30 days and an hour old, `recent` an hour
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def one_sweep() -> None:
+        barrier.wait()
+        try:
+            run_sweep(app)
+        except BaseException as exc:  # noqa: BLE001 - the test reports it
+            failures.append(exc)
+
+    threads = [threading.Thread(target=one_sweep) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert [r.message_id for r in _rows(app)] == [str(recent["Message-ID"])]
+    run_sweep(app)  # once more: nothing else goes
+    assert send(inbound, recent)[0] == 250  # a late copy is still recognised: no second row
+    assert [r.message_id for r in _rows(app)] == [str(recent["Message-ID"])]
