@@ -187,6 +187,8 @@ def receive(
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")
     if len(raw) > max_bytes:
         return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move")
+    if reading.too_complex(raw):
+        return Verdict("rejected", "too_complex", "552 5.3.4 Too many MIME parts for a move")
     try:
         msg = reading.parse(raw)
     except reading.Malformed:

@@ -104,3 +104,74 @@ def test_two_from_fields_are_refused(app, smtpd, inbound, game):
     reply = answer(mail, example_in(mail))
     assert send(inbound, reply)[0] == 250  # the player's own reply plays
     assert game_row(app, game).ply == 1
+
+
+def _nested(kind: str, depth: int, move: str) -> bytes:
+    """A body `depth` levels deep around a text part holding the move."""
+    inner = b"Content-Type: text/plain\r\n\r\n" + move.encode() + b"\r\n"
+    for level in reversed(range(depth)):
+        if kind == "message":
+            inner = b"Content-Type: message/rfc822\r\n\r\n" + inner
+            continue
+        ctype = b"multipart/mixed" if kind == "multipart" else b"=?utf-8?q?multipart/mixed?="
+        bound = b"b%d" % level
+        inner = (
+            b"Content-Type: " + ctype + b"; boundary=" + bound + b"\r\n\r\n"
+            b"--" + bound + b"\r\n" + inner + b"\r\n--" + bound + b"--\r\n"
+        )
+    return inner
+
+
+def _flat(parts: int, move: str) -> bytes:
+    text = b"--b\r\nContent-Type: text/plain\r\n\r\n" + move.encode() + b"\r\n"
+    return (
+        b"Content-Type: multipart/mixed; boundary=b\r\n\r\n"
+        + text
+        + b"--b\r\nContent-Type: text/plain\r\n\r\nthanks\r\n" * (parts - 1)
+        + b"--b--\r\n"
+    )
+
+
+def _mail_with_body(mail: EmailMessage, mime: bytes) -> bytes:
+    """The player's own reply, its MIME part (Content-Type on) being `mime`."""
+    return (
+        b"From: " + addr(mail["To"]).encode() + b"\r\n"
+        b"To: " + addr(mail["Reply-To"]).encode() + b"\r\n"
+        b"Subject: Re: your move\r\n"
+        b"Message-ID: " + make_msgid(domain="example.org").encode() + b"\r\n"
+        b"MIME-Version: 1.0\r\n" + mime
+    )
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["multipart-40-deep", "message-40-deep", "encoded-multipart-20-deep", "200-parts"],
+)
+def test_a_mail_of_too_many_parts_or_levels_is_refused_unread(app, smtpd, inbound, game, shape):
+    """A 4,000-deep multipart cost 900 times an ordinary reply to parse (issue 30): the
+    structure is counted in the raw bytes first, and such a mail is never parsed."""
+    mail = turn_mail(smtpd)
+    move = example_in(mail)
+    mime = {
+        "multipart-40-deep": lambda: _nested("multipart", 40, move),
+        "message-40-deep": lambda: _nested("message", 40, move),
+        "encoded-multipart-20-deep": lambda: _nested("encoded", 20, move),
+        "200-parts": lambda: _flat(200, move),
+    }[shape]()
+    raw = _mail_with_body(mail, mime)
+    code, text = send(inbound, raw, to=addr(mail["Reply-To"]), envelope_from=addr(mail["To"]))
+    assert (code, game_row(app, game).ply) == (552, 0)
+    assert "parts" in text
+    assert inbound.handler.verdicts[-1].reason == "too_complex"
+
+
+def test_an_ordinary_reply_with_attachments_still_plays(app, smtpd, inbound, game):
+    mail = turn_mail(smtpd)
+    reply = answer(mail, example_in(mail))
+    reply.add_alternative(f"<p>{example_in(mail)}</p>", subtype="html")
+    reply.add_attachment(b"\x89PNG" + bytes(200), maintype="image", subtype="png")
+    reply.add_attachment("notes", filename="notes.txt")
+    forwarded = answer(mail, "an earlier mail")
+    reply.add_attachment(forwarded)  # message/rfc822
+    assert send(inbound, reply)[0] == 250
+    assert game_row(app, game).ply == 1
