@@ -24,12 +24,12 @@ from pbem import play
 from pbem.db import read_session, write_session
 from pbem.games import GAMES, IllegalMove
 from pbem.games.message import Message
-from pbem.mailin import reading
+from pbem.mailin import reading, resend
 from pbem.mailin.address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.notify import queue
 from pbem.present import text_presenter
-from pbem.present.textmove import TextMoveError
+from pbem.present.textmove import TextMoveError, first_move
 from pbem.ratelimit import Limit, record
 from pbem.store import PlayError, id_of, lock_game, seats_of
 
@@ -298,27 +298,17 @@ def _decide(
     names = [s.name for s in seats_of(session, game)]
     parser = text_presenter(game.slug)
     if fold_turn(current) != reply.turn:
-        if _applied_before(session, reply, None):
+        if resend.resent(session, game, reply, lines, names):
             _record(session, message_id, reply, sender, "ignored", "resend", now)
             return Verdict("ignored", "resend", ACCEPTED)
         return refuse("stale", Message("mailmove.error.stale", {}))
     if not rules.may_act(game.state, seat.seat):
         return refuse("not_your_turn", Message("play.error.not_your_turn", {}))
-    first_error: TextMoveError | None = None
-    move = None
-    used = ""
-    for line in lines:
-        try:
-            move = parser.parse(line, game.state, seat.seat, names)
-        except TextMoveError as exc:
-            first_error = first_error or exc
-            continue
-        used = line
-        break
-    if move is None:
-        error = first_error or TextMoveError("mailmove.error.empty")
+    try:
+        move, used = first_move(parser.parse, lines, game.state, seat.seat, names)
+    except TextMoveError as error:
         return refuse("unreadable", Message(error.key, error.params), lines[0] if lines else "")
-    if _applied_before(session, reply, move):
+    if resend.applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
         _record(session, message_id, reply, sender, "ignored", "resend", now)
         return Verdict("ignored", "resend", ACCEPTED)
@@ -338,18 +328,3 @@ def _decide(
         if player is None or player.notify != "none":
             queue(session, site, game, seat, "your_turn", now)
     return Verdict("applied", "", APPLIED)
-
-
-def _applied_before(session: Session, reply: ReplyAddress, move: dict[str, Any] | None) -> bool:
-    """Whether a mail for this seat and turn was applied already (with this move, if given)."""
-    rows = session.exec(
-        select(InboundMail).where(
-            InboundMail.game_id == reply.game_id,
-            InboundMail.seat == reply.seat,
-            InboundMail.turn == reply.turn,
-            InboundMail.status == "applied",
-        )
-    ).all()
-    if move is None:
-        return bool(rows)
-    return bool(rows) and rows[-1].move == move
