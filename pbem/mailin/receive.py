@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
@@ -56,6 +56,11 @@ class Verdict:
     status: str
     reason: str
     smtp: str
+    # What the log line names (never the address's signature nor the body): the reply
+    # address's game and seat, when it is one, and the mail's Message-ID, once read.
+    game_id: int | None = None
+    seat: int | None = None
+    message_id: str = ""
 
 
 APPLIED = "250 2.0.0 Move played"
@@ -185,15 +190,34 @@ def receive(
     reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
     if reply is None:
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")
+    game_id, seat = reply.game_id, reply.seat
     if len(raw) > max_bytes:
-        return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move")
+        return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move", game_id, seat)
     if reading.too_complex(raw):
-        return Verdict("rejected", "too_complex", "552 5.3.4 Too many MIME parts for a move")
+        smtp = "552 5.3.4 Too many MIME parts for a move"
+        return Verdict("rejected", "too_complex", smtp, game_id, seat)
     try:
         msg = reading.parse(raw)
     except reading.Malformed:
-        return Verdict("rejected", "malformed", "550 5.6.0 Malformed message")
+        return Verdict("rejected", "malformed", "550 5.6.0 Malformed message", game_id, seat)
     message_id = _message_id(msg, raw)
+    verdict = _judge(engine, site, reply, msg, message_id, envelope_from, client, now)
+    # A Message-ID is the sender's to write: it may not carry the signature into the log.
+    shown = message_id.replace(reply.signature, "(signature)")
+    return replace(verdict, game_id=game_id, seat=seat, message_id=shown)
+
+
+def _judge(
+    engine: Engine,
+    site: Any,
+    reply: ReplyAddress,
+    msg: EmailMessage,
+    message_id: str,
+    envelope_from: str,
+    client: str,
+    now: datetime,
+) -> Verdict:
+    """The verdict on a mail read to a signed address: who sent it, the limits, the move."""
     with read_session(engine) as session:
         found = seat_for(session, site.secret, reply)
         player = session.get(Player, found[1].player_id) if found else None
@@ -280,9 +304,7 @@ def _decide(
     if seen is not None:
         return Verdict("ignored", "duplicate", ACCEPTED)
     game = lock_game(session, reply.game_id)
-    seat = session.exec(
-        select(Seat).where(Seat.game_id == game.id, Seat.seat == reply.seat)
-    ).one()
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == reply.seat)).one()
     player = session.get(Player, seat.player_id)
 
     def refuse(reason: str, why: Message, line: str = "") -> Verdict:
