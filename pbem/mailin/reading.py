@@ -32,12 +32,13 @@ _ANGLES = re.compile(r"<([^<>]*)>")
 
 # Parse cost (issue 30): the email package pays for every level and part, and a 4,000-deep
 # multipart cost 900 times an ordinary reply. So the raw bytes are counted first: a level
-# needs a Content-Type naming multipart/ or message/ (or an encoded word, which the parser
-# decodes), or a delimiter line in a digest; a part needs a delimiter line ("--boundary").
+# needs a Content-Type whose value holds "multipart/" or "message/" as written (or an encoded
+# word, which the parser decodes; a comment or a space in between makes it text), or a
+# delimiter line in a digest; a part needs a delimiter line ("--boundary").
 MAX_LEVELS = 8  # such Content-Type fields: a reply with attachments and a forward has ~4
 MAX_PARTS = 50  # lines starting with "--" (boundaries, signatures, quoted separators)
 _CONTENT_TYPE = re.compile(rb"^content-type[ \t]*:(.*(?:\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
-_OPENS_LEVEL = re.compile(rb"multipart|message|=\?", re.IGNORECASE)
+_OPENS_LEVEL = re.compile(rb"(?:multipart|message)/|=\?", re.IGNORECASE)
 _DELIMITER = re.compile(rb"^--", re.MULTILINE)
 
 

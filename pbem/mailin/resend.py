@@ -64,7 +64,7 @@ def resent(
         try:
             again, _ = first_move(parse, lines, state, reply.seat, names)
         except TextMoveError:
-            return False
+            continue  # not a move there; maybe at the turn's next position (prices revised)
         if again == move.move:
             return True
     return False
