@@ -3,6 +3,8 @@ its log exported as data, as one viewer may see it (the whole record once the ga
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.games import GAMES
@@ -11,13 +13,20 @@ from pbem.models import Game, Move
 from pbem.present.text import render
 
 
-def state_at(game: Game, players: int, moves: list[Move], ply: int) -> dict[str, Any]:
-    """The state after the first `ply` moves: the same seed and moves give the same state."""
+def states(game: Game, players: int, moves: list[Move]) -> Iterator[dict[str, Any]]:
+    """The state before each of `moves`, then the state after the last: the same seed and
+    moves give the same states."""
     rules = GAMES[game.slug]
     state = rules.setup(players, game.options, game.seed)
-    for move in moves[:ply]:
+    yield state
+    for move in moves:
         state = rules.apply(state, move.seat, move.move)
-    return state
+        yield state
+
+
+def state_at(game: Game, players: int, moves: list[Move], ply: int) -> dict[str, Any]:
+    """The state after the first `ply` moves."""
+    return deque(states(game, players, moves[:ply]), maxlen=1)[0]
 
 
 def may_view_as(game: Game, viewer: int | None, wanted: int | None) -> bool:

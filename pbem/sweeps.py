@@ -23,6 +23,7 @@ from pbem.db import read_session, write_session
 from pbem.deadlines import next_digest, plan, stop_clock
 from pbem.games import GAMES
 from pbem.links import Site
+from pbem.mailin import receive
 from pbem.models import Game, Player, Seat, Vacation
 from pbem.play import submit_move
 from pbem.ratelimit import forget_expired
@@ -37,6 +38,7 @@ def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[s
     with write_session(engine) as session:  # what has run its time, in one transaction
         forget_expired(session, now)
         signin.forget_old(session, now)
+        receive.forget_old(session, now)  # mail received by `pbem inbound`
     return {
         "timeouts": sweep_timeouts(engine, site, now, batch),
         "reminders": sweep_reminders(engine, site, now, batch),

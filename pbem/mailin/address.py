@@ -68,3 +68,9 @@ def signature_ok(secret: str, reply: ReplyAddress, link_key: str) -> bool:
     """Whether the address was signed by us for this seat's current link key."""
     expected = _signature(secret, reply.game_id, reply.seat, reply.turn, link_key)
     return hmac.compare_digest(expected, reply.signature)
+
+
+def described(address: str, domain: str) -> str:
+    """What a log line may say of an address: the game and seat it names, never its signature."""
+    reply = parse_address(address, domain) if domain else None
+    return f"game={reply.game_id} seat={reply.seat}" if reply else "game=- seat=-"

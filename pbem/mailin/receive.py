@@ -11,33 +11,40 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem import play
 from pbem.db import read_session, write_session
 from pbem.games import GAMES, IllegalMove
 from pbem.games.message import Message
-from pbem.mailin import reading
+from pbem.mailin import reading, resend
 from pbem.mailin.address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.notify import queue
 from pbem.present import text_presenter
-from pbem.present.textmove import TextMoveError
+from pbem.present.textmove import TextMoveError, first_move
 from pbem.ratelimit import Limit, record
 from pbem.store import PlayError, id_of, lock_game, seats_of
 
 log = logging.getLogger(__name__)
 # Spec (issue 14): rate-limit by address and by seat; answers are limited further, so
-# that a mail loop with a machine that ignores Auto-Submitted stops quickly.
+# that a mail loop with a machine that ignores Auto-Submitted stops quickly. An address and
+# a seat are charged only for mail whose From is the seat's player (issue 30): a stranger
+# who names a player in the From spends none of that player's allowance.
 BY_ADDRESS = Limit("mailin-addr", 120, 3600)  # one address may hold seats in many games
 BY_SEAT = Limit("mailin-seat", 60, 3600)  # a quick open auction still fits
+# Mail that is not the player's (forged, malformed, automatic) is limited by seat and by
+# SMTP client instead, before anything of it is stored. Behind an MTA the client is the MTA,
+# so BY_CLIENT caps the whole site's unverified mail; a player's own mail never counts here.
+UNVERIFIED_BY_SEAT = Limit("mailin-seat-unverified", 30, 3600)  # out-of-office mail fits
+BY_CLIENT = Limit("mailin-client", 300, 3600)
 ANSWERS = Limit("mailin-answer", 5, 3600)  # counted from inboundmail, in the transaction
 _OUR_MESSAGE_ID = re.compile(r"^[0-9a-f]{32}\.g\d+@")
 
@@ -49,10 +56,20 @@ class Verdict:
     status: str
     reason: str
     smtp: str
+    # What the log line names (never the address's signature nor the body): the reply
+    # address's game and seat, when it is one, and the mail's Message-ID, once read.
+    game_id: int | None = None
+    seat: int | None = None
+    message_id: str = ""
 
 
 APPLIED = "250 2.0.0 Move played"
 ACCEPTED = "250 2.0.0 Accepted"
+TOO_MANY = "451 4.7.1 Too many mails, try again later"
+# A row is the Message-ID's duplicate guard, and says which move a mail applied for a turn
+# (so that a resend of it is ignored): kept 30 days, far longer than an MTA retries a mail
+# (Postfix gives up after 5), so that a late copy is still known. Then a sweep drops it.
+KEPT = timedelta(days=30)
 
 
 def seat_for(session: Session, secret: str, reply: ReplyAddress) -> tuple[Game, Seat] | None:
@@ -165,18 +182,42 @@ def receive(
     raw: bytes,
     now: datetime,
     max_bytes: int,
+    client: str = "",
 ) -> Verdict:
-    """Handle one mail to one reply address; never raises for anything the sender controls."""
+    """Handle one mail to one reply address; never raises for anything the sender controls.
+
+    `client` is the SMTP client's address, which unverified mail is limited by."""
     reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
     if reply is None:
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")
+    game_id, seat = reply.game_id, reply.seat
     if len(raw) > max_bytes:
-        return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move")
+        return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move", game_id, seat)
+    if reading.too_complex(raw):
+        smtp = "552 5.3.4 Too many MIME parts for a move"
+        return Verdict("rejected", "too_complex", smtp, game_id, seat)
     try:
         msg = reading.parse(raw)
     except reading.Malformed:
-        return Verdict("rejected", "malformed", "550 5.6.0 Malformed message")
+        return Verdict("rejected", "malformed", "550 5.6.0 Malformed message", game_id, seat)
     message_id = _message_id(msg, raw)
+    verdict = _judge(engine, site, reply, msg, message_id, envelope_from, client, now)
+    # A Message-ID is the sender's to write: it may not carry the signature into the log.
+    shown = message_id.replace(reply.signature, "(signature)")
+    return replace(verdict, game_id=game_id, seat=seat, message_id=shown)
+
+
+def _judge(
+    engine: Engine,
+    site: Any,
+    reply: ReplyAddress,
+    msg: EmailMessage,
+    message_id: str,
+    envelope_from: str,
+    client: str,
+    now: datetime,
+) -> Verdict:
+    """The verdict on a mail read to a signed address: who sent it, the limits, the move."""
     with read_session(engine) as session:
         found = seat_for(session, site.secret, reply)
         player = session.get(Player, found[1].player_id) if found else None
@@ -185,18 +226,20 @@ def receive(
         return Verdict("rejected", "bad_token", "550 5.1.1 No such mailbox here")
     own = {site.domain.lower(), site.reply_domain.lower()}
     why_auto = reading.automatic(msg, envelope_from, own) or ("loop" if _ours(msg, site) else None)
-    sender = reading.sender(msg) or ""
+    sender = reading.sender(msg)
+    if why_auto is not None or sender != player.email.lower():
+        if _unverified_over(engine, reply, client, now):
+            return Verdict("deferred", "rate_unverified", TOO_MANY)
     if why_auto is not None:
-        return _store_only(engine, message_id, reply, sender, "ignored", why_auto, now)
-    if record(engine, BY_ADDRESS, sender or envelope_from or "?", now) > BY_ADDRESS.count:
-        return Verdict("deferred", "rate_address", "451 4.7.1 Too many mails, try again later")
-    if sender != player.email.lower():
-        _store_only(engine, message_id, reply, sender, "rejected", "forged_from", now)
-        return Verdict(
-            "rejected", "forged_from", "550 5.7.1 This address takes mail from its player only"
-        )
+        return _store_only(engine, message_id, reply, sender or "", "ignored", why_auto, now)
+    if sender is None or sender != player.email.lower():
+        reason = "forged_from" if sender else "bad_from"
+        _store_only(engine, message_id, reply, sender or "", "rejected", reason, now)
+        return Verdict("rejected", reason, "550 5.7.1 This address takes mail from its player only")
+    if record(engine, BY_ADDRESS, sender, now) > BY_ADDRESS.count:
+        return Verdict("deferred", "rate_address", TOO_MANY)
     if record(engine, BY_SEAT, f"{reply.game_id}:{reply.seat}", now) > BY_SEAT.count:
-        return Verdict("deferred", "rate_seat", "451 4.7.1 Too many mails, try again later")
+        return Verdict("deferred", "rate_seat", TOO_MANY)
     lines = reading.move_lines(reading.body_text(msg))
     try:
         with write_session(engine) as session:
@@ -204,6 +247,25 @@ def receive(
     except IntegrityError:
         # A twin of this mail (same Message-ID) or a move for the same ply won the race.
         return Verdict("ignored", "duplicate", ACCEPTED)
+
+
+def forget_old(session: Session, now: datetime) -> None:
+    """Drop the rows of mail received more than KEPT ago (in the caller's write transaction)."""
+    # SKIP LOCKED: two clock processes sweeping at once each drop the rows the other has not
+    # locked, and never wait on each other's (PostgreSQL; SQLite runs one writer at a time).
+    old = (
+        select(InboundMail.id)
+        .where(col(InboundMail.created_at) < now - KEPT)
+        .with_for_update(skip_locked=True)
+    )
+    session.execute(delete(InboundMail).where(col(InboundMail.id).in_(old)))
+
+
+def _unverified_over(engine: Engine, reply: ReplyAddress, client: str, now: datetime) -> bool:
+    """Count one mail that is not the seat's player's; whether its seat or client is over."""
+    by_seat = record(engine, UNVERIFIED_BY_SEAT, f"{reply.game_id}:{reply.seat}", now)
+    by_client = record(engine, BY_CLIENT, client or "?", now)
+    return by_seat > UNVERIFIED_BY_SEAT.count or by_client > BY_CLIENT.count
 
 
 def _store_only(
@@ -242,9 +304,7 @@ def _decide(
     if seen is not None:
         return Verdict("ignored", "duplicate", ACCEPTED)
     game = lock_game(session, reply.game_id)
-    seat = session.exec(
-        select(Seat).where(Seat.game_id == game.id, Seat.seat == reply.seat)
-    ).one()
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == reply.seat)).one()
     player = session.get(Player, seat.player_id)
 
     def refuse(reason: str, why: Message, line: str = "") -> Verdict:
@@ -260,27 +320,17 @@ def _decide(
     names = [s.name for s in seats_of(session, game)]
     parser = text_presenter(game.slug)
     if fold_turn(current) != reply.turn:
-        if _applied_before(session, reply, None):
+        if resend.resent(session, game, reply, lines, names):
             _record(session, message_id, reply, sender, "ignored", "resend", now)
             return Verdict("ignored", "resend", ACCEPTED)
         return refuse("stale", Message("mailmove.error.stale", {}))
     if not rules.may_act(game.state, seat.seat):
         return refuse("not_your_turn", Message("play.error.not_your_turn", {}))
-    first_error: TextMoveError | None = None
-    move = None
-    used = ""
-    for line in lines:
-        try:
-            move = parser.parse(line, game.state, seat.seat, names)
-        except TextMoveError as exc:
-            first_error = first_error or exc
-            continue
-        used = line
-        break
-    if move is None:
-        error = first_error or TextMoveError("mailmove.error.empty")
+    try:
+        move, used = first_move(parser.parse, lines, game.state, seat.seat, names)
+    except TextMoveError as error:
         return refuse("unreadable", Message(error.key, error.params), lines[0] if lines else "")
-    if _applied_before(session, reply, move):
+    if resend.applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
         _record(session, message_id, reply, sender, "ignored", "resend", now)
         return Verdict("ignored", "resend", ACCEPTED)
@@ -300,18 +350,3 @@ def _decide(
         if player is None or player.notify != "none":
             queue(session, site, game, seat, "your_turn", now)
     return Verdict("applied", "", APPLIED)
-
-
-def _applied_before(session: Session, reply: ReplyAddress, move: dict[str, Any] | None) -> bool:
-    """Whether a mail for this seat and turn was applied already (with this move, if given)."""
-    rows = session.exec(
-        select(InboundMail).where(
-            InboundMail.game_id == reply.game_id,
-            InboundMail.seat == reply.seat,
-            InboundMail.turn == reply.turn,
-            InboundMail.status == "applied",
-        )
-    ).all()
-    if move is None:
-        return bool(rows)
-    return bool(rows) and rows[-1].move == move

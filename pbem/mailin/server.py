@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,13 +18,33 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from pbem.mailin.address import described
 from pbem.mailin.receive import address_ok, receive
 
 log = logging.getLogger(__name__)
+# One line a mail (issue 30), at INFO: what became of it and of which seat, never the reply
+# address's signature (a credential) nor a word of the body (it may name hidden cards).
+_LINE = "inbound: verdict=%s reason=%s %s message-id=%s client=%s code=%s"
+_UNPRINTABLE = re.compile(r"[^\x21-\x7e]")
+
+
+def _printable(text: str) -> str:
+    """A sender's text as one log word: no space, control character or line break."""
+    return _UNPRINTABLE.sub("?", text)[:200]
+
+
+def _or_dash(value: int | None) -> str:
+    return "-" if value is None else str(value)
 
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def _client(session: Session) -> str:
+    """The SMTP client's address (its host, without the port)."""
+    peer = session.peer
+    return str(peer[0] if isinstance(peer, tuple) else peer or "")
 
 
 class InboundHandler:
@@ -46,9 +67,11 @@ class InboundHandler:
         try:
             ok = await loop.run_in_executor(None, address_ok, self.engine, self.site, address)
         except Exception:
-            log.exception("inbound: checking %r failed", address[:80])
+            log.exception("inbound: checking %s failed", described(address, self.site.reply_domain))
             return "451 4.3.0 Try again later"
         if not ok:
+            where = described(address, self.site.reply_domain)
+            log.info(_LINE, "rejected", "bad_address", where, "-", _client(session), 550)
             return "550 5.1.1 No such mailbox here"
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"
@@ -73,11 +96,20 @@ class InboundHandler:
                 raw,
                 self.clock(),
                 self.max_bytes,
+                _client(session),
             )
         except Exception:
-            log.exception("inbound: a mail to %r failed", rcpt[:80])
+            log.exception("inbound: a mail for %s failed", described(rcpt, self.site.reply_domain))
             return "451 4.3.0 Try again later"
-        log.info("inbound: %s %s %s", rcpt[:80], verdict.status, verdict.reason)
+        log.info(
+            _LINE,
+            verdict.status,
+            verdict.reason or "-",
+            f"game={_or_dash(verdict.game_id)} seat={_or_dash(verdict.seat)}",
+            _printable(verdict.message_id) or "-",
+            _client(session),
+            verdict.smtp[:3],
+        )
         self.verdicts.append(verdict)
         del self.verdicts[:-1000]
         return verdict.smtp
@@ -100,6 +132,9 @@ def make_controller(
     engine: Any, site: Any, config: dict[str, Any], host: str, port: int, lmtp: bool = False
 ) -> InboundController:
     """A controller for `pbem inbound`, not yet started."""
+    # aiosmtpd logs every command at INFO, RCPT TO and the reply address's signature with it:
+    # only its warnings go to the log.
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
     handler = InboundHandler(engine, site, config)
     return InboundController(
         handler,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 # Words that carry no meaning in a move, in English and French.
@@ -113,3 +113,17 @@ def plain_name(name: str) -> str:
         if lowered.startswith(article):
             return lowered[len(article) :]
     return lowered
+
+
+def first_move(
+    parse: Callable[..., Any], lines: list[str], state: Any, seat: int, names: list[str]
+) -> tuple[Any, str]:
+    """The move the first line that reads as one holds, with that line; TextMoveError (the
+    first line's, else "no move found") when none does."""
+    first_error: TextMoveError | None = None
+    for line in lines:
+        try:
+            return parse(line, state, seat, names), line
+        except TextMoveError as exc:
+            first_error = first_error or exc
+    raise first_error or TextMoveError("mailmove.error.empty")

@@ -8,6 +8,13 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
 
+from sqlalchemy import func
+from sqlmodel import select
+
+from pbem.db import read_session
+from pbem.games import GAMES
+from pbem.mailin.address import make_address
+from pbem.models import Game, Outbox, Seat
 from tests.web.helpers import text_of
 
 EXAMPLE = re.compile(r"(?:for example|par exemple)[ \u00a0]?:\r?\n[ \t]+(\S[^\r\n]*)")
@@ -78,3 +85,33 @@ def send(
 def addr(value: Any) -> str:
     """The bare address in a header value."""
     return re.sub(r"^.*<([^>]*)>.*$", r"\1", str(value)).lower()
+
+
+def game_row(app: Any, game_id: int) -> Game:
+    """The stored game."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        found = session.get(Game, game_id)
+        assert found is not None
+        return found
+
+
+def outbox_count(app: Any) -> int:
+    """How many mails the outbox holds."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return int(session.exec(select(func.count()).select_from(Outbox)).one())
+
+
+def turn_mail(smtpd: Any) -> EmailMessage:
+    """The newest mail that asks for a move."""
+    return [m for m in smtpd.messages if m["Reply-To"] is not None][-1]
+
+
+def reply_address(app: Any, game_id: int, seat_no: int) -> str:
+    """The reply address of a seat for the game's current turn, as a turn mail would give it."""
+    game = game_row(app, game_id)
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
+    turn = GAMES[game.slug].turn_token(game.state, seat_no)
+    site = app.extensions["pbem"]["site"]
+    domain = app.config["REPLY_DOMAIN"]
+    return make_address(site.secret, domain, game_id, seat_no, turn, seat.link_key)
