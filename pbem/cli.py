@@ -14,6 +14,7 @@ from werkzeug.serving import run_simple
 
 from pbem import play
 from pbem.computer import LEVELS
+from pbem.config import start_logging
 from pbem.db import migrate as run_migrations
 from pbem.db import read_session, write_session
 from pbem.forms import TimeControl
@@ -49,6 +50,7 @@ def migrate_command() -> None:
 @with_appcontext
 def serve_command(host: str, port: int) -> None:
     """Run the web server and the clock in one process, for local use."""
+    start_logging()
     app = _app()
     run_migrations(app.config["DATABASE_URL"])
     scheduler = make_scheduler(app, blocking=False)
@@ -68,6 +70,7 @@ def serve_command(host: str, port: int) -> None:
 @with_appcontext
 def clock_command() -> None:
     """Run the clock process: outbox sender and the other timed jobs."""
+    start_logging()
     app = _app()
     click.echo("pbem clock running.")
     make_scheduler(app, blocking=True).start()

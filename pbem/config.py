@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -83,3 +84,13 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_MAIL_BACKEND must be 'file' or 'smtp'.")
     if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):
         raise ConfigError("PBEM_SMTP_SECURITY must be 'none', 'starttls' or 'ssl'.")
+
+
+def start_logging() -> None:
+    """INFO lines to stderr, for the long-running commands (clock, inbound, serve): without
+    a handler their lines (mail sent, sweeps, verdicts on received mail) went nowhere."""
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # APScheduler says "Running job" at INFO every few seconds: only its warnings.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import signal
 import threading
 
@@ -10,6 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from pbem.config import start_logging
 from pbem.mailin.server import make_controller
 
 
@@ -20,10 +20,7 @@ from pbem.mailin.server import make_controller
 @with_appcontext
 def inbound_command(host: str | None, port: int | None, lmtp: bool) -> None:
     """Take replies to turn mails (the MTA hands the reply domain to this) and play them."""
-    # Its verdicts are INFO lines (pbem.mailin.server): without a handler they went nowhere.
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    start_logging()  # its verdicts are INFO lines (pbem.mailin.server)
     config = current_app.config
     site = current_app.extensions["pbem"]["site"]
     if not site.reply_domain:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from pbem.scheduler import make_scheduler
@@ -32,3 +37,38 @@ def test_pbem_clock_sends_mail_every_sender_interval(client: Any, app: Any, smtp
     finally:
         scheduler.shutdown(wait=False)
         runner.join(10)
+
+
+def test_the_pbem_clock_process_says_what_it_sent(
+    client: Any, app: Any, smtpd: Any, tmp_path: Path
+) -> None:
+    """`pbem clock` as the Procfile runs it writes a line when it sends mail (its INFO lines
+    used to go nowhere), and APScheduler's line for every run of a job is not written."""
+    form = {"game": "colour-bazaar"}
+    for row, (name, email) in enumerate(PLAYERS):
+        form[f"name_{row}"], form[f"email_{row}"] = name, email
+    assert client.post("/games", data=form).status_code == 303
+    env = {
+        **os.environ,
+        **{f"PBEM_{key}": str(app.config[key]) for key in ("SECRET_KEY", "DATABASE_URL")},
+        **{f"PBEM_{key}": str(app.config[key]) for key in ("BASE_URL", "SMTP_HOST", "SMTP_PORT")},
+        "PBEM_MAIL_BACKEND": "smtp",
+        "PBEM_SENDER_INTERVAL": "0.2",
+    }
+    log = tmp_path / "clock.log"
+    command = [sys.executable, "-c", "from pbem.console import main; main()", "clock"]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=out)
+    try:
+        for _ in range(600):  # up to a minute on a busy machine
+            if "outbox: 3 sent" in log.read_text(errors="replace"):
+                break
+            assert process.poll() is None, log.read_text(errors="replace")
+            time.sleep(0.1)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(30)
+    text = log.read_text(errors="replace")
+    assert "INFO pbem.scheduler: outbox: 3 sent, 0 failed" in text, text[-2000:]
+    assert len(smtpd.messages) == 3
+    assert "Running job" not in text
