@@ -1,5 +1,8 @@
 """Sign in by mail, with no password: a link good once and for a while, and the session it opens.
 
+A session is the player's id and their session generation, kept in the device's cookie;
+it signs in only while the generation is still the player's, and signing out raises it.
+
 A link asked for on /signin names a SignIn row and carries its random nonce, signed; the
 row says whether it was used and until when it holds, so a link opened twice or too late
 says which it is. A game mail's settings link names the mail and its reader instead: its
@@ -146,6 +149,29 @@ def spend(session: Session, row: SignIn, now: datetime) -> bool:
         .values(used_at=now)
     )
     return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def generation(session: Session, player_id: int) -> int | None:
+    """The player's session generation now (None: no such player): a device signed in now
+    keeps it in its cookie."""
+    player = session.get(Player, player_id)
+    return player.session_generation if player is not None else None
+
+
+def session_holds(session: Session, player_id: int, held: int) -> bool:
+    """Whether a device's session (the player's id and the generation it was opened in)
+    still signs it in: the player has not signed out anywhere since."""
+    return generation(session, player_id) == held
+
+
+def end_sessions(session: Session, player_id: int) -> None:
+    """Sign the player out on every device: each holds an older generation from now on (one
+    statement, so two sign-outs at once both count)."""
+    session.execute(
+        update(Player)
+        .where(col(Player.id) == player_id)
+        .values(session_generation=col(Player.session_generation) + 1)
+    )
 
 
 def forget_old(session: Session, now: datetime) -> None:

@@ -14,7 +14,17 @@ from pbem.games import GAMES
 from pbem.models import Game
 from pbem.scheduler import computer_moves
 from tests.clock.helpers import moves, run_sweep, seat_row, state_of
-from tests.web.helpers import deliver, form_with, headline, hidden, link_in, play_turn, text_of
+from tests.web.helpers import (
+    deliver,
+    forget_session,
+    form_with,
+    headline,
+    hidden,
+    link_in,
+    play_turn,
+    sign_in_as,
+    text_of,
+)
 from tests.web.test_me import ANA, LEO, ZOE, new_game
 
 
@@ -97,15 +107,13 @@ def test_leaving_asks_first_then_a_computer_takes_the_seat(
     page = client.get(links[ANA[1]]).get_data(as_text=True)
     assert "the player left: a computer plays the seat" in page
     # On Léo's own /me the game no longer counts as his move, even when the seat is due.
-    with client.session_transaction() as cookie:
-        cookie["player"] = seat_row(app, 1, 1).player_id
+    sign_in_as(client, app, seat_row(app, 1, 1).player_id)
     play_turn(client, links[ANA[1]])
     assert 1 in GAMES["colour-bazaar"].to_act(state_of(app, 1).state)
     me = client.get("/me").get_data(as_text=True)
     my_move = me.split('id="my-move"')[1].split("</section>")[0]
     assert "Colour Bazaar #1" not in my_move and "Colour Bazaar #1" in me
-    with client.session_transaction() as cookie:
-        cookie.pop("player")
+    forget_session(client)
     app.config["CLOCK"].advance(seconds=5)
     assert computer_moves(app) == 1
     assert "Léo left the game: a computer player plays their seat." in page
