@@ -155,6 +155,13 @@ def queue_player_mail(
     return row
 
 
+def queue_signin(session: Session, site: Site, address: str, now: datetime) -> None:
+    """A sign-in link asked for `address`: the same row whether or not a player has it (the
+    request does the same work, and tells nobody who plays here). The sender finds the
+    player when it makes the mail, and keeps nothing of an address nobody plays with."""
+    session.add(Outbox(**_row(site, "signin", None, None, now, {"email": address})))
+
+
 def queue_digest(session: Session, site: Site, player: Player, now: datetime) -> bool:
     """The daily list of games waiting for the player; nothing when none is."""
     entries = []

@@ -13,10 +13,11 @@ from typing import Any, TypeGuard
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from pbem import account, signin
+from pbem import signin
 from pbem.db import read_session, write_session
 from pbem.links import BadLink
 from pbem.models import Player
+from pbem.notify import queue_signin
 from pbem.ratelimit import SIGN_IN_MAILS, SIGN_INS, exceeded, record
 from pbem.web import bad_link, engine, now, site
 
@@ -70,7 +71,8 @@ def ask_page() -> str:
 
 @bp.post("/signin")
 def ask() -> tuple[str, int]:
-    """Mail a link if the address is a player's; the answer is the same either way."""
+    """Record the ask; the sender mails a link if the address is a player's. The answer,
+    and the work done for it, are the same either way."""
     address = request.remote_addr or "?"
     if exceeded(engine(), SIGN_INS, address, now()):
         abort(429)
@@ -79,11 +81,11 @@ def ask() -> tuple[str, int]:
     if "@" not in email:
         return render_template("signin/ask.html", sent=False, email=email, error=True), 400
     # At most a few mails an hour to one address, whoever asks: no mail-bombing through us.
-    if not exceeded(engine(), SIGN_IN_MAILS, email, now()):
+    # Every ask counts and is recorded the same way, the address a player's or not: the
+    # work done here, and so its time, tells nobody who plays here.
+    if record(engine(), SIGN_IN_MAILS, email, now()) <= SIGN_IN_MAILS.count:
         with write_session(engine()) as db:
-            known = account.ask_signin(db, site(), email, now())
-        if known:
-            record(engine(), SIGN_IN_MAILS, email, now())
+            queue_signin(db, site(), email, now())
     return render_template("signin/ask.html", sent=True, email=email), 200
 
 
