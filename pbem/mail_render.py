@@ -14,6 +14,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from pbem import signin
+from pbem.computer import is_computer_email
 from pbem.games.message import Message
 from pbem.links import Site, new_key
 from pbem.mail_context import digest_entry, mail_context, player_context
@@ -44,7 +45,8 @@ class Unrenderable(Exception):
 
 
 class NoRecipient(Unrenderable):
-    """The mail has nobody to go to (a sign-in link asked for an address no player has)."""
+    """The mail has nobody to go to (a sign-in link asked for an address no player has, or
+    a mail to a computer player)."""
 
 
 def ensure_unsubscribe_key(session: Session, player: Player) -> None:
@@ -112,6 +114,9 @@ def render_row(
         player = player_by_id(session, row.player_id) if row.player_id is not None else None
     if player is None:
         raise Unrenderable(f"outbox {row.id}: no player")
+    if is_computer_email(player.email):
+        # Every mail passes here: whatever queued it, none goes to a computer's address.
+        raise NoRecipient(f"outbox {row.id}: a computer player")
     now = row.created_at
     to_name = player.name
     if row.game_id is None:

@@ -207,8 +207,8 @@ def render(
     rendered, dropped).
 
     A row that cannot be rendered (its game or player is gone) is marked failed. A row
-    whose mail has nobody to go to (a sign-in link asked for an address no player has) is
-    deleted: no mail, and nothing kept of the address.
+    whose mail has nobody to go to (a sign-in link asked for an address no player has, a
+    computer player) is deleted: no mail, and nothing kept of the address.
     """
     pending = [r for r in rows if r.rendered_at is None]
     if not pending:

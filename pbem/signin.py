@@ -25,6 +25,7 @@ from sqlalchemy import delete, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
+from pbem.computer import is_computer_email
 from pbem.links import BadLink, Site, make_token, new_key, read_token
 from pbem.models import Outbox, Player, Seat, SignIn
 from pbem.store import find_seat, id_of
@@ -60,8 +61,16 @@ def mailed_url(site: Site, outbox_id: int, player_id: int) -> str:
 
 
 def asker(session: Session, address: str) -> Player | None:
-    """The player a sign-in mail asked for `address` goes to, if any."""
+    """The player a sign-in mail asked for `address` goes to, if any (never a computer)."""
+    if is_computer_email(address):
+        return None
     return session.exec(select(Player).where(Player.email == address)).first()
+
+
+def signs_in(player: Player | None) -> bool:
+    """Whether a link or a session may sign this player in: a person, never a computer (its
+    /me would hand out the seat links, and so the hands, of every computer of its level)."""
+    return player is not None and not is_computer_email(player.email)
 
 
 def asked_mail(site: Site, outbox_id: int, player: Player) -> dict[str, Any]:
@@ -86,6 +95,8 @@ def check(session: Session, site: Site, token: str, now: datetime) -> SignIn:
         row = found
     else:
         raise BadLink("payload")
+    if not signs_in(session.get(Player, row.player_id)):
+        raise BadLink("not a person")
     if row.used_at is not None:
         raise Used()
     if row.expires_at <= now:
@@ -171,10 +182,10 @@ def spend(session: Session, row: SignIn, now: datetime) -> bool:
 
 
 def generation(session: Session, player_id: int) -> int | None:
-    """The player's session generation now (None: no such player): a device signed in now
-    keeps it in its cookie."""
+    """The player's session generation now (None: no such player, or a computer): a device
+    signed in now keeps it in its cookie."""
     player = session.get(Player, player_id)
-    return player.session_generation if player is not None else None
+    return player.session_generation if player is not None and signs_in(player) else None
 
 
 def session_holds(session: Session, player_id: int, held: int) -> bool:

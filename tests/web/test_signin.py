@@ -11,13 +11,15 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from sqlalchemy import event
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem import signin
+from pbem.computer import COMPUTER_DOMAIN, LEVELS
 from pbem.db import read_session, write_session
+from pbem.links import make_token
 from pbem.models import Outbox, Player, SignIn
 from tests.clock.helpers import run_sweep
-from tests.web.helpers import deliver, form_with, hidden, start_game, text_of
+from tests.web.helpers import deliver, form_with, hidden, sign_in_as, start_game, text_of
 
 SIGNIN_LINK = re.compile(r"http://pbem\.test(/signin/[A-Za-z0-9_.\-]+)")
 
@@ -373,3 +375,91 @@ def test_the_sender_mails_the_link_to_a_player_and_keeps_nothing_of_other_addres
     response = press(client, signin_link(mail))
     assert response.status_code == 303 and response.headers["Location"] == "/me"
     assert "Zoé" in client.get("/me").get_data(as_text=True)
+
+
+def _computers(client: Any, app: Any) -> dict[str, Player]:
+    """Games with a computer player of each level (they start at once); their players."""
+    for levels in (LEVELS[:2], LEVELS[2:]):
+        form = {"game": "colour-bazaar", "name_0": "Ana", "email_0": "ana@example.org"}
+        form |= {f"computer_{row}": level for row, level in enumerate(levels, start=1)}
+        assert client.post("/games", data=form).status_code == 303
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        found = session.exec(select(Player).where(col(Player.email).endswith(COMPUTER_DOMAIN)))
+        players = {p.email.split("@")[0]: p for p in found}
+    assert set(players) == set(LEVELS)
+    return players
+
+
+def _mail_rows(app: Any, event: str) -> list[Outbox]:
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return list(session.exec(select(Outbox).where(Outbox.event == event)))
+
+
+def test_no_sign_in_mail_is_queued_or_sent_to_a_computer_player(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    """A computer player is a Player row with an address of its own: asking for its link
+    used to mail one (to beginner@computer.invalid), and pressing it opened its /me."""
+    computers = _computers(client, app)
+    deliver(app)
+    smtpd.clear()
+    nobody = _answer(ask(app.test_client(), "robert@example.org"), "robert@example.org")
+    for level in LEVELS:
+        address = f"{level}@{COMPUTER_DOMAIN}"
+        answer = ask(app.test_client(), address)
+        assert _answer(answer, address)[0] == 200
+        assert _answer(answer, address)[2] == nobody[2]  # the same page as for any address
+    assert [row.extra for row in _mail_rows(app, "signin")] == [{"email": "robert@example.org"}]
+    # Mail queued to a computer before this (an ask, and a sign-in mail as it was queued
+    # then, to the player): the sender never sends it.
+    now = app.config["CLOCK"]()
+    mailed = {"extra": {"signin_link": "http://pbem.test/signin/x", "minutes": 60}}
+    with write_session(app.extensions["pbem"]["engine"]) as session:
+        for n, player in enumerate(computers.values()):
+            queued = [({"email": player.email}, None), (mailed, player.id)]
+            for kind, (extra, to) in enumerate(queued):
+                session.add(
+                    Outbox(
+                        event="signin",
+                        player_id=to,
+                        extra=extra,
+                        message_id=f"<{n}.{kind}@pbem.test>",
+                        created_at=now,
+                        next_attempt_at=now,
+                    )
+                )
+    deliver(app)
+    assert smtpd.messages == [] and _mail_rows(app, "signin") == []
+
+
+def test_a_computer_player_cannot_be_signed_in_by_any_link_or_cookie(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    """A sign-in row for a computer (as an ask made one before), a mail's link forged for
+    one, and a cookie naming one: none signs in."""
+    beginner = _computers(client, app)["beginner"]
+    engine, now = app.extensions["pbem"]["engine"], app.config["CLOCK"]()
+    secret = app.extensions["pbem"]["site"].secret
+    with write_session(engine) as session:
+        hour = now + timedelta(hours=1)
+        row = SignIn(player_id=beginner.id, nonce="n" * 22, created_at=now, expires_at=hour)
+        mail = Outbox(
+            event="signin",
+            extra={"email": beginner.email},
+            message_id="<a@pbem.test>",
+            created_at=now,
+            next_attempt_at=now,
+        )
+        session.add_all([row, mail])
+        session.flush()
+        tokens = [[row.id, row.nonce], [signin.MAILED, mail.id, beginner.id]]
+    for token in tokens:
+        link = "/signin/" + make_token(secret, "signin", token)
+        device = app.test_client()
+        assert device.get(link).status_code == 404
+        assert device.post(link).status_code == 404
+        assert device.get("/me").status_code == 303 and not signed_in(device)
+    assert _rows(app)[0].used_at is None and len(_rows(app)) == 1
+    device = app.test_client()
+    sign_in_as(device, app, beginner.id)  # as a forged cookie would, with its generation
+    assert device.get("/me").status_code == 303 and not signed_in(device)
