@@ -16,7 +16,7 @@ from pbem.store import PlayError, id_of, player_of, seat_of
 from pbem.timefmt import format_when, zones
 from pbem.web import bad_link, engine, now, signed_pair, site
 from pbem.web.seats import seat_from
-from pbem.web.signin import current_player_id
+from pbem.web.signin import recheck_session
 from pbem.webhooks.page import settings_webhooks
 
 bp = Blueprint("account", __name__)
@@ -100,9 +100,7 @@ def sign_out_everywhere(token: str) -> Response:
     game_id, seat_no = seat_from(token)
     with write_session(engine()) as session:
         signin.end_sessions(session, id_of(player_of(session, seat_of(session, game_id, seat_no))))
-    # Checked after the generation moved on: this device's cookie, if it was the player's,
-    # is emptied with the others.
-    current_player_id()
+    recheck_session()  # this device's cookie, if it was the player's, ends with the others
     return redirect(url_for("account.settings", token=token, signed_out=1), code=303)
 
 

@@ -36,6 +36,13 @@ def current_player_id() -> int | None:
     return checked
 
 
+def recheck_session() -> None:
+    """Check this device's session again, after sessions were ended in this request: a
+    cookie that no longer signs in is emptied, so the answer deletes it."""
+    g.pop("player_id", None)
+    current_player_id()
+
+
 def _checked_session() -> int | None:
     """The cookie's player, while their session generation is still the cookie's. Any
     other cookie is emptied, so the answer deletes it rather than issue it again for 90
@@ -144,4 +151,5 @@ def sign_out() -> Response:
         with write_session(engine()) as db:
             signin.end_sessions(db, player_id)
     session.clear()
+    g.player_id = None
     return redirect(url_for("signin.ask_page", out=1), code=303)
