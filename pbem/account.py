@@ -138,4 +138,3 @@ def away_until(session: Session, seats: list[Seat], now: datetime) -> dict[int, 
         )
     )
     return {by_player[v.player_id]: v.ends_at for v in away}
-
