@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from pbem import signin
 from pbem.deadlines import next_digest, shift_player_clocks, start_clock, vacation_covering
 from pbem.i18n import languages
 from pbem.links import Site
@@ -139,17 +138,3 @@ def away_until(session: Session, seats: list[Seat], now: datetime) -> dict[int, 
         )
     )
     return {by_player[v.player_id]: v.ends_at for v in away}
-
-
-def ask_signin(session: Session, site: Site, email: str, now: datetime) -> bool:
-    """Mail a sign-in link to the player with this address; False when there is none.
-
-    The caller answers the same either way, so the page tells nobody who plays here.
-    """
-    player = session.exec(select(Player).where(Player.email == email.strip().lower())).first()
-    if player is None:
-        return False
-    row = signin.new_row(session, player, "/me", now, signin.ASKED_TTL)
-    link = signin.url_for_row(site, row)
-    queue_player_mail(session, site, player, "signin", now, {"signin_link": link, "minutes": 60})
-    return True

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Flask, g, redirect, render_template, request, session, url_for
+from flask import Flask, g, redirect, render_template, request, url_for
 from flask_babel import Babel, get_locale
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
@@ -155,7 +155,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
             "lang": g.get("lang", "en"),
             "languages": languages(),
             "language_name": language_name,
-            "signed_in": isinstance(session.get("player"), int),
+            "signed_in": _signed_in(),
         }
 
     bodies.init_app(app)  # before the form token check, which reads the form
@@ -169,6 +169,14 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(OperationalError, _database_down)
     app.register_error_handler(InterfaceError, _database_down)
     return app
+
+
+def _signed_in() -> bool:
+    """Whether the page's header offers "My games" and "Sign out" (a stale cookie: no)."""
+    try:
+        return signin.current_player_id() is not None
+    except (OperationalError, InterfaceError):
+        return False  # the database is down: the error page that says so still shows
 
 
 def _select_locale() -> str:

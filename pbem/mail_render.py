@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from pbem import signin
+from pbem.computer import is_computer_email
 from pbem.games.message import Message
 from pbem.links import Site, new_key
 from pbem.mail_context import digest_entry, mail_context, player_context
@@ -22,7 +24,6 @@ from pbem.models import Game, Outbox, Player, Seat
 from pbem.notify import NOTIFICATIONS, decode
 from pbem.present.text import render
 from pbem.replay import state_at
-from pbem.signin import mailed_url
 from pbem.store import game_by_id, moves_of, player_by_id, seats_of
 from pbem.talk import visible
 
@@ -41,6 +42,11 @@ class Rendered:
 
 class Unrenderable(Exception):
     """The row names a player, game or seat that is not there."""
+
+
+class NoRecipient(Unrenderable):
+    """The mail has nobody to go to (a sign-in link asked for an address no player has, or
+    a mail to a computer player)."""
 
 
 def ensure_unsubscribe_key(session: Session, player: Player) -> None:
@@ -96,11 +102,21 @@ def render_row(
     `states` caches the games' states at the rows' plies across one drain; `player`, the
     row's player if the caller read it already."""
     states = states if states is not None else {}
-    if player is None or player.id != row.player_id:
+    facts = decode(row.extra)
+    # An ask on /signin names an address, not a player: the player is found now, after the
+    # request, so that the request did the same work whoever the address is.
+    asked = row.player_id is None and row.event == "signin"
+    if asked:
+        player = signin.asker(session, facts.get("email", ""))
+        if player is None:
+            raise NoRecipient(f"outbox {row.id}: nobody to send it to")
+    elif player is None or player.id != row.player_id:
         player = player_by_id(session, row.player_id) if row.player_id is not None else None
     if player is None:
         raise Unrenderable(f"outbox {row.id}: no player")
-    facts = decode(row.extra)
+    if is_computer_email(player.email):
+        # Every mail passes here: whatever queued it, none goes to a computer's address.
+        raise NoRecipient(f"outbox {row.id}: a computer player")
     now = row.created_at
     to_name = player.name
     if row.game_id is None:
@@ -108,6 +124,8 @@ def render_row(
         context.update(facts.get("extra", {}))
         if row.event == "digest":
             context["games"] = _digest_entries(session, site, player, facts["games"], now)
+        if asked:
+            context.update(signin.asked_mail(site, row.id or 0, player))
     else:
         game = game_by_id(session, row.game_id)
         seats = seats_of(session, game) if game is not None else []
@@ -117,7 +135,7 @@ def render_row(
         to_name = seat.name
         ply = row.ply or 0
         # The settings link signs the player in once; its row is made when it is used.
-        settings_link = mailed_url(site, row.id or 0, player.id or 0)
+        settings_link = signin.mailed_url(site, row.id or 0, player.id or 0)
         context = mail_context(
             session, site, game, seat, seats, player, row.event, ply, facts, now, settings_link
         )

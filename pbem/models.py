@@ -24,6 +24,9 @@ class Player(SQLModel, table=True):
     next_digest_at: datetime | None = Field(default=None, index=True)
     vacation_days: int = 14  # allowance per calendar year
     unsubscribe_key: str = Field(default="", max_length=32)
+    # A signed-in device's cookie holds this beside the player's id, and counts only while
+    # it is still the player's: signing out raises it, ending every device's session.
+    session_generation: int = 0
     created_at: datetime
 
 

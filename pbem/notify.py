@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from pbem.computer import is_computer_email
 from pbem.games import GAMES
 from pbem.links import Site
 from pbem.models import Game, Outbox, Player, Seat
@@ -111,7 +112,8 @@ def queue(
     Whether a mail was queued.
 
     A computer seat gets no mail (False), except the result to a player who left the seat
-    to a computer: they played the start of the game and hear how it ended."""
+    to a computer: they played the start of the game and hear how it ended. (A computer's
+    player sits only in computer seats: play.create_game seats no computer as a person.)"""
     if seat.computer and not (seat.left and event == "game_over"):
         return False
     seats = seats if seats is not None else seats_of(session, game)
@@ -148,15 +150,30 @@ def queue_player_mail(
     event: str,
     now: datetime,
     extra: dict[str, Any] | None = None,
-) -> Outbox:
-    """A mail about the player rather than one game (vacations)."""
+) -> Outbox | None:
+    """A mail about the player rather than one game (vacations); none to a computer."""
+    if is_computer_email(player.email):
+        return None  # a computer's address is no one's: nothing is ever mailed to it
     row = Outbox(**_row(site, event, player.id, None, now, {"extra": extra or {}}))
     session.add(row)
     return row
 
 
+def queue_signin(session: Session, site: Site, address: str, now: datetime) -> None:
+    """A sign-in link asked for `address`: the same row whether or not a player has it (the
+    request does the same work, and tells nobody who plays here). The sender finds the
+    player when it makes the mail, and keeps nothing of an address nobody plays with.
+    Nothing for a computer's address: its domain is no secret, so this tells nothing."""
+    if is_computer_email(address):
+        return
+    session.add(Outbox(**_row(site, "signin", None, None, now, {"email": address})))
+
+
 def queue_digest(session: Session, site: Site, player: Player, now: datetime) -> bool:
-    """The daily list of games waiting for the player; nothing when none is."""
+    """The daily list of games waiting for the player; nothing when none is, or to a
+    computer."""
+    if is_computer_email(player.email):
+        return False
     entries = []
     seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
     for seat in seats:

@@ -540,7 +540,8 @@ def replay_problem(session: Session, game: Game) -> str | None:
 def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> Game:
     """A new game with the same players, game and options, started by this seat.
 
-    The others get an invitation to join in one press. Asking twice, or after another
+    Computer seats keep their level; a player who left is invited back (a new game). The
+    others get an invitation to join in one press. Asking twice, or after another
     player asked, gives the rematch already made.
     """
     game = lock_game(session, game_id)
@@ -555,7 +556,11 @@ def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datet
     for seat in order:
         player = session.get(Player, seat.player_id)
         assert player is not None
-        invitees.append(Invitee(name=seat.name, email=player.email, lang=player.lang))
+        # A computer seat stays a computer at its level (its player's address is no person's);
+        # a seat a computer took over when its player left goes back to that player.
+        level = None if seat.left else seat.computer
+        email = "" if level else player.email
+        invitees.append(Invitee(seat.name, email, player.lang, level))
     options = dict(game.options)
     first = options.get("first")
     if isinstance(first, int):  # the same player starts, wherever their new seat is

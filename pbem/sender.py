@@ -17,12 +17,19 @@ import time
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Engine, bindparam, or_, update
+from sqlalchemy import Engine, bindparam, delete, or_, update
 from sqlmodel import col, select
 
 from pbem.db import read_session, write_session
 from pbem.links import Site
-from pbem.mail_render import Rendered, Unrenderable, ensure_unsubscribe_key, needs_key, render_row
+from pbem.mail_render import (
+    NoRecipient,
+    Rendered,
+    Unrenderable,
+    ensure_unsubscribe_key,
+    needs_key,
+    render_row,
+)
 from pbem.mailer import Backend, build_message
 from pbem.mime import UnsafeMessage
 from pbem.models import Outbox, Player
@@ -195,26 +202,37 @@ def render(
     site: Site,
     rows: list[Outbox],
     now: datetime,
-) -> tuple[list[Outbox], int]:
-    """Render the claimed rows not yet rendered and store them: (rows ready to send, rendered).
+) -> tuple[list[Outbox], int, int]:
+    """Render the claimed rows not yet rendered and store them: (rows ready to send,
+    rendered, dropped).
 
-    A row that cannot be rendered (its game or player is gone) is marked failed.
+    A row that cannot be rendered (its game or player is gone) is marked failed. A row
+    whose mail has nobody to go to (a sign-in link asked for an address no player has, a
+    computer player) is deleted: no mail, and nothing kept of the address.
     """
     pending = [r for r in rows if r.rendered_at is None]
     if not pending:
-        return rows, 0
+        return rows, 0, 0
     done: dict[int | None, Rendered] = {}
     broken: set[int | None] = set()
+    dropped: set[int | None] = set()
     states: dict[object, object] = {}  # games' states at the rows' plies, for this batch
     with read_session(engine) as session:
         for row in pending:
             try:
                 done[row.id] = render_row(session, site, row, states)
+            except NoRecipient:
+                dropped.add(row.id)  # not logged: the address is nobody's business
             except Unrenderable as exc:
                 log.warning("mail %s cannot be rendered: %s", row.id, exc)
                 broken.add(row.id)
     for row_id in broken:
         _mark(engine, row_id, None, now, error="cannot be rendered: game or player missing")
+    if dropped:
+        with write_session(engine) as session:
+            session.execute(
+                delete(Outbox).where(col(Outbox.id).in_(dropped), col(Outbox.sent_at).is_(None))
+            )
     if done:
         with write_session(engine) as session:
             session.connection().execute(
@@ -226,12 +244,13 @@ def render(
             for name, value in mail.__dict__.items():
                 setattr(row, name, value)
             row.rendered_at = now
-    return [r for r in rows if r.id not in broken], len(done)
+    return [r for r in rows if r.id not in broken | dropped], len(done), len(dropped)
 
 
 # What became of one due mail (_send_one): another sender holds it; it failed and is
-# marked to retry later (or parked); it was sent; or the server failed to take it.
-Outcome = Literal["held", "failed", "sent", "down"]
+# marked to retry later (or parked); it had nobody to go to and is gone; it was sent; or
+# the server failed to take it.
+Outcome = Literal["held", "failed", "dropped", "sent", "down"]
 
 
 def _send_one(
@@ -257,10 +276,12 @@ def _send_one(
     row = claim_to_send(engine, row_id, at, lease, sent, ahead, now)
     if row is None:
         return "held"  # another sender has it
-    ready, rendered = render(engine, site, [row], now)
+    ready, rendered, dropped = render(engine, site, [row], now)
     rendered += ahead is not None  # rendered here, before the claim
     stats["rendered"] = stats.get("rendered", 0) + rendered
     stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
+    if dropped:
+        return "dropped"
     if not ready:
         return "failed"  # it cannot be rendered: marked, and retried later
     row = ready[0]
@@ -320,6 +341,8 @@ def drain(
                 if outcome == "held":
                     continue
                 progress = True
+                if outcome == "dropped":
+                    continue  # neither sent nor failed: there was no mail
                 done["sent" if outcome == "sent" else "failed"] += 1
                 if outcome == "down":
                     # The server is likely down or hanging: leave the rest for the next drain

@@ -8,14 +8,15 @@ from typing import Any
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import account
+from pbem import account, signin
 from pbem.db import read_session, write_session
 from pbem.forms import MAX_VACATION_DAYS, VacationForm
 from pbem.models import Player
-from pbem.store import PlayError, player_of, seat_of
+from pbem.store import PlayError, id_of, player_of, seat_of
 from pbem.timefmt import format_when, zones
 from pbem.web import bad_link, engine, now, signed_pair, site
 from pbem.web.seats import seat_from
+from pbem.web.signin import recheck_session
 from pbem.webhooks.page import settings_webhooks
 
 bp = Blueprint("account", __name__)
@@ -50,7 +51,8 @@ def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, in
 @bp.get("/p/<token>/settings")
 def settings(token: str) -> tuple[str, int]:
     """The player's settings: language, time zone, mails, vacation."""
-    return _settings_page(token, saved=request.args.get("saved"))
+    args = request.args
+    return _settings_page(token, saved=args.get("saved"), signed_out=args.get("signed_out"))
 
 
 def _act(token: str, action: Any) -> Response | tuple[str, int]:
@@ -90,6 +92,16 @@ def vacation(token: str) -> Response | tuple[str, int]:
 def vacation_end(token: str) -> Response | tuple[str, int]:
     """End the vacation under way."""
     return _act(token, lambda session, player: account.end_vacation(session, player, now()))
+
+
+@bp.post("/p/<token>/signout/everywhere")
+def sign_out_everywhere(token: str) -> Response:
+    """End the player's session on every device (a lost phone, a borrowed computer)."""
+    game_id, seat_no = seat_from(token)
+    with write_session(engine()) as session:
+        signin.end_sessions(session, id_of(player_of(session, seat_of(session, game_id, seat_no))))
+    recheck_session()  # this device's cookie, if it was the player's, ends with the others
+    return redirect(url_for("account.settings", token=token, signed_out=1), code=303)
 
 
 def _unsubscriber(token: str) -> int:

@@ -8,7 +8,10 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlsplit
 
+from pbem.db import read_session
+from pbem.models import Player
 from pbem.scheduler import drain_outbox
+from pbem.web.signin import GENERATION, PLAYER
 
 LINK = re.compile(r"http://pbem\.test(/[pw]/[A-Za-z0-9_.\-]+)")
 
@@ -16,6 +19,23 @@ LINK = re.compile(r"http://pbem\.test(/[pw]/[A-Za-z0-9_.\-]+)")
 def deliver(app: Any) -> dict[str, int]:
     """Run the outbox sender once, as the clock would."""
     return drain_outbox(app)
+
+
+def sign_in_as(client: Any, app: Any, player_id: int) -> None:
+    """Put the player's session in the client's cookie, as pressing a sign-in link does."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        player = session.get(Player, player_id)
+        assert player is not None
+        generation = player.session_generation
+    with client.session_transaction() as cookie:
+        cookie.permanent = True
+        cookie[PLAYER], cookie[GENERATION] = player_id, generation
+
+
+def forget_session(client: Any) -> None:
+    """Empty the client's session cookie, as a device that never signed in."""
+    with client.session_transaction() as cookie:
+        cookie.clear()
 
 
 def text_of(msg: EmailMessage) -> str:

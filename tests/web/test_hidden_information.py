@@ -41,12 +41,14 @@ from tests.conftest import make_test_app
 from tests.mailin.helpers import addr, answer, send
 from tests.web.helpers import (
     deliver,
+    forget_session,
     form_with,
     hidden,
     html_of,
     injected,
     link_in,
     radio_values,
+    sign_in_as,
     text_of,
 )
 from tests.web.test_fantasy_business_web import assert_hides as assert_hides_specials
@@ -482,15 +484,13 @@ class Walk:
             assert game is not None
             (row,) = [s for s in seats_of(session, game) if s.seat == seat]
             player_id = row.player_id
-        with self.client.session_transaction() as cookie:
-            cookie["player"] = player_id
+        sign_in_as(self.client, self.app, player_id)
         try:
             page = self.client.get("/me")
             assert page.status_code == 200
             return page.get_data(as_text=True)
         finally:
-            with self.client.session_transaction() as cookie:
-                cookie.pop("player", None)
+            forget_session(self.client)
 
     def replays(self, link: str) -> dict[str, str]:
         """The replay of the game as it stands and the exported log, as this link sees them."""

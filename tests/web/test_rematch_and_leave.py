@@ -1,6 +1,6 @@
 """Rematch from the results page (same players, game and options; the others join in one
-press), and leaving a game (asked first; a computer player takes the seat, the log and the
-results say so)."""
+press; computer seats stay computers, a player who left is invited back), and leaving a game
+(asked first; a computer player takes the seat, the log and the results say so)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,23 @@ from pbem.games import GAMES
 from pbem.models import Game
 from pbem.scheduler import computer_moves
 from tests.clock.helpers import moves, run_sweep, seat_row, state_of
-from tests.web.helpers import deliver, form_with, headline, hidden, link_in, play_turn, text_of
+from tests.web.helpers import (
+    deliver,
+    forget_session,
+    form_with,
+    headline,
+    hidden,
+    link_in,
+    play_turn,
+    sign_in_as,
+    text_of,
+)
 from tests.web.test_me import ANA, LEO, ZOE, new_game
 
 
 def finish(client: Any, app: Any, smtpd: Any, links: dict[str, str], game_id: int = 1) -> None:
-    """Play the game to its end from each seat's page, the server playing seats left."""
+    """Play the game to its end from each seat's page, the server playing computer seats
+    and seats left (`links`: the people's seat links, in seat order)."""
     seat_links = list(links.values())
     for _ in range(60):
         game = state_of(app, game_id)
@@ -27,7 +38,7 @@ def finish(client: Any, app: Any, smtpd: Any, links: dict[str, str], game_id: in
             deliver(app)
             return
         (seat,) = GAMES[game.slug].to_act(game.state)
-        if seat_row(app, game_id, seat).left:
+        if seat_row(app, game_id, seat).computer:
             app.config["CLOCK"].advance(seconds=5)  # the computer's short delay
             computer_moves(app)
         else:
@@ -96,15 +107,13 @@ def test_leaving_asks_first_then_a_computer_takes_the_seat(
     page = client.get(links[ANA[1]]).get_data(as_text=True)
     assert "the player left: a computer plays the seat" in page
     # On Léo's own /me the game no longer counts as his move, even when the seat is due.
-    with client.session_transaction() as cookie:
-        cookie["player"] = seat_row(app, 1, 1).player_id
+    sign_in_as(client, app, seat_row(app, 1, 1).player_id)
     play_turn(client, links[ANA[1]])
     assert 1 in GAMES["colour-bazaar"].to_act(state_of(app, 1).state)
     me = client.get("/me").get_data(as_text=True)
     my_move = me.split('id="my-move"')[1].split("</section>")[0]
     assert "Colour Bazaar #1" not in my_move and "Colour Bazaar #1" in me
-    with client.session_transaction() as cookie:
-        cookie.pop("player")
+    forget_session(client)
     app.config["CLOCK"].advance(seconds=5)
     assert computer_moves(app) == 1
     assert "Léo left the game: a computer player plays their seat." in page
@@ -120,3 +129,63 @@ def test_leaving_asks_first_then_a_computer_takes_the_seat(
     assert len(since_leaving) == 1 and since_leaving[0].startswith("game over")
     assert "Léo (left)" in text_of(smtpd.to(LEO[1])[0])
     assert re.search(r"Léo \(left\)", client.get(leo).get_data(as_text=True))
+
+
+def test_a_rematch_against_a_computer_keeps_the_computer_at_its_level(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    """The computer seat used to be invited as a person at its own address, and the rematch
+    refused (400 "The email address of player 2 does not look right")."""
+    form = {"game": "colour-bazaar", "opt_colour-bazaar_first": "0", "name_0": ANA[0],
+            "email_0": ANA[1], "computer_1": "beginner"}  # fmt: skip
+    assert client.post("/games", data=form).status_code == 303
+    deliver(app)
+    links = {ANA[1]: link_in(smtpd.to(ANA[1])[-1])}
+    finish(client, app, smtpd, links)
+    page = client.get(links[ANA[1]]).get_data(as_text=True)
+    rematch = form_with(page, "/rematch")
+    smtpd.clear()
+    response = client.post(rematch["action"], data=hidden(rematch))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    again = state_of(app, 2)
+    assert again.rematch_of == 1 and again.status == "active"  # a person and a computer
+    computer = seat_row(app, 2, 1)
+    assert computer.computer == "beginner" and computer.status == "joined"
+    assert computer.player_id == seat_row(app, 1, 1).player_id  # the same computer player
+    deliver(app)
+    assert {str(m["To"]).split("<")[1].rstrip(">") for m in smtpd.messages} == {ANA[1]}
+    (mail,) = smtpd.to(ANA[1])
+    assert headline(mail).startswith("your move") and "#2" in str(mail["Subject"])
+    assert link_in(mail) == response.headers["Location"]
+    play_turn(client, link_in(mail))  # Ana plays the rematch; the computer answers
+    app.config["CLOCK"].advance(seconds=5)
+    assert computer_moves(app) == 1 and state_of(app, 2).ply == 2
+
+
+def test_a_rematch_invites_a_player_who_left_as_a_person(client: Any, app: Any, smtpd: Any) -> None:
+    """Zoé left, and a computer took her seat at the same level as the computer seat beside
+    her: in the rematch (a new game) the computer seat stays a computer, and Zoé's seat goes
+    back to her, invited like any person."""
+    form = {"game": "colour-bazaar", "opt_colour-bazaar_first": "0", "name_0": ANA[0],
+            "email_0": ANA[1], "computer_1": "casual", "name_2": ZOE[0],
+            "email_2": ZOE[1]}  # fmt: skip
+    assert client.post("/games", data=form).status_code == 303
+    deliver(app)
+    links = {email: link_in(smtpd.to(email)[-1]) for email in (ANA[1], ZOE[1])}
+    assert client.post(links[ZOE[1]] + "/join").status_code == 303
+    assert client.post(links[ZOE[1]] + "/leave").status_code == 303
+    left = seat_row(app, 1, 2)
+    assert left.left and left.computer == seat_row(app, 1, 1).computer == "casual"
+    finish(client, app, smtpd, links)
+    smtpd.clear()
+    response = client.post(links[ANA[1]] + "/rematch")
+    assert response.status_code == 303, response.get_data(as_text=True)
+    assert seat_row(app, 2, 1).computer == "casual"
+    zoe = seat_row(app, 2, 2)
+    assert zoe.computer is None and not zoe.left and zoe.status == "invited"
+    assert zoe.player_id == left.player_id and state_of(app, 2).status == "forming"
+    deliver(app)
+    (mail,) = smtpd.to(ZOE[1])
+    assert "ana invites you to a game of colour bazaar" in headline(mail)
+    assert client.post(link_in(mail) + "/join").status_code == 303  # one press
+    assert state_of(app, 2).status == "active"
