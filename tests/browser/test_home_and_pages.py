@@ -5,6 +5,7 @@ check of every page (WCAG 2.1 A and AA) with no violation."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,7 +55,9 @@ def finish(live: LiveServer, game_id: int) -> None:
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-def test_home_replay_rematch_and_rules(page: Any, viewport: str, live_server: LiveServer) -> None:
+def test_home_replay_rematch_and_rules(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
     url = live_server.url
     # Ana starts a game with Léo from the home page; Léo joins from his mail.
     page.goto(f"{url}/")
@@ -123,6 +126,18 @@ def test_home_replay_rematch_and_rules(page: Any, viewport: str, live_server: Li
     expect(page.get_by_role("heading", name="Colour Bazaar #2")).to_be_visible()
     page.get_by_role("button", name="Join the game").click()
     expect(page.get_by_text("Waiting for Ana.")).to_be_visible()
+
+    # Ana, still signed in, signs out on every device from her settings: /me then asks
+    # her to sign in again.
+    page.goto(url + seat_links(live_server, 1)[0])
+    page.get_by_role("link", name=re.compile("^Your settings")).click()
+    check(page, "settings page", viewport)
+    page.get_by_role("button", name="Sign out everywhere").click()
+    expect(page.get_by_text("You are signed out on every device.")).to_be_visible()
+    check(page, "settings page, signed out", viewport)
+    page.screenshot(path=str(artifacts / f"signed-out-{viewport}.png"), full_page=True)
+    page.goto(f"{url}/me")
+    expect(page.get_by_role("button", name="Mail me a sign-in link")).to_be_visible()
 
     # The rules pages, in English and in French.
     for lang, heading in (("en", "How to play"), ("fr", "Comment jouer")):
