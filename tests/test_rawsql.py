@@ -17,7 +17,10 @@ from pbem.models import Player
 from pbem.rawsql import compiled, dialect_of, run
 
 PLAYERS = Player.__table__  # type: ignore[attr-defined]
-KEYS = ("email", "name", "lang", "tz", "notify", "vacation_days", "unsubscribe_key", "created_at")
+KEYS = (
+    "email", "name", "lang", "tz", "notify", "vacation_days", "unsubscribe_key", "created_at",
+    "session_generation",
+)  # fmt: skip
 
 
 def _add_player(session: Any, email: str, at: datetime) -> None:
@@ -28,7 +31,7 @@ def _add_player(session: Any, email: str, at: datetime) -> None:
     )
     values = {
         "email": email, "name": "Zoé", "lang": "fr", "tz": "Europe/Paris", "notify": "every",
-        "vacation_days": 14, "unsubscribe_key": "", "created_at": at,
+        "vacation_days": 14, "unsubscribe_key": "", "created_at": at, "session_generation": 0,
     }  # fmt: skip
     run(session, statement, statement.parameters(values))
 
