@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean catalogues messages
 
-# Translation: the gettext keywords pybabel extract looks for (see babel.cfg and pbem/i18n.py).
+# Translation: the gettext keywords pybabel extract looks for (see babel.cfg and pbem/present/i18n.py).
 KEYWORDS := -k N_ -k NN_:1,2 -k tr:2 -k ntr:2,3 -k ptr:2c,3
 
 $(STAMP): pyproject.toml

@@ -4,8 +4,8 @@ Two endpoints, served by the same gunicorn settings as pbem:
   - GET /bare answers "ok" and touches nothing;
   - POST /insert inserts one row into `bench_insert` and answers "ok".
 
-The insert goes through pbem's own engine and write transaction (pbem.db.make_engine
-and pbem.db.write_session, so SQLite gets WAL, the same pragmas and BEGIN IMMEDIATE,
+The insert goes through pbem's own engine and write transaction (pbem.storage.db.make_engine
+and pbem.storage.db.write_session, so SQLite gets WAL, the same pragmas and BEGIN IMMEDIATE,
 PostgreSQL the same pool), on the database named by PBEM_DATABASE_URL. The table is
 made beforehand by create_table(url), not by the workers, so two workers starting
 together never race to create it.
@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from flask import Flask, request
 from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, insert
 
-from pbem.db import make_engine, write_session
+from pbem.storage.db import make_engine, write_session
 
 METADATA = MetaData()
 ROWS = Table(

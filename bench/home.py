@@ -30,10 +30,10 @@ from datetime import UTC, datetime
 from sqlalchemy import text
 
 from bench.http import make_page_games, make_site
-from pbem import home
-from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.models import Player
 from pbem.play import Invitee, create_game, join
+from pbem.players import home
+from pbem.storage.db import make_engine, migrate, read_session, write_session
 
 UNDER_WAY = 2
 

@@ -26,7 +26,7 @@ the move alone, as if the sender had cores of its own (its backlog is then the p
 
 Then, with the same gunicorn settings and the same number of concurrent clients, a bare
 Flask app (bench/bare_app.py) is measured: GET /bare (no database) and POST /insert (one
-row in one write transaction, through pbem.db's engine and write_session). The headline
+row in one write transaction, through pbem.storage.db's engine and write_session). The headline
 is moves per second divided by bare inserts per second (aim: at least 0.5), beside the
 p99 of the move POST (aim: at most 50 ms with 20 players), errors and duplicates (aim: 0).
 
@@ -87,14 +87,14 @@ from sqlalchemy import MetaData, create_engine, text
 from sqlmodel import select
 
 from bench.bare_app import create_table
-from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
-from pbem.links import Site
-from pbem.mailer import FileBackend, make_templates
+from pbem.mailout.mailer import FileBackend, make_templates
+from pbem.mailout.sender import drain
 from pbem.models import Game
 from pbem.play import Invitee, create_game, join, replay_problem, submit_move
-from pbem.sender import drain
-from pbem.store import seats_of
+from pbem.players.links import Site
+from pbem.storage.db import make_engine, migrate, read_session, write_session
+from pbem.storage.store import seats_of
 from tests.live.servers import HOST, Postgres, free_port, gunicorn, pg_bin
 
 SLUG = "colour-bazaar"

@@ -39,10 +39,10 @@ from sqlalchemy import bindparam, insert, select, update
 from bench.bare_app import ROWS, create_table
 from bench.http import PG_BIN, Postgres, make_games, make_site
 from pbem import play
-from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Seat
-from pbem.store import seats_of, table_of
+from pbem.storage.db import make_engine, migrate, read_session, write_session
+from pbem.storage.store import seats_of, table_of
 
 RULES = GAMES["colour-bazaar"]
 # Where plan_move plans in the caller's read session (it takes the table read there).

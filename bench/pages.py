@@ -72,10 +72,10 @@ def main() -> None:
         PBEM_BASE_URL="http://127.0.0.1:8000",
     )
     from pbem import create_app
-    from pbem.db import make_engine, migrate, write_session
     from pbem.games import GAMES
     from pbem.play import Invitee, create_game, join, submit_move
-    from pbem.store import seats_of
+    from pbem.storage.db import make_engine, migrate, write_session
+    from pbem.storage.store import seats_of
 
     try:
         migrate(url)

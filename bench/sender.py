@@ -38,12 +38,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bench.http import make_games, make_site
-from pbem.db import make_engine, migrate, read_session, write_session
 from pbem.games import GAMES
-from pbem.mailer import SmtpBackend, build_message
+from pbem.mailout.mailer import SmtpBackend, build_message
+from pbem.mailout.sender import drain
 from pbem.models import Game, Outbox
 from pbem.play import submit_move
-from pbem.sender import drain
+from pbem.storage.db import make_engine, migrate, read_session, write_session
 from tests.live.servers import HOST, free_port
 
 RULES = GAMES["colour-bazaar"]

@@ -1,8 +1,8 @@
 """How the cost of one clock sweep grows with the number of games: it must follow the due rows.
 
-For each size N this builds a fresh database (pbem.db.migrate), bulk-inserts N active
+For each size N this builds a fresh database (pbem.storage.db.migrate), bulk-inserts N active
 Colour Bazaar games of two seats each (one player per three seats), of which `--due`
-(default 100) are due, runs ANALYZE, and times one call of pbem.sweeps.sweep(). A
+(default 100) are due, runs ANALYZE, and times one call of pbem.clock.sweeps.sweep(). A
 baseline in the same run does the same on a database holding only the due games
 (N = due), so the figures can be read as ratios that hold from one machine to another.
 
@@ -49,12 +49,12 @@ from sqlalchemy.exc import DBAPIError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem import deadlines, sweeps  # noqa: E402
-from pbem.db import make_engine, migrate  # noqa: E402
+from pbem.clock import deadlines, sweeps  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
-from pbem.links import Site  # noqa: E402
-from pbem.mailer import make_templates  # noqa: E402
+from pbem.mailout.mailer import make_templates  # noqa: E402
 from pbem.models import Game, Move, Player, Seat, Vacation  # noqa: E402
+from pbem.players.links import Site  # noqa: E402
+from pbem.storage.db import make_engine, migrate  # noqa: E402
 
 SLUG = "colour-bazaar"
 SEED = 20261129
@@ -417,7 +417,7 @@ def verify(engine: Engine, got: dict[str, int], mix: Mix) -> None:
         raise SystemExit(f"sweep did {got} ({moved} timeout moves); expected {mix.expected()}")
 
 
-DUE_QUERIES = {  # the column each due query of pbem/sweeps.py ranges over
+DUE_QUERIES = {  # the column each due query of pbem/clock/sweeps.py ranges over
     "timeouts": "seat.deadline <=",
     "reminders": "seat.next_reminder_at <=",
     "digests": "player.next_digest_at <=",
@@ -426,7 +426,7 @@ DUE_QUERIES = {  # the column each due query of pbem/sweeps.py ranges over
 
 
 def time_due_queries(engine: Engine, statements: dict[str, Any]) -> dict[str, float]:
-    """Milliseconds (best of 5) of each due query of pbem/sweeps.py, run bare."""
+    """Milliseconds (best of 5) of each due query of pbem/clock/sweeps.py, run bare."""
     found = {
         kind: next((s for s in statements if marker in s and " LIMIT " in s), None)
         for kind, marker in DUE_QUERIES.items()
@@ -555,7 +555,10 @@ def report(figures: list[Figures], mix: Mix, sqlite: bool) -> None:
             f"sweep {f.games:,} games / baseline ({base.games:,}): {f.sweep_s / base.sweep_s:.2f}"
         )
     print()
-    print("Each due query of pbem/sweeps.py run bare after the sweep (nothing due), ms, best of 5:")
+    print(
+        "Each due query of pbem/clock/sweeps.py run bare after the sweep (nothing due),"
+        " ms, best of 5:"
+    )
     print(f"{'games':>11}" + "".join(f" {kind:>10}" for kind in DUE_QUERIES))
     for f in figures:
         print(f"{f.games:>11,}" + "".join(f" {f.due_ms[kind]:>10.3f}" for kind in DUE_QUERIES))

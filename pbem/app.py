@@ -15,13 +15,13 @@ from werkzeug.wrappers import Response
 
 from pbem.cli import register
 from pbem.config import check_config, load_config
-from pbem.db import make_engine
-from pbem.i18n import best_lang, language_name, languages, set_directories
-from pbem.links import Site
-from pbem.mailer import make_templates
+from pbem.mailout.mailer import make_templates
+from pbem.players.links import Site
+from pbem.players.signin import SESSION_DAYS
 from pbem.present import check_parts
+from pbem.present.i18n import best_lang, language_name, languages, set_directories
 from pbem.present.text import install_jinja, say
-from pbem.signin import SESSION_DAYS
+from pbem.storage.db import make_engine
 from pbem.web import (
     account,
     api,

@@ -13,18 +13,18 @@ from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
 from pbem import play
-from pbem.computer import LEVELS
+from pbem.clock.scheduler import drain_outbox, make_scheduler, sweep_due
 from pbem.config import start_logging
-from pbem.db import migrate as run_migrations
-from pbem.db import read_session, write_session
-from pbem.forms import TimeControl
 from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.mailin.cli import inbound_command
 from pbem.models import Game
+from pbem.players.computers import LEVELS
+from pbem.present.forms import TimeControl
 from pbem.present.text import render
-from pbem.scheduler import drain_outbox, make_scheduler, sweep_due
-from pbem.store import PlayError, moves_of, seats_of
+from pbem.storage.db import migrate as run_migrations
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import PlayError, moves_of, seats_of
 
 
 def _engine() -> Any:

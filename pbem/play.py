@@ -17,15 +17,15 @@ from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
-from pbem.computer import LEVELS, computer_player, is_computer_email
-from pbem.deadlines import start_clock, update_clocks
-from pbem.forms import PlayersForm, TimeControl, clean_name
+from pbem.clock.deadlines import start_clock, update_clocks
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
-from pbem.links import Site, new_key
+from pbem.mailout.notify import queue
 from pbem.models import Game, Move, Player, Seat
-from pbem.notify import queue
-from pbem.store import (
+from pbem.players.computers import LEVELS, computer_player, is_computer_email
+from pbem.players.links import Site, new_key
+from pbem.present.forms import PlayersForm, TimeControl, clean_name
+from pbem.storage.store import (
     Gone,
     PlayError,
     Stale,
@@ -37,8 +37,7 @@ from pbem.store import (
     seats_of,
     seats_with_players,
 )
-from pbem.webhooks.events import queue_events, read_once
-from pbem.writeplan import (
+from pbem.storage.writeplan import (
     NotCaptured,
     Plan,
     capturing,
@@ -47,6 +46,7 @@ from pbem.writeplan import (
     plan_game,
     still_holds,
 )
+from pbem.webhooks.events import queue_events, read_once
 
 log = logging.getLogger(__name__)
 

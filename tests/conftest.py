@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
 from pbem import create_app, play
-from pbem.db import migrate
+from pbem.storage.db import migrate
 from pbem.web.csrf import csrf_token
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")

@@ -15,12 +15,12 @@ import pytest
 from markupsafe import escape
 
 from pbem.games import GAMES
-from pbem.i18n import languages, translations
-from pbem.mail_context import deadline_context, player_context
-from pbem.mailer import MAIL_TEMPLATES, make_templates, render_mail
+from pbem.mailout.context import deadline_context, player_context
+from pbem.mailout.mailer import MAIL_TEMPLATES, make_templates, render_mail
+from pbem.mailout.notify import NOTIFICATIONS
 from pbem.models import Player, Vacation
-from pbem.notify import NOTIFICATIONS
 from pbem.present.colour_bazaar import results as colour_bazaar_results
+from pbem.present.i18n import languages, translations
 from pbem.present.vocabulary import VOCABULARY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ def sample_player(lang: str) -> Player:
 def sample_context(
     event: str, lang: str, outcome: dict[str, Any], left: timedelta | None = None
 ) -> dict[str, Any]:
-    """A context like pbem.mail_context builds, for the seat of Léo, due in `left`."""
+    """A context like pbem.mailout.context builds, for the seat of Léo, due in `left`."""
     player = sample_player(lang)
     name = NAMES[1]
     others = [n for n in NAMES if n != name]
@@ -154,7 +154,7 @@ def sample_context(
 
 
 def digest_games(lang: str) -> list[dict[str, Any]]:
-    """Two entries shaped like pbem.mail_context.digest_entry: one urgent, one with no limit."""
+    """Two entries shaped like pbem.mailout.context.digest_entry: one urgent, one with no limit."""
     player = sample_player(lang)
     return [
         {
@@ -173,7 +173,7 @@ def digest_games(lang: str) -> list[dict[str, Any]]:
 
 
 def player_mail_context(event: str, lang: str) -> dict[str, Any]:
-    """A context like pbem.notify builds for a mail about the player rather than a game."""
+    """A context like pbem.mailout.notify builds for a mail about the player rather than a game."""
     context = player_context(None, sample_player(lang), NOW)
     if event in NOTIFICATIONS:
         context["unsubscribe_link"] = UNSUBSCRIBE

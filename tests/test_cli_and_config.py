@@ -8,8 +8,8 @@ import pytest
 
 from pbem import create_app
 from pbem.config import ConfigError
-from pbem.db import write_session
 from pbem.models import Game
+from pbem.storage.db import write_session
 from tests.conftest import FormClient
 from tests.web.helpers import deliver, headline, link_in, play_turn, start_game
 

@@ -11,7 +11,7 @@ from pbem import create_app
 from pbem.app import ROOT
 from pbem.games import GAMES
 from pbem.games.colour_bazaar import ColourBazaar
-from pbem.mailer import make_templates
+from pbem.mailout.mailer import make_templates
 from pbem.present import (
     MissingPart,
     check_parts,

@@ -112,10 +112,20 @@ def test_the_layers_read_one_way() -> None:
     """models/store -> games -> deadlines -> present -> mail -> play -> sweeps/web."""
     edges = graph()
     below = {
-        "pbem.store": {"pbem.play", "pbem.deadlines", "pbem.notify", "pbem.present"},
-        "pbem.deadlines": {"pbem.play", "pbem.sweeps", "pbem.notify", "pbem.present"},
-        "pbem.notify": {"pbem.play", "pbem.sweeps", "pbem.web"},
-        "pbem.play": {"pbem.sweeps", "pbem.web", "pbem.app"},
+        "pbem.storage.store": {
+            "pbem.play",
+            "pbem.clock.deadlines",
+            "pbem.mailout.notify",
+            "pbem.present",
+        },
+        "pbem.clock.deadlines": {
+            "pbem.play",
+            "pbem.clock.sweeps",
+            "pbem.mailout.notify",
+            "pbem.present",
+        },
+        "pbem.mailout.notify": {"pbem.play", "pbem.clock.sweeps", "pbem.web"},
+        "pbem.play": {"pbem.clock.sweeps", "pbem.web", "pbem.app"},
     }
     for module, higher in below.items():
         reached = _reachable(edges, module)

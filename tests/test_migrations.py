@@ -10,7 +10,7 @@ from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
 import pbem.models  # noqa: F401
-from pbem.db import migrate
+from pbem.storage.db import migrate
 
 
 def empty_database(database_url: str, tmp_path: Any) -> str:

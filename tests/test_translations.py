@@ -18,9 +18,18 @@ from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from pbem.i18n import TRANSLATIONS, best_lang, elide, fill, languages, ntr, set_directories, tr
+from pbem.present.i18n import (
+    TRANSLATIONS,
+    best_lang,
+    elide,
+    fill,
+    languages,
+    ntr,
+    set_directories,
+    tr,
+)
 from pbem.present.text import say
-from pbem.timefmt import format_left, format_when
+from pbem.present.timefmt import format_left, format_when
 from tests.conftest import make_test_app
 from tests.web.helpers import PLAYERS, deliver, text_of
 

@@ -17,9 +17,9 @@ from pbem.games import GAMES
 from pbem.mailin.address import ReplyAddress, fold_turn
 from pbem.models import Game, InboundMail
 from pbem.present import text_presenter
+from pbem.present.replay import states
 from pbem.present.textmove import TextMoveError, first_move
-from pbem.replay import states
-from pbem.store import moves_of
+from pbem.storage.store import moves_of
 
 
 def _applied(session: Session, reply: ReplyAddress) -> list[dict[str, Any] | None]:

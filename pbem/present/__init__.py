@@ -22,7 +22,7 @@ from typing import Literal
 from jinja2 import Environment, TemplateNotFound
 
 from pbem.games import GAMES, Game
-from pbem.i18n import languages
+from pbem.present.i18n import languages
 from pbem.present.text import translated
 
 PRESENTER_FUNCTIONS = ("play_context", "parse_form", "results")

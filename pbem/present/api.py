@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from pbem.computer import level_for
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat
+from pbem.players.computers import level_for
 from pbem.present.common import LogEntry, log_lines
 
 

@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from pbem.games.message import Message
-from pbem.i18n import tr
 from pbem.models import Game, Seat
+from pbem.present.i18n import tr
 from pbem.present.text import game_name, render
 
 

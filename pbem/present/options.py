@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import GAMES
-from pbem.i18n import ntr, tr
+from pbem.present.i18n import ntr, tr
 from pbem.present.text import say
 
 

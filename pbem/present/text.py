@@ -15,7 +15,7 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 
 from pbem.games.message import Message
-from pbem.i18n import SOURCE_LANGUAGE, Msgid, Plural, fill, translate, translations
+from pbem.present.i18n import SOURCE_LANGUAGE, Msgid, Plural, fill, translate, translations
 from pbem.present.vocabulary import VOCABULARY
 
 _COPY = re.compile(r"-\d+$")

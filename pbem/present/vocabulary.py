@@ -8,7 +8,7 @@ to their kind ("card.theft").
 
 from __future__ import annotations
 
-from pbem.i18n import N_, NN_, Msgid
+from pbem.present.i18n import N_, NN_, Msgid
 
 VOCABULARY: dict[str, Msgid] = {
     # The interface's errors, card and suit names, game titles

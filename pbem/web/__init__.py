@@ -7,8 +7,8 @@ from typing import NoReturn
 from flask import abort, current_app, request
 from sqlalchemy import Engine
 
-from pbem.links import BadLink, Site, read_token
-from pbem.ratelimit import BAD_LINKS, record
+from pbem.players.links import BadLink, Site, read_token
+from pbem.storage.ratelimit import BAD_LINKS, record
 
 
 def engine() -> Engine:

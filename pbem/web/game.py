@@ -21,19 +21,20 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
-from pbem import account, home, play, talk
-from pbem.computer import level_for
-from pbem.db import read_session, write_session
-from pbem.forms import TALK_MAX, ExtendForm, TalkForm
+from pbem import play
 from pbem.games import GAMES, IllegalMove
-from pbem.i18n import languages
 from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
+from pbem.players import account, home, talk
+from pbem.players.computers import level_for
 from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
+from pbem.present.forms import TALK_MAX, ExtendForm, TalkForm
+from pbem.present.i18n import languages
 from pbem.present.text import error_text, render, say
-from pbem.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
-from pbem.timefmt import format_left, format_when
+from pbem.present.timefmt import format_left, format_when
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
 from pbem.web import engine, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.seats import LOG_PAGE, open_seat, open_watch, seat_from

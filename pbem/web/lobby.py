@@ -9,16 +9,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 from werkzeug.wrappers import Response
 
-from pbem.computer import LEVELS
-from pbem.db import read_session, write_session
-from pbem.forms import TimeControl, read_options
-from pbem.i18n import languages
-from pbem.links import BadLink, make_token, read_token
 from pbem.models import Game, Player
 from pbem.play import Invitee, create_game
+from pbem.players.computers import LEVELS
+from pbem.players.links import BadLink, make_token, read_token
 from pbem.present import playable
-from pbem.ratelimit import NEW_GAMES, exceeded, record
-from pbem.store import PlayError, seats_of
+from pbem.present.forms import TimeControl, read_options
+from pbem.present.i18n import languages
+from pbem.storage.db import read_session, write_session
+from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
+from pbem.storage.store import PlayError, seats_of
 from pbem.web import engine, now, site
 
 bp = Blueprint("lobby", __name__)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.db import read_session
-from pbem.home import my_games
 from pbem.models import Player
+from pbem.players.home import my_games
+from pbem.storage.db import read_session
 from pbem.web import engine, now, site
 from pbem.web.signin import current_player_id
 

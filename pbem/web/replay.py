@@ -7,13 +7,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, g, render_template, request, url_for
 
-from pbem import replay
-from pbem.db import read_session
 from pbem.games import GAMES
 from pbem.models import Game, Player
-from pbem.present import presenter
+from pbem.present import presenter, replay
 from pbem.present.common import game_title, log_lines, result_names
-from pbem.store import moves_of, seats_of
+from pbem.storage.db import read_session
+from pbem.storage.store import moves_of, seats_of
 from pbem.web import engine
 from pbem.web.seats import seat_from, watched_game
 

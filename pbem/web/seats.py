@@ -10,10 +10,10 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from pbem.db import read_session
-from pbem.links import BadLink, read_token
 from pbem.models import Game, Player, Seat
-from pbem.store import find_seat, game_by_id, table_of
+from pbem.players.links import BadLink, read_token
+from pbem.storage.db import read_session
+from pbem.storage.store import find_seat, game_by_id, table_of
 from pbem.web import bad_link, engine, now, site
 
 LOG_PAGE = 12  # log lines on a page (what is new since my move has its own list above);

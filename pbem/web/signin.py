@@ -2,7 +2,7 @@
 
 The signed-in player is kept in Flask's signed session cookie for 90 days on that device,
 with their session generation: the cookie signs in only while that is still the player's
-(pbem.signin), so signing out ends the session even for a copy of the cookie. Seat links
+(pbem.players.signin), so signing out ends the session even for a copy of the cookie. Seat links
 work as before without signing in.
 """
 
@@ -13,12 +13,12 @@ from typing import Any, TypeGuard
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from pbem import signin
-from pbem.db import read_session, write_session
-from pbem.links import BadLink
+from pbem.mailout.notify import queue_signin
 from pbem.models import Player
-from pbem.notify import queue_signin
-from pbem.ratelimit import SIGN_IN_MAILS, SIGN_INS, exceeded, record
+from pbem.players import signin
+from pbem.players.links import BadLink
+from pbem.storage.db import read_session, write_session
+from pbem.storage.ratelimit import SIGN_IN_MAILS, SIGN_INS, exceeded, record
 from pbem.web import bad_link, engine, now, site
 
 bp = Blueprint("signin", __name__)

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import bindparam
 from sqlmodel import Session, and_, col, or_, select
 
-from pbem.mail_context import deadline_context
+from pbem.mailout.context import deadline_context
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
 

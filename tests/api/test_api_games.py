@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.clock.scheduler import computer_moves
 from pbem.games import GAMES
 from pbem.present.fantasy_business import turn_prompt
-from pbem.scheduler import computer_moves
 from tests.api.test_api import api, post_move
 from tests.clock.helpers import state_of
 from tests.web.helpers import deliver, headline, link_in, text_of

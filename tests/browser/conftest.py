@@ -14,7 +14,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from pbem import create_app
-from pbem.scheduler import drain_outbox
+from pbem.clock.scheduler import drain_outbox
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

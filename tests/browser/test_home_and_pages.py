@@ -13,8 +13,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.models import Game, Seat
+from pbem.storage.db import read_session
 from tests.browser.conftest import VIEWPORTS, LiveServer
 from tests.browser.helpers import follow_seat_link, open_mail, too_wide
 from tests.conftest import FormClient

@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.db import read_session
+from pbem.clock.sweeps import sweep
 from pbem.models import Game, Move, Seat
-from pbem.sweeps import sweep
+from pbem.storage.db import read_session
 from tests.web.helpers import deliver, headline, link_in
 
 

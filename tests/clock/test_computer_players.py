@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pbem.scheduler import computer_moves
+from pbem.clock.scheduler import computer_moves
 from tests.clock.helpers import moves, new_game, run_sweep, seat_row, state_of
 from tests.web.helpers import deliver, headline, link_in, play_turn, text_of
 
@@ -119,8 +119,8 @@ def test_the_creator_must_be_a_person_and_levels_are_checked(client: Any, app: A
 
 def state_of_none(app: Any) -> bool:
     """No game was stored."""
-    from pbem.db import read_session
     from pbem.models import Game
+    from pbem.storage.db import read_session
 
     with read_session(app.extensions["pbem"]["engine"]) as session:
         return session.get(Game, 1) is None

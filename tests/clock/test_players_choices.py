@@ -7,8 +7,8 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.models import Player
+from pbem.storage.db import read_session
 from tests.clock.helpers import headlines, moves, new_game, run_sweep, seat_row, subjects
 from tests.web.helpers import deliver, headline, play_turn, text_of
 

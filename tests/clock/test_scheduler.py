@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pbem.scheduler import make_scheduler
+from pbem.clock.scheduler import make_scheduler
 from tests.web.helpers import PLAYERS
 
 
@@ -69,6 +69,6 @@ def test_the_pbem_clock_process_says_what_it_sent(
         process.send_signal(signal.SIGTERM)
         process.wait(30)
     text = log.read_text(errors="replace")
-    assert "INFO pbem.scheduler: outbox: 3 sent, 0 failed" in text, text[-2000:]
+    assert "INFO pbem.clock.scheduler: outbox: 3 sent, 0 failed" in text, text[-2000:]
     assert len(smtpd.messages) == 3
     assert "Running job" not in text

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pbem import notify
+from pbem.mailout import notify
 from tests.clock.helpers import moves, new_game, run_sweep
 from tests.web.helpers import deliver, form_with, hidden, radio_values
 

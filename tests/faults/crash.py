@@ -11,8 +11,9 @@ import signal
 import sys
 from typing import Any
 
-from pbem import create_app, notify, play, sender
-from pbem.scheduler import drain_outbox, sweep_due
+from pbem import create_app, play
+from pbem.clock.scheduler import drain_outbox, sweep_due
+from pbem.mailout import notify, sender
 
 
 def die(*_args: Any, **_kwargs: Any) -> None:

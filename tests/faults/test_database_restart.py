@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from sqlmodel import func, select
 
-from pbem.db import read_session
 from pbem.models import Game, Move
 from pbem.play import replay_problem
+from pbem.storage.db import read_session
 from tests.web.helpers import form_with, hidden, radio_values
 from tests.web.test_moves_once import first_mover
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session
+from pbem.clock.scheduler import drain_outbox
 from pbem.models import Outbox
-from pbem.scheduler import drain_outbox
+from pbem.storage.db import read_session
 from tests.web.test_moves_once import first_mover
 
 

@@ -12,7 +12,7 @@ import pytest
 from pbem.games import IllegalMove
 from pbem.games.decktet import CARDS, SUITS
 from pbem.games.message import Message
-from pbem.i18n import Plural, languages, translations
+from pbem.present.i18n import Plural, languages, translations
 from pbem.present.text import (
     card_name,
     error_text,

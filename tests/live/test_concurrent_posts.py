@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.db import read_session, write_session
 from pbem.models import Game, Move, Outbox
 from pbem.play import Invitee, create_game, join
-from pbem.store import seats_of
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import seats_of
 from tests.live.server import Browser, gunicorn, server_env, turn_form
 
 RACES = 200

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pbem import play
-from pbem.db import write_session
 from pbem.mailin.server import InboundController, make_controller
+from pbem.storage.db import write_session
 from tests.conftest import make_test_app
 from tests.web.helpers import deliver
 

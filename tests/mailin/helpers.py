@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.games import GAMES
 from pbem.mailin.address import make_address
 from pbem.models import Game, Outbox, Seat
+from pbem.storage.db import read_session
 from tests.web.helpers import text_of
 
 EXAMPLE = re.compile(r"(?:for example|par exemple)[ \u00a0]?:\r?\n[ \t]+(\S[^\r\n]*)")

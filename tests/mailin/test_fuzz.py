@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.models import Game
+from pbem.storage.db import read_session
 from tests.mailin.conftest import PLAYERS
 from tests.mailin.helpers import EXAMPLE, addr, answer, example_in, send
 from tests.web.helpers import deliver, text_of

@@ -11,11 +11,11 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.games import GAMES
 from pbem.mailin import receive as receive_module
 from pbem.models import InboundMail
-from pbem.ratelimit import Limit
+from pbem.storage.db import read_session
+from pbem.storage.ratelimit import Limit
 from tests.clock.helpers import run_sweep
 from tests.mailin.helpers import (
     addr,

@@ -10,8 +10,8 @@ from email.utils import make_msgid
 import pytest
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.models import InboundMail
+from pbem.storage.db import read_session
 from tests.mailin.helpers import (
     addr,
     answer,

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.mailin import receive as receive_module
 from pbem.models import Game, InboundMail, Seat
-from pbem.ratelimit import Limit
+from pbem.storage.db import read_session, write_session
+from pbem.storage.ratelimit import Limit
 from tests.mailin.conftest import PLAYERS, REPLY_DOMAIN
 from tests.mailin.helpers import (
     addr,

@@ -7,13 +7,13 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem import play
-from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.mailin.address import make_address
 from pbem.models import Game, Move, Seat
 from pbem.present import text_presenter
-from pbem.replay import state_at
-from pbem.store import seats_of
+from pbem.present.replay import state_at
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import seats_of
 from tests.mailin.conftest import PLAYERS
 from tests.mailin.helpers import addr, answer, example_in, send
 from tests.web.helpers import deliver, text_of

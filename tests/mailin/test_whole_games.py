@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.models import Game, Move
+from pbem.storage.db import read_session
 from tests.mailin.conftest import REPLY_DOMAIN
 from tests.mailin.helpers import addr, answer, example_in, send
 from tests.web.helpers import deliver, headline, link_in, text_of

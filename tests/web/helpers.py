@@ -8,9 +8,9 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlsplit
 
-from pbem.db import read_session
+from pbem.clock.scheduler import drain_outbox
 from pbem.models import Player
-from pbem.scheduler import drain_outbox
+from pbem.storage.db import read_session
 from pbem.web.signin import GENERATION, PLAYER
 
 LINK = re.compile(r"http://pbem\.test(/[pw]/[A-Za-z0-9_.\-]+)")

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import select, update
 
-from pbem.db import read_session, write_session
+from pbem.mailout.sender import LEASE, claim_to_send, render
 from pbem.models import Outbox
-from pbem.sender import LEASE, claim_to_send, render
+from pbem.storage.db import read_session, write_session
 from tests.web.helpers import deliver, form_with, headline, hidden, link_in
 from tests.web.test_moves_once import first_mover, snapshot
 
@@ -264,11 +264,11 @@ def test_seat_forms_fuzz(client: Any, app: Any, smtpd: Any, data: Any) -> None:
 
 def fantasy_business_mover(client: Any, app: Any) -> str:
     """A started 3-player Fantasy Business game; the link of a seat due to act."""
-    from pbem.db import read_session, write_session
     from pbem.games import GAMES
     from pbem.models import Game
     from pbem.play import Invitee, create_game, join
-    from pbem.store import seats_of
+    from pbem.storage.db import read_session, write_session
+    from pbem.storage.store import seats_of
 
     ext = app.extensions["pbem"]
     now = app.config["CLOCK"]()

@@ -38,8 +38,8 @@ def test_whole_game_by_mail(client: Any, app: Any, smtpd: Any) -> None:
     assert len(over) == 3
 
     # The scores in the mails are the engine's scores for the stored final state.
-    from pbem.db import read_session
     from pbem.models import Game
+    from pbem.storage.db import read_session
 
     with read_session(app.extensions["pbem"]["engine"]) as session:
         game = session.get(Game, 1)

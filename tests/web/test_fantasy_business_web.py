@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.games.fantasy_business.cards import card_type, is_special
 from pbem.models import Game
 from pbem.present.common import FormError
 from pbem.present.fantasy_business import parse_form
 from pbem.present.text import card_name, say, translated
+from pbem.storage.db import read_session, write_session
 from tests.web.helpers import (
     deliver,
     headline,

@@ -28,12 +28,12 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.mailin.server import InboundController, make_controller
 from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import card_name
-from pbem.store import seats_of
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import seats_of
 from pbem.webhooks.deliver import drain as drain_webhooks
 from pbem.webhooks.events import body_of
 from pbem.webhooks.store import add_webhook

@@ -6,8 +6,8 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.db import read_session
 from pbem.models import Game
+from pbem.storage.db import read_session
 from tests.web.helpers import PLAYERS, deliver, headline, link_in
 from tests.web.test_moves_once import snapshot
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.db import read_session
 from pbem.models import Game, Move, Outbox
+from pbem.storage.db import read_session
 from tests.web.helpers import (
     deliver,
     form_with,

@@ -10,17 +10,17 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.games.message import Message
+from pbem.mailout.notify import decode, encode
+from pbem.mailout.sender import LEASE, claim, claim_to_send, render_ahead
+from pbem.mailout.sender import render as render_claimed
 from pbem.models import Game, Move, Outbox, Player
-from pbem.notify import decode, encode
 from pbem.present import presenter, rounds_viewed
 from pbem.present.fantasy_business import mail_view, mail_view_then
 from pbem.present.text import render
-from pbem.sender import LEASE, claim, claim_to_send, render_ahead
-from pbem.sender import render as render_claimed
-from pbem.timefmt import format_short, format_when
+from pbem.present.timefmt import format_short, format_when
+from pbem.storage.db import read_session, write_session
 from tests.web.helpers import PLAYERS, deliver, headline, play_turn, start_game, text_of
 
 

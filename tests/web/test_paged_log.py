@@ -7,13 +7,13 @@ import random
 import re
 from typing import Any
 
-from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.games.fantasy_business.cards import is_special
 from pbem.models import Game
 from pbem.play import Invitee, create_game, join, submit_move
 from pbem.present.text import card_name
-from pbem.store import seats_of
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import seats_of
 from pbem.web.fragments import Fragments
 from pbem.web.seats import LOG_PAGE
 from tests.web.helpers import play_turn, start_game

@@ -12,12 +12,13 @@ import pytest
 from sqlalchemy import text, update
 from sqlmodel import col, select
 
-from pbem import account, play
-from pbem.db import read_session, write_session
+from pbem import play
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Player, Seat
-from pbem.store import table_of
-from pbem.writeplan import NotCaptured, capturing
+from pbem.players import account
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import table_of
+from pbem.storage.writeplan import NotCaptured, capturing
 
 PEOPLE = [
     play.Invitee("Ana", "ana@example.org", "en"),

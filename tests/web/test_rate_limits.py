@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem import create_app
-from pbem.ratelimit import BAD_LINKS, NEW_GAMES
+from pbem.storage.ratelimit import BAD_LINKS, NEW_GAMES
 from tests.conftest import FormClient
 from tests.web.test_moves_once import first_mover
 

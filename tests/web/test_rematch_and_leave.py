@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session
+from pbem.clock.scheduler import computer_moves
 from pbem.games import GAMES
 from pbem.models import Game
-from pbem.scheduler import computer_moves
+from pbem.storage.db import read_session
 from tests.clock.helpers import moves, run_sweep, seat_row, state_of
 from tests.web.helpers import (
     deliver,

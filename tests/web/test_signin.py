@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import event
 from sqlmodel import col, select
 
-from pbem import signin
-from pbem.computer import COMPUTER_DOMAIN, LEVELS
-from pbem.db import read_session, write_session
-from pbem.links import make_token
 from pbem.models import Outbox, Player, SignIn
+from pbem.players import signin
+from pbem.players.computers import COMPUTER_DOMAIN, LEVELS
+from pbem.players.links import make_token
+from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import run_sweep
 from tests.web.helpers import deliver, form_with, hidden, sign_in_as, start_game, text_of
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.db import read_session
 from pbem.models import Player
+from pbem.storage.db import read_session
 from tests.web.helpers import deliver, form_with, hidden, start_game
 from tests.web.test_signin import ask, press, signed_in, signin_link
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.db import read_session
 from pbem.models import Game, Outbox
+from pbem.storage.db import read_session
 from tests.web.helpers import (
     PLAYERS,
     deliver,

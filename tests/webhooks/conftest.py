@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pbem import play
-from pbem.db import write_session
+from pbem.storage.db import write_session
 from tests.conftest import make_test_app
 from tests.web.helpers import deliver
 

@@ -7,9 +7,9 @@ from typing import Any
 from sqlmodel import select
 
 from pbem import play
-from pbem.db import read_session, write_session
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
+from pbem.storage.db import read_session, write_session
 from pbem.webhooks.store import add_webhook
 
 

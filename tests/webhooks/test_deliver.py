@@ -8,9 +8,9 @@ import threading
 from datetime import timedelta
 from typing import Any
 
-from pbem.db import write_session
+from pbem.clock.scheduler import drain_webhooks
 from pbem.models import Webhook
-from pbem.scheduler import drain_webhooks
+from pbem.storage.db import write_session
 from tests.web.helpers import link_in
 from tests.webhooks.conftest import PLAYERS, Drip
 from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_to_act

@@ -5,7 +5,7 @@ Host header."""
 
 from __future__ import annotations
 
-from pbem.scheduler import drain_webhooks
+from pbem.clock.scheduler import drain_webhooks
 from pbem.webhooks.request import post
 from tests.webhooks.helpers import add_hook, move, seat_to_act
 

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from pbem.db import read_session
+from pbem.clock.scheduler import drain_webhooks
 from pbem.models import Webhook
-from pbem.scheduler import drain_webhooks
+from pbem.storage.db import read_session
 from pbem.webhooks.request import post
 from pbem.webhooks.urls import WebhookError, addresses_of, check_url
 from tests.web.helpers import link_in

@@ -1,0 +1,176 @@
+"""Deadline arithmetic: reminder schedules, when a turn's clock starts, stops and shifts.
+
+Below play: it only knows models and the rules; the sweeps that act on due rows
+live in pbem/clock/sweeps.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session, col, select
+
+from pbem.games import GAMES
+from pbem.models import Game, Player, Seat, Vacation
+from pbem.players.computers import level_for
+
+_ITEM = re.compile(r"^\s*(\d{1,3})\s*(h|%)\s*$")
+DIGEST_HOUR = 8  # local time of the daily digest
+
+
+class ScheduleError(ValueError):
+    """A reminder schedule that cannot be read."""
+
+
+def parse_schedule(text: str | list[str]) -> list[str]:
+    """Normalise a reminder schedule such as "24h, 80%"; ScheduleError if it is not one."""
+    items = text if isinstance(text, list) else [p for p in re.split(r"[,\s]+", text) if p]
+    result = []
+    for item in items:
+        match = _ITEM.match(str(item))
+        if not match:
+            raise ScheduleError(str(item))
+        number, unit = int(match[1]), match[2]
+        if (unit == "h" and not 1 <= number <= 336) or (unit == "%" and not 1 <= number <= 99):
+            raise ScheduleError(str(item))
+        result.append(f"{number}{unit}")
+    if len(result) > 6:
+        raise ScheduleError("too many")
+    return sorted(set(result), key=result.index)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """One planned reminder: when, and whether it warns of the deadline."""
+
+    at: datetime
+    warning: bool  # a "%" item: gives the absolute deadline
+
+
+def plan(game: Game, seat: Seat) -> list[Reminder]:
+    """The reminders of the seat's current turn, in time order, all before the deadline."""
+    if seat.turn_started_at is None:
+        return []
+    limit = timedelta(days=game.days_per_move) if game.days_per_move else None
+    begin = seat.deadline - limit if (limit and seat.deadline) else seat.turn_started_at
+    found: dict[datetime, Reminder] = {}
+    for item in game.reminders:
+        number, unit = int(item[:-1]), item[-1]
+        if unit == "h":
+            at, warning = begin + timedelta(hours=number), False
+        elif limit is not None:
+            at, warning = begin + limit * (number / 100), True
+        else:
+            continue
+        if seat.deadline is None or at < seat.deadline:
+            found[at] = Reminder(at, warning or found.get(at, Reminder(at, False)).warning)
+    return sorted(found.values(), key=lambda r: r.at)
+
+
+def vacation_covering(session: Session, player_id: int, moment: datetime) -> Vacation | None:
+    """The player's vacation under way at `moment`, if any."""
+    return session.exec(
+        select(Vacation).where(
+            Vacation.player_id == player_id,
+            Vacation.starts_at <= moment,
+            Vacation.ends_at > moment,
+        )
+    ).first()
+
+
+def start_clock(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    now: datetime,
+    away: Mapping[int, datetime] | None = None,
+) -> None:
+    """The seat is newly due to act: set its deadline and first reminder.
+
+    `away`: when the players on vacation at `now` come back, by player id, when the
+    caller has read it already (a move's plan); else the vacation is looked up here."""
+    seat.turn_started_at = now
+    seat.reminders_sent = 0
+    seat.computer_due_at = None
+    if level_for(game, seat):
+        # A computer plays this seat (a computer seat, or an absent one taken over): the
+        # computer sweep makes the move after its short delay; no deadline, no reminders.
+        seat.computer_due_at = now
+        seat.deadline = None
+        seat.next_reminder_at = None
+        return
+    if seat.absent:
+        # An absent seat's turns are played by timeout moves at once.
+        seat.deadline = now
+        seat.next_reminder_at = None
+        return
+    if away is None:
+        vacation = vacation_covering(session, seat.player_id, now)
+        back = vacation.ends_at if vacation is not None else None
+    else:
+        back = away.get(seat.player_id)
+    # The clock starts when the vacation ends (one vacation at a time: start_vacation).
+    begin = back if back is not None else now
+    seat.deadline = begin + timedelta(days=game.days_per_move) if game.days_per_move else None
+    reminders = [r for r in plan(game, seat) if r.at > now]
+    seat.next_reminder_at = reminders[0].at if reminders else None
+
+
+def stop_clock(seat: Seat) -> None:
+    """The seat is no longer due to act."""
+    seat.turn_started_at = None
+    seat.deadline = None
+    seat.next_reminder_at = None
+    seat.reminders_sent = 0
+    seat.computer_due_at = None
+
+
+def update_clocks(
+    session: Session,
+    game: Game,
+    seats: list[Seat],
+    before: set[int],
+    now: datetime,
+    away: Mapping[int, datetime] | None = None,
+) -> None:
+    """Start the clocks of seats newly due to act, stop those of seats no longer due
+    (`away` as for start_clock)."""
+    acting: set[int] = set()
+    if game.status == "active" and game.state is not None:
+        acting = set(GAMES[game.slug].to_act(game.state))
+    for seat in seats:
+        if seat.seat in acting and (seat.seat not in before or seat.turn_started_at is None):
+            start_clock(session, game, seat, now, away)
+        elif seat.seat not in acting and seat.turn_started_at is not None:
+            stop_clock(seat)
+        session.add(seat)
+
+
+def shift_player_clocks(
+    session: Session, player_id: int, start: datetime, delta: timedelta, now: datetime
+) -> None:
+    """Move the deadlines and reminders after `start` of all the player's seats by `delta`."""
+    seats = session.exec(
+        select(Seat).where(Seat.player_id == player_id, col(Seat.deadline).is_not(None))
+    ).all()
+    for seat in seats:
+        if seat.absent or seat.deadline is None or seat.deadline <= start:
+            continue
+        seat.deadline = max(seat.deadline + delta, now + timedelta(hours=1))
+        if seat.next_reminder_at is not None and seat.next_reminder_at > start:
+            seat.next_reminder_at = max(seat.next_reminder_at + delta, now)
+        session.add(seat)
+
+
+def next_digest(player: Player, now: datetime) -> datetime:
+    """The next DIGEST_HOUR o'clock, in the player's time zone, after `now`."""
+    zone = ZoneInfo(player.tz)
+    local = now.astimezone(zone)
+    moment = datetime.combine(local.date(), time(DIGEST_HOUR), tzinfo=zone)
+    if moment <= local:
+        moment = datetime.combine(local.date() + timedelta(days=1), time(DIGEST_HOUR), tzinfo=zone)
+    return moment.astimezone(now.tzinfo)

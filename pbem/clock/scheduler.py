@@ -1,0 +1,98 @@
+"""The clock: APScheduler jobs that scan our own tables for due work.
+
+Only the clock process (or the single local `serve` process) starts a
+scheduler; gunicorn workers never do. Jobs are safe to run twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+from flask import Flask
+
+from pbem.clock.computers import sweep_computers
+from pbem.clock.sweeps import sweep
+from pbem.mailout.mailer import make_backend
+from pbem.mailout.sender import drain
+from pbem.webhooks.deliver import drain as drain_hooks
+
+log = logging.getLogger(__name__)
+
+
+def drain_outbox(app: Flask) -> dict[str, int]:
+    """Send the mail that is due now."""
+    engine = app.extensions["pbem"]["engine"]
+    site = app.extensions["pbem"]["site"]
+    result = drain(engine, site, make_backend(app.config), app.config, app.config["CLOCK"]())
+    if result["sent"] or result["failed"]:
+        log.info("outbox: %(sent)d sent, %(failed)d failed", result)
+    return result
+
+
+def drain_webhooks(app: Flask) -> dict[str, int]:
+    """Post the webhook events that are due now."""
+    ext = app.extensions["pbem"]
+    result = drain_hooks(ext["engine"], ext["site"], app.config, app.config["CLOCK"]())
+    if any(result.values()):
+        log.info("webhooks: %(sent)d sent, %(failed)d failed, %(disabled)d disabled", result)
+    return result
+
+
+def sweep_due(app: Flask) -> dict[str, int]:
+    """Timeouts, reminders, digests and vacation ends that are due, then the mail they made."""
+    engine = app.extensions["pbem"]["engine"]
+    result = sweep(engine, app.extensions["pbem"]["site"], app.config["CLOCK"]())
+    if any(result.values()):
+        log.info("sweep: %s", result)
+    drain_outbox(app)
+    return result
+
+
+def computer_moves(app: Flask) -> int:
+    """Make the computer moves due for the delay, then send the mail they made."""
+    engine = app.extensions["pbem"]["engine"]
+    delay = timedelta(seconds=float(app.config["COMPUTER_DELAY"]))
+    made = sweep_computers(engine, app.extensions["pbem"]["site"], app.config["CLOCK"](), delay)
+    if made:
+        log.info("computer moves: %d", made)
+        drain_outbox(app)
+    return made
+
+
+def _every(scheduler: Any, app: Flask, job: Any, seconds: float, grace: int, **more: Any) -> None:
+    """Run `job(app)` every `seconds`: one run at a time; runs missed while busy or down
+    collapse into one, which is enough because each run handles everything due; a run
+    late by less than `grace` seconds still runs."""
+    scheduler.add_job(
+        job,
+        "interval",
+        seconds=seconds,
+        args=[app],
+        id=more.pop("id", job.__name__),
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=grace,
+        **more,
+    )
+
+
+def make_scheduler(app: Flask, blocking: bool) -> Any:
+    """A scheduler holding the clock's jobs, not yet started."""
+    scheduler = BlockingScheduler() if blocking else BackgroundScheduler(daemon=True)
+    interval = float(app.config["SENDER_INTERVAL"])
+    # A first run at once, then every interval. (None here would mean "paused" to
+    # APScheduler 3: the clock would then send mail only after each sweep.)
+    _every(scheduler, app, drain_outbox, interval, 60, next_run_time=datetime.now(UTC))
+    # Computer players move a few seconds after their turn comes, by this job only (never
+    # in a web request); each move in its own transaction.
+    _every(scheduler, app, computer_moves, float(app.config["COMPUTER_INTERVAL"]), 60)
+    # Webhooks have their own outbox and sender, so a slow chat server never delays mail.
+    _every(scheduler, app, drain_webhooks, interval, 60)
+    # The sweep finds due rows by indexed queries; a late or doubled run is harmless, and
+    # after downtime the first run handles everything that fell due.
+    _every(scheduler, app, sweep_due, float(app.config["SWEEP_INTERVAL"]), 300, id="sweep")
+    return scheduler

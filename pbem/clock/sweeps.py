@@ -1,0 +1,187 @@
+"""The sweeps: play the timeouts, send the reminders, digests and vacation ends that are due.
+
+Everything due is a row with an indexed due time (Seat.deadline,
+Seat.next_reminder_at, Player.next_digest_at, Vacation.ends_at). A sweep finds
+due rows with one indexed query per kind and handles each row in its own short
+transaction that first claims it with a conditional UPDATE, so a sweep can run
+twice, in two clock processes at once, or be killed halfway: every due thing
+is done exactly once, by whichever sweep claims it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, Update, update
+from sqlmodel import Session, col, select
+
+from pbem.clock.deadlines import next_digest, plan, stop_clock
+from pbem.games import GAMES
+from pbem.mailin import receive
+from pbem.mailout import notify
+from pbem.models import Game, Player, Seat, Vacation
+from pbem.play import submit_move
+from pbem.players import signin
+from pbem.players.links import Site
+from pbem.storage.db import read_session, write_session
+from pbem.storage.ratelimit import forget_expired
+from pbem.storage.store import lock_game, player_of, seat_of
+
+log = logging.getLogger(__name__)
+MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps falling due
+
+
+def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[str, int]:
+    """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends."""
+    with write_session(engine) as session:  # what has run its time, in one transaction
+        forget_expired(session, now)
+        signin.forget_old(session, now)
+        receive.forget_old(session, now)  # mail received by `pbem inbound`
+    return {
+        "timeouts": sweep_timeouts(engine, site, now, batch),
+        "reminders": sweep_reminders(engine, site, now, batch),
+        "digests": sweep_digests(engine, site, now, batch),
+        "vacations": sweep_vacations(engine, site, now, batch),
+    }
+
+
+def _each_due(engine: Engine, query: Any, handle: Callable[[Session, Any], bool]) -> int:
+    """Find due rows with `query` (indexed, limited to a batch) and pass each key to `handle`,
+    in its own transaction; repeat while new rows fall due. Return how many were handled.
+
+    `handle` re-checks the row under its transaction and returns False when another sweep
+    got there first, so a row is never handled twice.
+    """
+    done = 0
+    previous: list[Any] | None = None
+    for _ in range(MAX_ROUNDS):
+        with read_session(engine) as session:
+            due = list(session.exec(query).all())
+        if not due or due == previous:
+            break  # nothing due, or only rows another sweep is still holding
+        previous = due
+        for key in due:
+            with write_session(engine) as session:
+                done += bool(handle(session, key))
+    return done
+
+
+def _due(query: Any, due: Any, now: datetime, batch: int) -> Any:
+    """`query` limited to the first `batch` rows whose `due` time has come, soonest first."""
+    return query.where(col(due) <= now).order_by(col(due)).limit(batch)
+
+
+def _claim(session: Session, statement: Update) -> bool:
+    """Run a conditional UPDATE; True when it changed the one row (this sweep got it first)."""
+    result = session.execute(statement.execution_options(synchronize_session=False))
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int:
+    """Play the timeout move of every seat whose deadline has passed."""
+
+    def handle(session: Session, key: Any) -> bool:
+        game_id, seat_no = key
+        game = lock_game(session, game_id)
+        seat = seat_of(session, game_id, seat_no)
+        if seat.deadline is None or seat.deadline > now:
+            return False  # moved in time, or handled by another sweep
+        rules = GAMES[game.slug]
+        state = game.state
+        if game.status != "active" or state is None or not rules.may_act(state, seat_no):
+            stop_clock(seat)
+            session.add(seat)
+            return False
+        move = rules.timeout_move(state, seat_no)
+        token = rules.turn_token(state, seat_no)
+        submit_move(session, site, game_id, seat_no, move, token, now, source="timeout")
+        return True
+
+    seats = select(Seat.game_id, Seat.seat)
+    return _each_due(engine, _due(seats, Seat.deadline, now, batch), handle)
+
+
+def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> int:
+    """Send each reminder that has fallen due, once; after downtime only the latest of a turn."""
+
+    def handle(session: Session, seat_id: Any) -> bool:
+        seat = session.get(Seat, seat_id)
+        if seat is None or seat.next_reminder_at is None or seat.next_reminder_at > now:
+            return False
+        game = session.get(Game, seat.game_id)
+        if game is None:
+            return False
+        reminders = plan(game, seat)
+        fallen = [r for r in reminders if r.at <= now]
+        later = [r for r in reminders if r.at > now]
+        # Claim it: only the sweep whose update matches the due time it read goes on.
+        claim = (
+            update(Seat)
+            .where(col(Seat.id) == seat_id, col(Seat.next_reminder_at) == seat.next_reminder_at)
+            .values(
+                next_reminder_at=later[0].at if later else None,
+                reminders_sent=col(Seat.reminders_sent) + 1,
+            )
+        )
+        if not _claim(session, claim):
+            return False
+        session.refresh(seat)
+        if player_of(session, seat).notify == "none" or game.status != "active":
+            return False
+        warning = bool(fallen) and fallen[-1].warning
+        notify.queue(session, site, game, seat, "deadline_warning" if warning else "reminder", now)
+        return True
+
+    return _each_due(engine, _due(select(Seat.id), Seat.next_reminder_at, now, batch), handle)
+
+
+def sweep_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
+    """Send each digest player, once a day, the list of games waiting for them."""
+
+    def handle(session: Session, player_id: Any) -> bool:
+        player = session.get(Player, player_id)
+        if player is None or player.next_digest_at is None or player.next_digest_at > now:
+            return False
+        following = next_digest(player, now) if player.notify == "digest" else None
+        claim = (
+            update(Player)
+            .where(col(Player.id) == player_id, col(Player.next_digest_at) == player.next_digest_at)
+            .values(next_digest_at=following)
+        )
+        if not _claim(session, claim) or player.notify != "digest":
+            return False
+        return notify.queue_digest(session, site, player, now)
+
+    return _each_due(engine, _due(select(Player.id), Player.next_digest_at, now, batch), handle)
+
+
+def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> int:
+    """Tell each player whose vacation has ended that their clocks run again."""
+
+    def handle(session: Session, vacation_id: Any) -> bool:
+        claim = (
+            update(Vacation)
+            .where(col(Vacation.id) == vacation_id, col(Vacation.end_told).is_(False))
+            .values(end_told=True)
+        )
+        if not _claim(session, claim):
+            return False
+        vacation = session.get(Vacation, vacation_id)
+        player = session.get(Player, vacation.player_id) if vacation else None
+        if vacation is None or player is None:
+            return False
+        notify.queue_player_mail(
+            session,
+            site,
+            player,
+            "vacation_end",
+            now,
+            {"vacation": {"starts_at": vacation.starts_at, "ends_at": vacation.ends_at}},
+        )
+        return True
+
+    untold = select(Vacation.id).where(Vacation.end_told == False)  # noqa: E712
+    return _each_due(engine, _due(untold, Vacation.ends_at, now, batch), handle)

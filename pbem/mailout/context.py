@@ -1,0 +1,192 @@
+"""What a mail template is given: who, which game, the link, the deadline, what happened."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.games import GAMES
+from pbem.models import Game, Player, Seat
+from pbem.players.links import Site
+from pbem.present import presenter
+from pbem.present.common import game_title, log_lines, result_names
+from pbem.present.options import option_lines, time_control
+from pbem.present.text import say
+from pbem.present.timefmt import format_left, format_short, format_when
+from pbem.storage.store import log_of
+
+URGENT = timedelta(hours=24)
+
+
+def join_names(names: list[str], lang: str) -> str:
+    """Names joined as a sentence says them: "Ana, Léo and Zoé"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + say(lang, "list.and") + names[-1]
+
+
+def deadline_context(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
+    """The deadline in the player's zone, the time left, and whether it is urgent."""
+    if deadline is None:
+        return {
+            "deadline": None,
+            "deadline_text": "",
+            "deadline_short": "",
+            "time_left": "",
+            "urgent": False,
+        }
+    left = max(deadline - now, timedelta(0))
+    return {
+        "deadline": deadline,
+        "deadline_text": format_when(deadline, player.tz, player.lang),
+        "deadline_short": format_short(deadline, player.tz, player.lang),
+        "time_left": format_left(left, player.lang),
+        "urgent": left < URGENT,
+    }
+
+
+def player_context(site: Site, player: Player, now: datetime) -> dict[str, Any]:
+    """What every mail to a player is given."""
+    return {
+        "lang": player.lang,
+        "name": player.name,
+        "notify": player.notify,
+        "unsubscribe_link": "",
+        "when": lambda moment: format_when(moment, player.tz, player.lang),
+    }
+
+
+def mail_context(
+    session: Session,
+    site: Site,
+    game: Game,
+    seat: Seat,
+    seats: list[Seat],
+    player: Player,
+    event: str,
+    ply: int,
+    facts: dict[str, Any],
+    now: datetime,
+    settings_link: str,
+) -> dict[str, Any]:
+    """The template variables for one mail to one seat, as the game stood at `ply`.
+
+    `facts` are what notify.queue recorded of that moment (deadline, who was to act,
+    who was absent, from which ply the moves are news); `now` is when it was queued.
+    `settings_link` is the mail's settings link (signin.mailed_url).
+    """
+    lang = player.lang
+    names = [s.name for s in seats]
+    context = player_context(site, player, now)
+    context.update(
+        {
+            "event": event,
+            "slug": game.slug,
+            "name": seat.name,
+            "game_id": game.id,
+            "move_number": ply + 1,
+            "title": game_title(game, lang),
+            "game_name": game_title(game, lang).rsplit(" #", 1)[0],
+            "others": [s.name for s in seats if s.seat != seat.seat],
+            "creator": names[game.creator_seat],
+            "link": site.seat_url(seat),
+            # The settings link signs the player in on that device, then opens the settings.
+            "settings_link": settings_link,
+            "watch_link": site.watch_url(game),
+            "rules_link": site.rules_url(game.slug),
+            "about": say(lang, f"lobby.about.{game.slug}"),
+            "players_text": join_names(names, lang),
+            "option_lines": option_lines(game.slug, game.options, names, lang),
+            "time_control": time_control(game.days_per_move, lang),
+            "since": [],
+            "to_act": [],
+            "results": None,
+            "absent": [names[n] for n in facts["absent"]],
+            **deadline_context(facts["deadline"], player, now),
+        }
+    )
+    if facts["started"]:
+        context["to_act"] = [names[s] for s in facts["to_act"]]
+        recent = [
+            m
+            for m in log_of(session, game, seat.seat, since=facts["since"], until=ply)
+            if m.seat != seat.seat or m.source != "web"
+        ]
+        context["since"] = [
+            " ".join(entry["text"])
+            + (
+                f" ({say(lang, 'play.source.' + entry['source'])})"
+                if entry["source"] != "web"
+                else ""
+            )
+            for entry in log_lines(recent, seat.seat, lang, names)
+        ]
+        context.update(_game_blocks(game, facts.get("view"), seat.seat, recent, names, lang))
+    if facts["over"] and game.outcome is not None:
+        context["results"] = presenter(game.slug).results(
+            game.outcome, result_names(seats, lang), lang
+        )
+        context["winners_text"] = join_names(context["results"]["winners"], lang)
+        context["i_won"] = seat.seat in _winning_seats(game.outcome)
+    context["guests"] = [n for n in context["others"] if n != context["creator"]]
+    context["guests_text"] = join_names(context["guests"], lang)
+    context["others_text"] = join_names(context["others"], lang)
+    context["to_act_text"] = join_names(context["to_act"], lang)
+    return context
+
+
+def _game_blocks(
+    game: Game,
+    view: dict[str, Any] | None,
+    seat: int,
+    recent: list[Any],
+    names: list[str],
+    lang: str,
+) -> dict[str, Any]:
+    """A game's own parts of a mail, if its presenter has them: what the step asks of the
+    seat with the row (`prompt`), and the rounds finished since the seat's last mail.
+
+    `view` is the seat's view at the row's ply, recorded by notify.queue (the game may
+    have moved on since)."""
+    shown = presenter(game.slug)
+    blocks: dict[str, Any] = {"prompt": None, "rounds": []}
+    if view is None or game.state is None:
+        return blocks
+    if hasattr(shown, "mail_view_then"):
+        view = shown.mail_view_then(view, GAMES[game.slug].view(game.state, seat))
+    if hasattr(shown, "turn_prompt"):
+        blocks["prompt"] = shown.turn_prompt(view, seat, names, lang)
+    if hasattr(shown, "round_reports"):
+        ended = sum(
+            1
+            for m in recent
+            if any(x["key"] == shown.ROUND_END for x in m.lines.get(str(seat), []))
+        )
+        blocks["rounds"] = shown.round_reports(view, names, lang, ended)
+    return blocks
+
+
+def _winning_seats(outcome: dict[str, Any]) -> set[int]:
+    """The seats ranked first in a stored outcome."""
+    return {seat for seat, rank in enumerate(outcome.get("ranks", [])) if rank == 1}
+
+
+def digest_entry(
+    site: Site,
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    deadline: datetime | None,
+    player: Player,
+    now: datetime,
+) -> dict[str, Any]:
+    """One line of a digest: the game, its players, the link and the deadline."""
+    others = [s.name for s in seats if s.seat != seat.seat]
+    return {
+        "title": game_title(game, player.lang),
+        "others_text": join_names(others, player.lang),
+        "link": site.seat_url(seat),
+        **deadline_context(deadline, player, now),
+    }

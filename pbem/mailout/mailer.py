@@ -1,0 +1,219 @@
+"""Mail: render the mail/ templates, build checked mails (pbem.mailout.mime), and the smtp
+and file backends."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import smtplib
+import ssl
+from dataclasses import dataclass
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from pbem.mailout.mime import Mail, Value, ascii_address, compose
+from pbem.models import Outbox
+from pbem.present.text import install_jinja
+
+MAIL_TEMPLATES = Path(__file__).resolve().parents[2] / "mail"
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+_ENCODED_WORD = re.compile(r"=\?")
+
+
+def neutralise_encoded_words(value: str) -> str:
+    """Text in which no RFC 2047 encoded word (=?charset?q?...?=) can start.
+
+    A mail program decodes an encoded word it finds in a header, so text a player wrote
+    could read as other text, CR LF included (CVE-2024-6923): "=?" becomes "= ?".
+    """
+    return _ENCODED_WORD.sub("= ?", value)
+
+
+def clean_header(value: str) -> str:
+    """A header value with no CR, LF, NUL or other control characters, nor encoded words."""
+    return neutralise_encoded_words(_UNSAFE.sub(" ", value)).strip()
+
+
+@dataclass(frozen=True)
+class MailTemplates:
+    """The mail/ templates twice over: text parts as written, HTML parts escaped.
+
+    Escaping follows the output, not the file name: an HTML part escapes what it takes
+    from a .txt template it includes (the headline), which a player's name can reach.
+    """
+
+    text: Environment
+    html: Environment
+
+
+def make_templates(
+    extra_globals: dict[str, Any] | None = None, reload: bool = False
+) -> MailTemplates:
+    """The templates of mail/; read once per process unless `reload` (debug) stats them."""
+    text = Environment(
+        loader=FileSystemLoader(str(MAIL_TEMPLATES)),
+        autoescape=False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=reload,
+    )
+    install_jinja(text)
+    text.globals.update(extra_globals or {})
+    # An overlay shares the loader and globals, with a cache of its own.
+    return MailTemplates(text=text, html=text.overlay(autoescape=True))
+
+
+def render_mail(
+    templates: MailTemplates, event: str, lang: str, context: dict[str, Any]
+) -> tuple[str, str, str]:
+    """(subject, text, html) for `event` in `lang`; the .txt starts with a Subject: line.
+
+    One template pair serves every language: its strings go through the catalogues of the
+    recipient's language, given to the templates as `lang` (no request needed: the clock too).
+    """
+    context = {**context, "lang": lang}
+    text = templates.text.get_template(f"{event}.txt").render(context)
+    html = templates.html.get_template(f"{event}.html").render(context)
+    first, _, body = text.partition("\n")
+    if not first.startswith("Subject:"):
+        raise ValueError(f"mail/{event}.txt must start with a Subject: line")
+    return clean_header(first[len("Subject:") :]), body.lstrip("\n"), html
+
+
+def build_message(row: Outbox, from_addr: str, from_name: str) -> Mail:
+    """The mail of an outbox row, with its stable Message-ID and thread headers, written and
+    checked (UnsafeMessage if its headers would not read back as built)."""
+    sender, to_addr = ascii_address(from_addr), ascii_address(row.to_addr)
+    fields: list[tuple[str, Value]] = [
+        ("From", (clean_header(from_name), sender)),
+        ("To", (clean_header(row.to_name), to_addr)),
+        ("Subject", clean_header(row.subject)),
+        ("Date", format_datetime(row.created_at)),
+        ("Message-ID", row.message_id),
+    ]
+    if row.thread_id:
+        fields += [("In-Reply-To", row.thread_id), ("References", row.thread_id)]
+    fields += [(clean_header(k), clean_header(v)) for k, v in sorted(row.headers.items())]
+    fields.append(("Auto-Submitted", "auto-generated"))
+    data = compose(fields, row.body_text, row.body_html)
+    return Mail(sender, to_addr, row.message_id, data)
+
+
+class Backend(Protocol):
+    """Something that delivers messages."""
+
+    def send(self, mail: Mail) -> None:
+        """Deliver one mail or raise."""
+
+    def close(self) -> None:
+        """Let go of what sending held open (the sender calls it when a drain ends)."""
+
+
+class SmtpBackend:
+    """Deliver through an SMTP server, with a timeout, STARTTLS or SSL.
+
+    One connection carries a drain's mails (up to PER_CONNECTION of them): a connection,
+    its TLS handshake and its login cost a real server's round trips for every mail."""
+
+    PER_CONNECTION = 50  # then a new one: providers limit the mails a connection may carry
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.host = config["SMTP_HOST"]
+        self.port = int(config["SMTP_PORT"])
+        self.user = config["SMTP_USER"]
+        self.password = config["SMTP_PASSWORD"]
+        self.security = config["SMTP_SECURITY"]
+        self.timeout = float(config["SMTP_TIMEOUT"])
+        self._smtp: smtplib.SMTP | None = None
+        self._carried = 0  # mails sent on the open connection
+
+    def _open(self) -> smtplib.SMTP:
+        """Connect, say hello (and STARTTLS), log in if configured."""
+        if self.security == "ssl":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+                self.host, self.port, timeout=self.timeout, context=ssl.create_default_context()
+            )
+        else:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+        try:
+            if self.security == "starttls":
+                smtp.starttls(context=ssl.create_default_context())
+            if self.user:
+                smtp.login(self.user, self.password)
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
+
+    def send(self, mail: Mail) -> None:
+        """Send on the open connection, or on a new one; any failure drops the connection.
+
+        A kept connection the server has closed meanwhile (an idle timeout), or on which it
+        takes no more mail (421 to MAIL FROM, its own limit), gets one more try on a new
+        connection: the mail was not taken on the old one."""
+        if self._smtp is not None and self._carried >= self.PER_CONNECTION:
+            self.close()
+        kept = self._smtp is not None
+        try:
+            if self._smtp is None:
+                self._smtp, self._carried = self._open(), 0
+            try:
+                self._smtp.sendmail(mail.sender, [mail.recipient], mail.data)
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused) as exc:
+                # 421 to MAIL FROM: the server takes no more on this connection (its limit).
+                if not kept or getattr(exc, "smtp_code", 421) != 421:
+                    raise
+                self._drop()
+                self._smtp, self._carried = self._open(), 0
+                self._smtp.sendmail(mail.sender, [mail.recipient], mail.data)
+        except BaseException:
+            self._drop()
+            raise
+        self._carried += 1
+
+    def close(self) -> None:
+        """Say goodbye (QUIT) and close the connection, if one is open."""
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                smtp.close()
+
+    def _drop(self) -> None:
+        """Close the connection without a word: after a failure it is in no known state."""
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            smtp.close()
+
+
+class FileBackend:
+    """Store each message as an .eml file; the mailbox page reads them back."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = Path(directory)
+
+    def send(self, mail: Mail) -> None:
+        """Write the mail; a resend of the same Message-ID replaces the file."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(mail.message_id.encode()).hexdigest()[:16]
+        name = f"{digest}.eml"
+        tmp = self.directory / f".{name}.tmp"
+        tmp.write_bytes(mail.data)
+        os.replace(tmp, self.directory / name)
+
+    def close(self) -> None:
+        """Nothing is held open."""
+
+
+def make_backend(config: dict[str, Any]) -> Backend:
+    """The backend the configuration names."""
+    if config["MAIL_BACKEND"] == "smtp":
+        return SmtpBackend(config)
+    return FileBackend(config["MAIL_DIR"])

@@ -1,0 +1,188 @@
+"""Queue mail: write to the outbox what to send and to whom; the sender renders it later.
+
+Callers pass their session, so a mail commits with whatever caused it. Nothing is
+rendered here: the row records the event, the game, the seat, the ply and the facts
+of this moment that the mail tells (deadline, who is to act, who is absent, which
+moves and talk messages are news), so that the sender, after commit, renders exactly
+the mail this moment would have given, in the recipient's language.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+from pbem.games import GAMES
+from pbem.models import Game, Outbox, Player, Seat
+from pbem.players.computers import is_computer_email
+from pbem.players.links import Site
+from pbem.present import presenter, rounds_viewed
+from pbem.storage.store import seats_of
+from pbem.storage.writeplan import add_row
+from pbem.webhooks.events import queue_events
+
+# Mails that carry the table talk a player has not yet seen.
+TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
+# Mails a player can turn off; they carry List-Unsubscribe headers.
+NOTIFICATIONS = {"your_turn", "reminder", "deadline_warning", "digest"}
+_DATETIME = "$datetime"
+
+
+def thread_id(site: Site, game_id: int | None) -> str:
+    """The Message-ID every mail of the game refers to, so they form one thread."""
+    return f"<game-{game_id}@{site.domain}>"
+
+
+def encode(value: Any) -> Any:
+    """`value` as JSON can hold it: datetimes become {"$datetime": iso}."""
+    if isinstance(value, datetime):
+        return {_DATETIME: value.isoformat()}
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encode(v) for v in value]
+    return value
+
+
+def decode(value: Any) -> Any:
+    """The inverse of encode."""
+    if isinstance(value, dict):
+        if set(value) == {_DATETIME}:
+            return datetime.fromisoformat(value[_DATETIME])
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+
+def _row(
+    site: Site,
+    event: str,
+    player_id: int | None,
+    game_id: int | None,
+    now: datetime,
+    extra: dict[str, Any],
+    seat: int | None = None,
+    ply: int | None = None,
+) -> dict[str, Any]:
+    """An outbox row's columns (the others take the model's defaults)."""
+    return {
+        "game_id": game_id,
+        "event": event,
+        "player_id": player_id,
+        "seat": seat,
+        "ply": ply,
+        "extra": encode(extra),
+        "message_id": f"<{uuid.uuid4().hex}.g{game_id or 0}@{site.domain}>",
+        "thread_id": thread_id(site, game_id) if game_id is not None else None,
+        "headers": {},
+        "created_at": now,
+        "next_attempt_at": now,
+    }
+
+
+def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
+    """The seat's view now, when the game's mails have their own parts drawn from it
+    (what the step asks, the rounds just finished): the sender renders those from it."""
+    if game.state is None:
+        return None
+    shown = presenter(game.slug)
+    if not (hasattr(shown, "turn_prompt") or hasattr(shown, "round_reports")):
+        return None
+    # Only the rounds the game's mails need of its history (MAIL_ROUNDS: see mail_view).
+    view = dict(GAMES[game.slug].view(game.state, seat, rounds=rounds_viewed(shown, "mail")))
+    # What never changes later (a finished round) the sender takes from the game then.
+    return shown.mail_view(view) if hasattr(shown, "mail_view") else view
+
+
+def queue(
+    session: Session,
+    site: Site,
+    game: Game,
+    seat: Seat,
+    event: str,
+    now: datetime,
+    extra: dict[str, Any] | None = None,
+    seats: list[Seat] | None = None,
+) -> bool:
+    """Put the mail for `event` to `seat` in the outbox (this transaction); no rendering here.
+    Whether a mail was queued.
+
+    A computer seat gets no mail (False), except the result to a player who left the seat
+    to a computer: they played the start of the game and hear how it ended. (A computer's
+    player sits only in computer seats: play.create_game seats no computer as a person.)"""
+    if seat.computer and not (seat.left and event == "game_over"):
+        return False
+    seats = seats if seats is not None else seats_of(session, game)
+    facts: dict[str, Any] = {
+        "deadline": seat.deadline,
+        "since": seat.told_ply,  # the moves from this ply on are news to the seat
+        "absent": [s.seat for s in seats if s.absent],
+        "started": game.state is not None,
+        "to_act": list(GAMES[game.slug].to_act(game.state)) if game.state is not None else [],
+        "over": game.outcome is not None,
+        "active": game.status == "active",  # a turn mail then carries a Reply-To
+        "extra": extra or {},
+    }
+    view = _mail_view(game, seat.seat)
+    if view is not None:
+        facts["view"] = view
+    if event in TALK_EVENTS:
+        # The talk messages in (told_talk, last_talk] that others wrote are news to the seat.
+        facts["talk"] = [seat.told_talk, game.last_talk]
+        seat.told_talk = max(seat.told_talk, game.last_talk)
+    row = _row(site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply)
+    # Webhooks hear of it too: their facts only, the deliverer writes the body.
+    queue_events(session, site, game, seat, event, now, [s.name for s in seats])
+    seat.told_ply = game.ply
+    add_row(session, Outbox, row)  # plain values while a move's writes are planned
+    session.add(seat)
+    return True
+
+
+def queue_player_mail(
+    session: Session,
+    site: Site,
+    player: Player,
+    event: str,
+    now: datetime,
+    extra: dict[str, Any] | None = None,
+) -> Outbox | None:
+    """A mail about the player rather than one game (vacations); none to a computer."""
+    if is_computer_email(player.email):
+        return None  # a computer's address is no one's: nothing is ever mailed to it
+    row = Outbox(**_row(site, event, player.id, None, now, {"extra": extra or {}}))
+    session.add(row)
+    return row
+
+
+def queue_signin(session: Session, site: Site, address: str, now: datetime) -> None:
+    """A sign-in link asked for `address`: the same row whether or not a player has it (the
+    request does the same work, and tells nobody who plays here). The sender finds the
+    player when it makes the mail, and keeps nothing of an address nobody plays with.
+    Nothing for a computer's address: its domain is no secret, so this tells nothing."""
+    if is_computer_email(address):
+        return
+    session.add(Outbox(**_row(site, "signin", None, None, now, {"email": address})))
+
+
+def queue_digest(session: Session, site: Site, player: Player, now: datetime) -> bool:
+    """The daily list of games waiting for the player; nothing when none is, or to a
+    computer."""
+    if is_computer_email(player.email):
+        return False
+    entries = []
+    seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
+    for seat in seats:
+        game = session.get(Game, seat.game_id)
+        if game is None or game.status != "active" or game.state is None:
+            continue
+        if seat.seat in GAMES[game.slug].to_act(game.state):
+            entries.append({"game": game.id, "seat": seat.seat, "deadline": seat.deadline})
+    if not entries:
+        return False
+    session.add(Outbox(**_row(site, "digest", player.id, None, now, {"games": entries})))
+    return True

@@ -1,0 +1,214 @@
+"""Render a queued outbox row into its mail: the sender does this after the move committed.
+
+The row says what to send and to whom; the recipient's language, time zone and
+name come from their Player row now, and the game as it stood at the row's ply
+from the facts notify.queue recorded and the move log up to that ply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from pbem.games.message import Message
+from pbem.mailin.context import offers_reply, refusal_moves, reply_context
+from pbem.mailout.context import digest_entry, mail_context, player_context
+from pbem.mailout.mailer import render_mail
+from pbem.mailout.notify import NOTIFICATIONS, decode
+from pbem.models import Game, Outbox, Player, Seat
+from pbem.players import signin
+from pbem.players.computers import is_computer_email
+from pbem.players.links import Site, new_key
+from pbem.players.talk import visible
+from pbem.present.replay import state_at
+from pbem.present.text import render
+from pbem.storage.store import game_by_id, moves_of, player_by_id, seats_of
+
+
+@dataclass
+class Rendered:
+    """What the sender stores in the row before sending it."""
+
+    to_addr: str
+    to_name: str
+    subject: str
+    body_text: str
+    body_html: str
+    headers: dict[str, str]
+
+
+class Unrenderable(Exception):
+    """The row names a player, game or seat that is not there."""
+
+
+class NoRecipient(Unrenderable):
+    """The mail has nobody to go to (a sign-in link asked for an address no player has, or
+    a mail to a computer player)."""
+
+
+def ensure_unsubscribe_key(session: Session, player: Player) -> None:
+    """Give the player an unsubscribe key if they have none (the first mail that needs it)."""
+    if player.unsubscribe_key:
+        return
+    session.execute(
+        update(Player)
+        .where(col(Player.id) == player.id, col(Player.unsubscribe_key) == "")
+        .values(unsubscribe_key=new_key())
+    )
+    session.refresh(player)
+
+
+def needs_key(row: Outbox) -> bool:
+    """Whether the row's mail carries an unsubscribe link."""
+    return row.event in NOTIFICATIONS
+
+
+def _headers(site: Site, player: Player, event: str) -> dict[str, str]:
+    if event not in NOTIFICATIONS:
+        return {}
+    return {
+        "List-Unsubscribe": f"<{site.unsubscribe_url(player)}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+
+
+def _state_then(
+    session: Session, game: Game, seats: list[Seat], ply: int, cache: dict[Any, Any]
+) -> dict[str, Any] | None:
+    """The game's state at `ply`: the stored one if the game is still there, else replayed
+    from its seed and moves (the same seed and moves give the same state), once per drain."""
+    if game.state is None or game.ply == ply:
+        return game.state
+    key = (game.id, ply)
+    if key not in cache:
+        moves = moves_of(session, game, until=ply)
+        cache[key] = state_at(game, len(seats), moves, ply)
+    state: dict[str, Any] = cache[key]
+    return state
+
+
+def render_row(
+    session: Session,
+    site: Site,
+    row: Outbox,
+    states: dict[Any, Any] | None = None,
+    player: Player | None = None,
+) -> Rendered:
+    """The mail of one queued row, read from this session (which only reads).
+
+    `states` caches the games' states at the rows' plies across one drain; `player`, the
+    row's player if the caller read it already."""
+    states = states if states is not None else {}
+    facts = decode(row.extra)
+    # An ask on /signin names an address, not a player: the player is found now, after the
+    # request, so that the request did the same work whoever the address is.
+    asked = row.player_id is None and row.event == "signin"
+    if asked:
+        player = signin.asker(session, facts.get("email", ""))
+        if player is None:
+            raise NoRecipient(f"outbox {row.id}: nobody to send it to")
+    elif player is None or player.id != row.player_id:
+        player = player_by_id(session, row.player_id) if row.player_id is not None else None
+    if player is None:
+        raise Unrenderable(f"outbox {row.id}: no player")
+    if is_computer_email(player.email):
+        # Every mail passes here: whatever queued it, none goes to a computer's address.
+        raise NoRecipient(f"outbox {row.id}: a computer player")
+    now = row.created_at
+    to_name = player.name
+    if row.game_id is None:
+        context = player_context(site, player, now)
+        context.update(facts.get("extra", {}))
+        if row.event == "digest":
+            context["games"] = _digest_entries(session, site, player, facts["games"], now)
+        if asked:
+            context.update(signin.asked_mail(site, row.id or 0, player))
+    else:
+        game = game_by_id(session, row.game_id)
+        seats = seats_of(session, game) if game is not None else []
+        if game is None or row.seat is None or row.seat >= len(seats):
+            raise Unrenderable(f"outbox {row.id}: no game or seat")
+        seat = seats[row.seat]
+        to_name = seat.name
+        ply = row.ply or 0
+        # The settings link signs the player in once; its row is made when it is used.
+        settings_link = signin.mailed_url(site, row.id or 0, player.id or 0)
+        context = mail_context(
+            session, site, game, seat, seats, player, row.event, ply, facts, now, settings_link
+        )
+        context.update(facts.get("extra", {}))
+        context["talk"] = _talk(session, game, seat, seats, facts.get("talk"))
+        context.update(
+            _answering(session, site, game, seats, seat, row, facts, states, player.lang)
+        )
+    headers = _headers(site, player, row.event)
+    if context.get("reply_address"):
+        headers["Reply-To"] = context["reply_address"]
+    context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
+    subject, text, html = render_mail(site.mail_templates, row.event, player.lang, context)
+    return Rendered(player.email, to_name, subject, text, html, headers)
+
+
+def _answering(
+    session: Session,
+    site: Site,
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    row: Outbox,
+    facts: dict[str, Any],
+    states: dict[Any, Any],
+    player_lang: str,
+) -> dict[str, Any]:
+    """A turn mail's reply address and example, and an answer's list of legal moves, from
+    the game as it stood at the row's ply (the move the reply plays is for that turn)."""
+    refused = row.event == "move_refused"
+    if not refused and not offers_reply(site, row.event):
+        return {"reply_address": "", "reply_example": ""}
+    names = [s.name for s in seats]
+    active = bool(facts.get("active", game.status == "active"))
+    state = _state_then(session, game, seats, row.ply or 0, states)
+    parts: dict[str, Any] = dict(
+        reply_context(site, game, seat, row.event, player_lang, names, state, active)
+    )
+    if refused:
+        parts.update(refusal_moves(game, state, active, seat.seat, player_lang, names))
+        why = facts.get("extra", {}).get("why")
+        if why is not None:  # why nothing was played, in the reader's language
+            parts["reason"] = render(Message.from_json(why), player_lang, names)
+    return parts
+
+
+def _talk(
+    session: Session, game: Game, seat: Seat, seats: list[Seat], span: list[int] | None
+) -> list[dict[str, Any]]:
+    """The talk messages others wrote in the span (after, upto] that the seat may read."""
+    if not span or span[1] <= span[0]:
+        return []
+    after, upto = span
+    names = [s.name for s in seats]
+    return [
+        {"who": names[m.seat], "private": m.to_seat is not None, "text": m.text}
+        for m in visible(session, game, seat.seat, after=after)
+        if m.seat != seat.seat and (m.id or 0) <= upto
+    ]
+
+
+def _digest_entries(
+    session: Session, site: Site, player: Player, games: list[dict[str, Any]], now: Any
+) -> list[dict[str, Any]]:
+    entries = []
+    for item in games:
+        game = session.get(Game, item["game"])
+        seat = session.exec(
+            select(Seat).where(Seat.game_id == item["game"], Seat.seat == item["seat"])
+        ).first()
+        if game is None or seat is None:
+            continue
+        entries.append(
+            digest_entry(site, game, seats_of(session, game), seat, item["deadline"], player, now)
+        )
+    return sorted(entries, key=lambda e: (e["deadline"] is None, e["deadline"] or now))

@@ -1,0 +1,384 @@
+"""The outbox sender: claim due mail in batches, render it, deliver, mark sent or retry later.
+
+Rendering happens here, after the transaction that queued the mail has committed:
+a move holds the write lock only for its writes. A row is rendered once and the
+result stored in it, so a resend is the same mail.
+
+Safe to run twice at once: a row is claimed by a conditional UPDATE just before
+it is sent, and the claim lapses after a lease of a few SMTP timeouts, so a sender
+killed mid-send delays that one mail briefly, never loses it, and holds up no other.
+A resend carries the row's stable Message-ID.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from sqlalchemy import Engine, bindparam, delete, or_, update
+from sqlmodel import col, select
+
+from pbem.mailout.mailer import Backend, build_message
+from pbem.mailout.mime import UnsafeMessage
+from pbem.mailout.render import (
+    NoRecipient,
+    Rendered,
+    Unrenderable,
+    ensure_unsubscribe_key,
+    needs_key,
+    render_row,
+)
+from pbem.models import Outbox, Player
+from pbem.players.links import Site
+from pbem.storage.db import read_session, write_session
+from pbem.storage.rawsql import compiled, dialect_of, run
+
+log = logging.getLogger(__name__)
+MAX_BACKOFF = timedelta(hours=2)
+PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
+
+
+def backoff(attempts: int) -> timedelta:
+    """Wait before retry number `attempts`: 30 s doubling, at most two hours."""
+    return min(timedelta(seconds=30 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF)
+
+
+def lease_for(config: dict[str, Any]) -> timedelta:
+    """How long a claimed mail is left to its sender: a few SMTP timeouts, not minutes.
+
+    Only the mail being sent is claimed, so after a crash the others wait for nothing,
+    and the one in flight waits this long (it may then go twice, with one Message-ID).
+    """
+    return timedelta(seconds=3 * float(config.get("SMTP_TIMEOUT", 10.0)))
+
+
+LEASE = lease_for({})
+
+
+def _due(engine: Engine, now: datetime, at: datetime, batch: int) -> list[int]:
+    """Ids of up to `batch` rows due at `now` that no sender holds at `at`."""
+    with read_session(engine) as session:
+        ids = session.exec(
+            select(Outbox.id)
+            .where(col(Outbox.sent_at).is_(None))
+            .where(Outbox.next_attempt_at <= now)
+            .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) < at))
+            .order_by(col(Outbox.id))
+            .limit(batch)
+        ).all()
+        return [row_id for row_id in ids if row_id is not None]
+
+
+# Statements built once (the sender runs them for every mail); run on the session's
+# connection, as Core: the ORM's steps for an UPDATE cost more than the UPDATE.
+_OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
+_CLAIM = (
+    update(_OUTBOX)
+    .where(
+        _OUTBOX.c.id == bindparam("w_id"),
+        _OUTBOX.c.sent_at.is_(None),
+        or_(_OUTBOX.c.claimed_until.is_(None), _OUTBOX.c.claimed_until < bindparam("w_at")),
+    )
+    .values(claimed_until=bindparam("w_until", type_=_OUTBOX.c.claimed_until.type))
+)
+_STORE = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.rendered_at.is_(None))
+    .values(
+        {
+            name: bindparam(f"w_{name}", type_=_OUTBOX.c[name].type)
+            for name in ("rendered_at", *Rendered.__dataclass_fields__)
+        }
+    )
+)
+_SENT = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
+    .values(
+        claimed_until=bindparam("w_claimed", type_=_OUTBOX.c.claimed_until.type),
+        sent_at=bindparam("w_sent", type_=_OUTBOX.c.sent_at.type),
+        last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
+    )
+)
+# A claimed row with the player its mail goes to.
+_ROW = (
+    select(Outbox, Player)
+    .outerjoin(Player, col(Player.id) == col(Outbox.player_id))
+    .where(col(Outbox.id) == bindparam("w_id"))
+)
+
+
+def _changed(session: Any, name: str, statement: Any, values: dict[str, Any]) -> int:
+    """Run one of the UPDATEs above on the driver's cursor (compiled once per database,
+    pbem.storage.rawsql: the sender runs three a mail); the rows it changed."""
+    done = compiled(dialect_of(session), ("sender", name), lambda: statement)
+    return int(run(session, done, done.parameters(values)).rowcount)
+
+
+def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> bool:
+    """Claim one row until `at + lease`, unless it is sent or another sender holds it."""
+    params = {"w_id": row_id, "w_at": at, "w_until": at + lease}
+    return _changed(session, "claim", _CLAIM, params) == 1
+
+
+def render_ahead(engine: Engine, site: Site, row_id: int) -> tuple[Outbox, Rendered] | None:
+    """A row not yet rendered, as read, and its mail, rendered before the row is claimed (in
+    a read session), so that claim_to_send stores it in the claim's transaction: None when
+    the row is sent or rendered already, gone, needs an unsubscribe key its player does not
+    have yet, or cannot be rendered (those are left to the claim and render that follow)."""
+    with read_session(engine) as session:
+        found = session.exec(_ROW, params={"w_id": row_id}).first()
+        if found is None:
+            return None
+        row, player = found
+        if row.sent_at is not None or row.rendered_at is not None:
+            return None
+        if player is None or (needs_key(row) and not player.unsubscribe_key):
+            return None
+        try:
+            return row, render_row(session, site, row, player=player)
+        except Unrenderable:
+            return None
+
+
+def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]:
+    """The parameters that store a rendered mail in its row."""
+    return {"w_id": row_id, "w_rendered_at": now} | {
+        f"w_{name}": value for name, value in mail.__dict__.items()
+    }
+
+
+def claim_to_send(
+    engine: Engine,
+    row_id: int,
+    at: datetime,
+    lease: timedelta,
+    sent: tuple[int, datetime] | None = None,
+    ahead: tuple[Outbox, Rendered] | None = None,
+    now: datetime | None = None,
+) -> Outbox | None:
+    """Claim one row to send now, and in the same transaction give its player the
+    unsubscribe key its rendering needs, if it has none: the row, or None if not claimed.
+
+    `sent`: the mail sent just before (its id, when), marked sent first in the same
+    transaction, which commits that mark even when this row is not claimed. `ahead`: the
+    row as read and its mail rendered before the claim (render_ahead), stored with the
+    claim as rendered at `now` unless the row was rendered meanwhile (then the row is read
+    again): one write transaction a mail, and no read in it."""
+    with write_session(engine) as session:
+        if sent is not None:
+            _mark_sent(session, *sent)
+        if not _claim_one(session, row_id, at, lease):
+            return None
+        if ahead is not None:
+            read, mail = ahead
+            stored_at = now or at
+            if _changed(session, "store", _STORE, _stored(row_id, mail, stored_at)):
+                for name, value in mail.__dict__.items():
+                    setattr(read, name, value)
+                read.rendered_at = stored_at
+                return read
+        row, player = session.exec(_ROW, params={"w_id": row_id}).one()
+        if row.rendered_at is None and needs_key(row) and player is not None:
+            ensure_unsubscribe_key(session, player)
+        return row
+
+
+def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
+    """Claim up to `batch` due rows for this sender; rows claimed by another are skipped."""
+    ids = _due(engine, now, now, batch)
+    with write_session(engine) as session:
+        claimed = [row_id for row_id in ids if _claim_one(session, row_id, now, lease)]
+        if not claimed:
+            return []
+        rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
+        return sorted(rows, key=lambda r: r.id or 0)
+
+
+def render(
+    engine: Engine,
+    site: Site,
+    rows: list[Outbox],
+    now: datetime,
+) -> tuple[list[Outbox], int, int]:
+    """Render the claimed rows not yet rendered and store them: (rows ready to send,
+    rendered, dropped).
+
+    A row that cannot be rendered (its game or player is gone) is marked failed. A row
+    whose mail has nobody to go to (a sign-in link asked for an address no player has, a
+    computer player) is deleted: no mail, and nothing kept of the address.
+    """
+    pending = [r for r in rows if r.rendered_at is None]
+    if not pending:
+        return rows, 0, 0
+    done: dict[int | None, Rendered] = {}
+    broken: set[int | None] = set()
+    dropped: set[int | None] = set()
+    states: dict[object, object] = {}  # games' states at the rows' plies, for this batch
+    with read_session(engine) as session:
+        for row in pending:
+            try:
+                done[row.id] = render_row(session, site, row, states)
+            except NoRecipient:
+                dropped.add(row.id)  # not logged: the address is nobody's business
+            except Unrenderable as exc:
+                log.warning("mail %s cannot be rendered: %s", row.id, exc)
+                broken.add(row.id)
+    for row_id in broken:
+        _mark(engine, row_id, None, now, error="cannot be rendered: game or player missing")
+    if dropped:
+        with write_session(engine) as session:
+            session.execute(
+                delete(Outbox).where(col(Outbox.id).in_(dropped), col(Outbox.sent_at).is_(None))
+            )
+    if done:
+        with write_session(engine) as session:
+            session.connection().execute(
+                _STORE, [_stored(row_id, mail, now) for row_id, mail in done.items()]
+            )
+    for row in pending:
+        if row.id in done:
+            mail = done[row.id]
+            for name, value in mail.__dict__.items():
+                setattr(row, name, value)
+            row.rendered_at = now
+    return [r for r in rows if r.id not in broken | dropped], len(done), len(dropped)
+
+
+# What became of one due mail (_send_one): another sender holds it; it failed and is
+# marked to retry later (or parked); it had nobody to go to and is gone; it was sent; or
+# the server failed to take it.
+Outcome = Literal["held", "failed", "dropped", "sent", "down"]
+
+
+def _send_one(
+    engine: Engine,
+    site: Site,
+    backend: Backend,
+    config: dict[str, Any],
+    row_id: int,
+    at: datetime,
+    now: datetime,
+    lease: timedelta,
+    stats: dict[str, float],
+    unmarked: list[int],
+) -> Outcome:
+    """Claim one mail at `at`, render it if need be, check it, send it and leave it in
+    `unmarked`: it is marked sent in the transaction that claims the next (or by drain).
+
+    The mail sent before is marked in this one's claim, and the mail is rendered before
+    the claim and stored with it: one write transaction a mail, where there were two."""
+    clock = time.perf_counter()
+    sent = (unmarked.pop(), now) if unmarked else None
+    ahead = render_ahead(engine, site, row_id)
+    row = claim_to_send(engine, row_id, at, lease, sent, ahead, now)
+    if row is None:
+        return "held"  # another sender has it
+    ready, rendered, dropped = render(engine, site, [row], now)
+    rendered += ahead is not None  # rendered here, before the claim
+    stats["rendered"] = stats.get("rendered", 0) + rendered
+    stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
+    if dropped:
+        return "dropped"
+    if not ready:
+        return "failed"  # it cannot be rendered: marked, and retried later
+    row = ready[0]
+    clock = time.perf_counter()
+    try:
+        mail = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
+    except (UnsafeMessage, ValueError, TypeError) as exc:
+        # Never send a mail whose headers would not arrive as built (header injection).
+        log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
+        _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
+        return "failed"
+    try:
+        backend.send(mail)
+    except Exception as exc:  # any failure to deliver means: try again later
+        log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
+        _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
+        return "down"
+    unmarked.append(row.id or 0)
+    stats["sent"] = stats.get("sent", 0) + 1
+    stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
+    return "sent"
+
+
+def drain(
+    engine: Engine,
+    site: Site,
+    backend: Backend,
+    config: dict[str, Any],
+    now: datetime,
+    stats: dict[str, float] | None = None,
+) -> dict[str, int]:
+    """Render and send every due mail once; return how many were sent and how many failed.
+
+    Each mail is claimed just before it is rendered (if it is not yet) and sent, for a few
+    SMTP timeouts, and marked sent in the transaction that claims the next (the last one
+    on its own); the time of a claim is `now` moved on by the time this drain has run.
+    `stats`, when given, is added to: rows rendered and sent, seconds rendering and sending.
+    """
+    stats = stats if stats is not None else {}
+    lease = lease_for(config)
+    started = time.monotonic()
+
+    def at() -> datetime:
+        return now + timedelta(seconds=time.monotonic() - started)
+
+    done = {"sent": 0, "failed": 0}
+    unmarked: list[int] = []  # the mail just sent, marked with the next claim
+    try:
+        outcome: Outcome = "held"
+        progress = True
+        while progress and outcome != "down":
+            progress = False
+            for row_id in _due(engine, now, at(), int(config.get("SENDER_BATCH", 50))):
+                outcome = _send_one(
+                    engine, site, backend, config, row_id, at(), now, lease, stats, unmarked
+                )
+                if outcome == "held":
+                    continue
+                progress = True
+                if outcome == "dropped":
+                    continue  # neither sent nor failed: there was no mail
+                done["sent" if outcome == "sent" else "failed"] += 1
+                if outcome == "down":
+                    # The server is likely down or hanging: leave the rest for the next drain
+                    # rather than wait out a timeout for each.
+                    break
+        for row_id in unmarked:  # the last mail sent
+            _mark(engine, row_id, now, now, error=None)
+        return done
+    finally:
+        backend.close()  # the SMTP connection the drain's mails went on
+
+
+def _mark_sent(session: Any, row_id: int | None, sent_at: datetime) -> None:
+    """Mark a row sent (a row another sender marked sent meanwhile stays as it is)."""
+    params = {"w_id": row_id, "w_sent": sent_at, "w_claimed": None, "w_error": None}
+    _changed(session, "sent", _SENT, params)
+
+
+def _mark(
+    engine: Engine,
+    row_id: int | None,
+    sent_at: datetime | None,
+    now: datetime,
+    error: str | None,
+    wait: timedelta | None = None,
+) -> None:
+    with write_session(engine) as session:
+        if sent_at is not None:
+            _mark_sent(session, row_id, sent_at)
+            return
+        row = session.get(Outbox, row_id)
+        if row is None or row.sent_at is not None:
+            return
+        # Not sent: tried again after a wait that grows with the attempts.
+        row.claimed_until = None
+        row.attempts += 1
+        row.next_attempt_at = now + (wait or backoff(row.attempts))
+        row.last_error = error
+        session.add(row)

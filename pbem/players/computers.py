@@ -1,0 +1,46 @@
+"""Computer players at the table: which seats a computer plays, and at what level.
+
+A seat is played by a computer when the creator made it a computer seat (`Seat.computer`
+names the level), or while its person is marked absent after their timeouts and the game
+has a takeover level (`Game.takeover`), until they press "I'm back". Such a seat is due
+from `Seat.computer_due_at`; only the clock process moves them (`pbem.clock.computers`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from pbem.bots import LEVELS
+from pbem.models import Game, Player, Seat
+
+# RFC 2606: the .invalid domain never resolves, so a computer's address is never mailed.
+COMPUTER_DOMAIN = "computer.invalid"
+
+__all__ = ["LEVELS", "computer_player", "is_computer_email", "level_for"]
+
+
+def is_computer_email(email: str) -> bool:
+    """Whether an address is one of the computer players'."""
+    return email.endswith("@" + COMPUTER_DOMAIN)
+
+
+def computer_player(session: Session, level: str, now: datetime) -> Player:
+    """The player row that stands for the computer at `level` (made the first time)."""
+    email = f"{level}@{COMPUTER_DOMAIN}"
+    player = session.exec(select(Player).where(Player.email == email)).first()
+    if player is None:
+        player = Player(email=email, name=level, notify="none", created_at=now)
+        session.add(player)
+        session.flush()
+    return player
+
+
+def level_for(game: Game, seat: Seat) -> str | None:
+    """The level of the computer playing `seat` now, or None when its person plays it."""
+    if seat.computer:
+        return seat.computer
+    if seat.absent and game.takeover:
+        return game.takeover
+    return None

@@ -1,0 +1,113 @@
+"""Signed links: one salt per purpose, nothing secret inside, revocable per seat; the Site.
+
+A token carries only ids and the seat's current link key; rotating that key
+(a new random value in the Seat row) makes every older link of the seat fail.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from pbem.mailout.mailer import MailTemplates
+from pbem.models import Game, Player, Seat
+
+PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin")
+
+
+class BadLink(Exception):
+    """The link is tampered, truncated, for another purpose, or revoked."""
+
+
+def new_key() -> str:
+    """A fresh random key for a seat or a game's spectator link."""
+    return secrets.token_urlsafe(12)
+
+
+@lru_cache(maxsize=64)
+def _serializer(secret: str, purpose: str) -> URLSafeSerializer:
+    # Built once per (secret, purpose): itsdangerous derives its key on construction.
+    if purpose not in PURPOSES:
+        raise ValueError(f"unknown link purpose {purpose}")
+    return URLSafeSerializer(secret, salt=f"pbem.{purpose}")
+
+
+def make_token(secret: str, purpose: str, payload: list[Any]) -> str:
+    """Sign `payload` (a short list of ids and a key) for `purpose`."""
+    if _plain(payload):
+        return _signed(secret, purpose, tuple(payload))
+    return _serializer(secret, purpose).dumps(payload)
+
+
+def _plain(payload: Any) -> bool:
+    """Whether `payload` is a list of ints and strings only (no bool: True == 1), so that
+    equal tuples of it always sign alike."""
+    return isinstance(payload, list) and all(type(x) in (int, str) for x in payload)
+
+
+@lru_cache(maxsize=8192)
+def _signed(secret: str, purpose: str, payload: tuple[int | str, ...]) -> str:
+    # The signature has no timestamp: the same payload always gives the same token, and a
+    # page, a mail or a link check signs the same seat's payload again and again.
+    return _serializer(secret, purpose).dumps(list(payload))
+
+
+def read_token(secret: str, purpose: str, token: str) -> list[Any]:
+    """The payload of a token signed for `purpose`; BadLink otherwise.
+
+    Only the spelling we issue is accepted: base64 ignores the unused low bits of a last
+    character, so other spellings would verify too and one link would have several names.
+    """
+    return list(_read(secret, purpose, token))
+
+
+@lru_cache(maxsize=8192)
+def _read(secret: str, purpose: str, token: str) -> tuple[Any, ...]:
+    # Kept per token once verified (a refused one raises, and is not kept): a player's
+    # link is read on every page, move and poll of theirs.
+    serializer = _serializer(secret, purpose)
+    try:
+        payload = serializer.loads(token)
+    except (BadSignature, UnicodeError, ValueError) as exc:
+        raise BadLink(str(exc)) from None
+    if not isinstance(payload, list) or not payload:
+        raise BadLink("payload is not a list")
+    canonical = make_token(secret, purpose, payload)
+    if not hmac.compare_digest(canonical.encode(), token.encode()):
+        raise BadLink("not the canonical spelling of the token")
+    return tuple(payload)
+
+
+@dataclass
+class Site:
+    """What play needs to know of the site: the key that signs links and the public URL."""
+
+    secret: str
+    base_url: str
+    mail_templates: MailTemplates  # mail/, text and HTML
+    domain: str = "pbem.local"
+    reply_domain: str = ""  # where replies to turn mails go (pbem inbound); empty: none
+
+    def seat_url(self, seat: Seat) -> str:
+        """The seat's own link."""
+        token = make_token(self.secret, "seat", [seat.game_id, seat.seat, seat.link_key])
+        return f"{self.base_url.rstrip('/')}/p/{token}"
+
+    def watch_url(self, game: Game) -> str:
+        """The game's spectator link."""
+        token = make_token(self.secret, "watch", [game.id, game.watch_key])
+        return f"{self.base_url.rstrip('/')}/w/{token}"
+
+    def rules_url(self, slug: str) -> str:
+        """The public page with a game's rules."""
+        return f"{self.base_url.rstrip('/')}/rules/{slug}"
+
+    def unsubscribe_url(self, player: Player) -> str:
+        """The player's one-click unsubscribe link (RFC 8058)."""
+        token = make_token(self.secret, "unsubscribe", [player.id, player.unsubscribe_key])
+        return f"{self.base_url.rstrip('/')}/u/{token}"

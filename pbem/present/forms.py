@@ -1,0 +1,236 @@
+"""What the site's forms may send, as small pydantic models that turn form text into values.
+
+A model refuses a bad field with the catalogue key of its message, so the page answers
+with the same clear 400 as a rule would (`read_form` raises PlayError). Each game keeps
+its own move-form parser, in pbem/present/<game>.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from pbem.bots import LEVELS
+from pbem.clock.deadlines import ScheduleError, parse_schedule
+from pbem.games.base import Game, Option
+from pbem.mailout.mailer import neutralise_encoded_words
+from pbem.storage.store import PlayError
+
+EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
+NAME_MAX = 40
+MAX_VACATION_DAYS = 60
+TALK_MAX = 1000
+_NAME_JUNK = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+_TALK_JUNK = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class Form(BaseModel):
+    """A form's fields; `refusals` names the catalogue key (and parameters) of each bad field."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    refusals: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {}
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Self:
+        """The form checked; PlayError with the key of the first field it refuses."""
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            raise _refusal(cls.refusals, exc.errors()[0]) from None
+
+
+def _refusal(refusals: dict[str, tuple[str, dict[str, Any]]], error: Any) -> PlayError:
+    """A validation error as PlayError: our own key if a validator gave one, else the field's."""
+    if error["type"] not in refusals and "." in error["type"]:
+        return PlayError(error["type"], **(error.get("ctx") or {}))
+    key, params = refusals[str(error["loc"][0])]
+    return PlayError(key, **params)
+
+
+def _refuse(key: str, **params: Any) -> PydanticCustomError:
+    return PydanticCustomError(key, key, params)
+
+
+def clean_name(name: str) -> str:
+    """A display name with no control characters nor encoded words, trimmed to a sane length."""
+    # Mail headers: "=?...?=" would be decoded by mail software (CVE-2024-6923).
+    return neutralise_encoded_words(_NAME_JUNK.sub("", name)).strip()[:NAME_MAX]
+
+
+class InviteeForm(BaseModel):
+    """One player of the new-game form: a name and a mail address."""
+
+    model_config = ConfigDict(frozen=True)
+    name: str
+    email: str
+    lang: str = "en"
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value: Any) -> str:
+        name = clean_name(str(value))
+        if not name:
+            raise _refuse("lobby.error.name_missing")
+        return name
+
+    @field_validator("email", mode="before")
+    @classmethod
+    def _email(cls, value: Any) -> str:
+        email = str(value).strip().lower()
+        if len(email) > 254 or not EMAIL.match(email):
+            raise _refuse("lobby.error.email_invalid")
+        return email
+
+
+class PlayersForm(BaseModel):
+    """The players of a new game, creator first: each named, each address once."""
+
+    players: list[InviteeForm] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _each_address_once(self) -> Self:
+        seen: set[str] = set()
+        for person in self.players:
+            if person.email in seen:
+                raise _refuse("lobby.error.email_twice", email=person.email)
+            seen.add(person.email)
+        return self
+
+    @classmethod
+    def read(cls, players: list[dict[str, Any]]) -> list[InviteeForm]:
+        """The players checked; PlayError names the first problem and the row it is on."""
+        try:
+            return cls.model_validate({"players": players}).players
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            ours = "." in error["type"]  # a key from a validator above, not pydantic's own
+            key = error["type"] if ours else "lobby.error.name_missing"
+            where, params = error["loc"], dict(error.get("ctx") or {}) if ours else {}
+            if len(where) >= 2:  # a bad name or address, on row where[1]
+                params = {"number": int(where[1]) + 1}
+            elif not params:  # no players at all
+                params = {"number": 1}
+            raise PlayError(key, **params) from None
+
+
+class TimeControl(Form):
+    """A game's time control: days per move (None: no limit), reminders, absences, and who
+    plays an absent seat."""
+
+    days_per_move: int | None = Field(default=3, ge=1, le=14)
+    reminders: list[str] = Field(default_factory=lambda: ["24h", "80%"])
+    absent_after: int = Field(default=3, ge=1, le=10)
+    # The computer level that plays an absent seat until its person is back (None: none).
+    takeover: str | None = "casual"
+    refusals = {
+        "days_per_move": ("lobby.error.days_per_move", {}),
+        "reminders": ("lobby.error.reminders", {}),
+        "absent_after": ("lobby.error.absent_after", {}),
+        "takeover": ("lobby.error.level", {}),
+    }
+
+    @field_validator("takeover", mode="before")
+    @classmethod
+    def _level(cls, value: Any) -> Any:
+        if value in (None, "", "none"):
+            return None
+        if value not in LEVELS:
+            raise _refuse("lobby.error.level")
+        return value
+
+    @field_validator("days_per_move", mode="before")
+    @classmethod
+    def _no_limit(cls, value: Any) -> Any:
+        return None if value == "none" else value
+
+    @field_validator("reminders", mode="before")
+    @classmethod
+    def _schedule(cls, value: Any) -> list[str]:
+        try:
+            return parse_schedule(value[:100] if isinstance(value, str) else value)
+        except (ScheduleError, TypeError):
+            raise _refuse("lobby.error.reminders") from None
+
+
+def read_options(rules: Game, slug: str, form: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's options from the lobby form, typed by a model built from its Option list.
+
+    Ranges and choices stay the rules' own check (Game.check_options); this reads the text.
+    """
+    fields: dict[str, Any] = {
+        opt.name: (_OPTION_TYPES[opt.kind], opt.default) for opt in rules.options
+    }
+    model = create_model(f"Options_{slug}", **fields)
+    data = {
+        opt.name: _option_text(opt, form.get(f"opt_{slug}_{opt.name}")) for opt in rules.options
+    }
+    try:
+        return model.model_validate(data).model_dump()
+    except ValidationError as exc:
+        raise PlayError("error.option_int", name=str(exc.errors()[0]["loc"][0])) from None
+
+
+_OPTION_TYPES: dict[str, Any] = {"bool": bool, "int": int | None, "choice": str}
+
+
+def _option_text(opt: Option, raw: str | None) -> Any:
+    if opt.kind == "bool":
+        # A checkbox sends its value when ticked and nothing at all when not.
+        return raw in ("1", "on", "true", "yes")
+    if opt.kind == "int" and raw in (None, "", "random"):
+        return opt.default
+    return raw if raw is not None else opt.default
+
+
+class VacationForm(Form):
+    """How many days of vacation to take, from now."""
+
+    days: int = Field(ge=1, le=MAX_VACATION_DAYS)
+    refusals = {"days": ("settings.error.days", {"high": MAX_VACATION_DAYS})}
+
+
+class ExtendForm(Form):
+    """The creator gives a seat more days on its move (how many: account.add_time's rule)."""
+
+    seat: int = Field(ge=0, le=99)
+    days: int = Field(ge=0, le=999)
+    refusals = {"seat": ("extend.error.days", {}), "days": ("extend.error.days", {})}
+
+
+class TalkForm(Form):
+    """A table-talk message, to everyone ("all") or to one seat."""
+
+    text: str = ""
+    to: int | None = None
+    refusals = {"to": ("talk.error.recipient", {}), "text": ("talk.error.empty", {})}
+
+    @field_validator("to", mode="before")
+    @classmethod
+    def _recipient(cls, value: Any) -> Any:
+        if value in (None, "all"):
+            return None
+        if not (isinstance(value, str) and value.isdecimal() and len(value) < 3):
+            raise _refuse("talk.error.recipient")
+        return int(value)
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        text = _TALK_JUNK.sub("", str(value)).strip()
+        if not text:
+            raise _refuse("talk.error.empty")
+        if len(text) > TALK_MAX:
+            raise _refuse("talk.error.long", limit=TALK_MAX)
+        return text

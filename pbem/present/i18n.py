@@ -1,0 +1,191 @@
+"""Translation through Babel: the gettext catalogues in translations/, plurals, elision, Jinja.
+
+English is the source language: msgids are English sentences with %(name)s placeholders.
+Each other language is one `translations/<lang>/LC_MESSAGES/messages.po`; its `.mo` is
+compiled by `make` (pybabel compile), or here when it is missing or older than the `.po`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from gettext import NullTranslations
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from babel.core import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+from markupsafe import Markup, escape
+from werkzeug.datastructures import LanguageAccept
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "translations"
+DOMAIN = "messages"
+SOURCE_LANGUAGE = "en"
+_VOWEL = re.compile(r"[aeiouyàâäéèêëîïôöùûüœæ]", re.IGNORECASE)
+
+_directories: list[Path] = [TRANSLATIONS]
+
+
+class Plural(NamedTuple):
+    """A msgid with its plural form, and the parameter that carries the count."""
+
+    singular: str
+    plural: str
+    counter: str
+
+
+Msgid = str | Plural
+
+
+def N_(msgid: str) -> str:  # noqa: N802 (the gettext idiom pybabel extract looks for)
+    """Mark a msgid for extraction; it is translated where it is shown."""
+    return msgid
+
+
+def NN_(singular: str, plural: str, count: str) -> Plural:  # noqa: N802
+    """Mark a plural msgid for extraction, with the parameter that holds its count."""
+    return Plural(singular, plural, count)
+
+
+def set_directories(extra: Iterable[str | Path] = ()) -> None:
+    """Look for catalogues in `extra` first, then in translations/ (tests add a language so)."""
+    _directories[:] = [*(Path(d) for d in extra), TRANSLATIONS]
+    languages.cache_clear()
+    translations.cache_clear()
+    compile_catalogues()
+
+
+def compile_catalogues() -> None:
+    """Compile every `.po` whose `.mo` is missing or older (what `pybabel compile` does)."""
+    for directory in _directories:
+        for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+            mo = po.with_suffix(".mo")
+            if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+                continue
+            with po.open("rb") as source:
+                catalog = read_po(source)
+            tmp = mo.with_suffix(f".mo.{os.getpid()}.tmp")
+            with tmp.open("wb") as target:
+                write_mo(target, catalog)
+            tmp.replace(mo)
+
+
+@cache
+def languages() -> tuple[str, ...]:
+    """English, then every language that has a catalogue: a new `.po` is a new language."""
+    found = {
+        po.parent.parent.name
+        for directory in _directories
+        for po in directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")
+    }
+    return (SOURCE_LANGUAGE, *sorted(found - {SOURCE_LANGUAGE}))
+
+
+def language_name(lang: str) -> str:
+    """A language's name in itself, from CLDR: "English", "Français"."""
+    name = Locale.parse(lang).get_display_name(lang) or lang
+    return name[:1].upper() + name[1:]
+
+
+@cache
+def translations(lang: str) -> NullTranslations:
+    """The merged catalogues of `lang` (English and unknown languages translate to themselves)."""
+    compile_catalogues()
+    merged: NullTranslations | None = None
+    for directory in _directories:
+        found = Translations.load(str(directory), [lang], DOMAIN)
+        if not isinstance(found, Translations):
+            continue
+        if isinstance(merged, Translations):
+            merged.merge(found)
+        elif merged is None:
+            merged = found
+    return merged or NullTranslations()
+
+
+def best_lang(accept: LanguageAccept, default: str = SOURCE_LANGUAGE) -> str:
+    """The best supported language for an Accept-Language header, q-values counted.
+
+    A regional tag also offers its language at the same weight: "fr-CA,en;q=0.5" is French.
+    """
+    offered = [*accept, *((tag.split("-")[0], q) for tag, q in accept if "-" in tag)]
+    return LanguageAccept(offered).best_match(languages(), default=default) or default
+
+
+@cache
+def _elisions(lang: str) -> tuple[tuple[str, re.Pattern[str], str], ...]:
+    # The catalogue lists the language's elisions, "de=d'|que=qu'" in French; "none" in English.
+    # Each comes with the text it needs ("de %("), looked for before the pattern is run.
+    rule = translations(lang).pgettext("elision", "none")
+    pairs = [part.split("=", 1) for part in rule.split("|") if "=" in part]
+    return tuple(
+        (f"{word} %(", re.compile(rf"(?<!\w){re.escape(word)} %\((\w+)\)s"), short)
+        for word, short in pairs
+    )
+
+
+def elide(lang: str, template: str, params: Mapping[str, Any]) -> str:
+    """Apply the language's elisions before a name with a vowel first ("de Ana" -> "d'Ana")."""
+
+    def one(short: str) -> Any:
+        def replace(match: re.Match[str]) -> str:
+            value = str(params.get(match.group(1), ""))
+            return f"{short}%({match.group(1)})s" if _VOWEL.match(value) else match.group(0)
+
+        return replace
+
+    for needle, pattern, short in _elisions(lang):
+        if needle in template:
+            template = pattern.sub(one(short), template)
+    return template
+
+
+def _escaped(value: Any) -> Any:
+    # As Markup's % does: text escaped, numbers left as numbers (for %d).
+    return value if isinstance(value, (int, float)) else escape(value)
+
+
+def fill(lang: str, template: str, params: Mapping[str, Any], markup: bool = False) -> str:
+    """The template with its %(name)s placeholders filled (escaped when `markup`)."""
+    if not params and "%" not in template:
+        return Markup(template) if markup else template  # nothing to fill (most labels)
+    template = elide(lang, template, params) if params else template
+    try:
+        if markup and params:
+            # The values escaped first, then plain %: what Markup's % gives, at about half
+            # of the cost (it wraps every value in a helper object).
+            return Markup(template % {k: _escaped(v) for k, v in params.items()})
+        return Markup(template) % dict(params) if markup else template % dict(params)
+    except (KeyError, ValueError, TypeError):
+        return template
+
+
+def tr(lang: str, msgid: str, **params: Any) -> str:
+    """The msgid translated into `lang`, placeholders filled."""
+    return fill(lang, translations(lang).gettext(msgid), params)
+
+
+def ntr(lang: str, singular: str, plural: str, n: int, **params: Any) -> str:
+    """The singular or plural form that `n` takes in `lang` (CLDR rules), `num` set to `n`."""
+    params.setdefault("num", n)
+    return fill(lang, translations(lang).ngettext(singular, plural, n), params)
+
+
+def ptr(lang: str, context: str, msgid: str, **params: Any) -> str:
+    """The msgid translated in a context (the same English, read two ways)."""
+    return fill(lang, translations(lang).pgettext(context, msgid), params)
+
+
+def translate(lang: str, msgid: Msgid, params: Mapping[str, Any], markup: bool = False) -> str:
+    """A vocabulary msgid (plain or plural) translated and filled."""
+    book = translations(lang)
+    if isinstance(msgid, Plural):
+        count = params.get(msgid.counter, 1)
+        n = count if isinstance(count, int) else 1
+        return fill(lang, book.ngettext(msgid.singular, msgid.plural, n), params, markup)
+    return fill(lang, book.gettext(msgid), params, markup)

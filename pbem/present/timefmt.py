@@ -1,0 +1,76 @@
+"""Dates and durations in words, in a player's time zone and language."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from functools import cache
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from babel.dates import format_datetime, format_timedelta
+
+from pbem.present.i18n import ptr, tr
+
+
+@cache
+def zones() -> tuple[str, ...]:
+    """Every IANA time zone name this machine knows, sorted."""
+    return tuple(sorted(z for z in available_timezones() if "/" in z or z == "UTC"))
+
+
+def valid_zone(name: str) -> bool:
+    """Whether `name` is a time zone we can use."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return name in zones()
+
+
+def format_when(moment: datetime | None, tz: str, lang: str) -> str:
+    """An absolute date and time in the zone, e.g. "Thursday 5 March 2026, 14:00 (Europe/Paris)".
+
+    The pattern is a catalogue entry (CLDR date symbols), so each language orders the parts,
+    names the days and months (Babel's CLDR data) and marks the first of the month its own way.
+    """
+    if moment is None:
+        return ""
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, tz = ZoneInfo("UTC"), "UTC"
+    local = moment.astimezone(zone)
+    if local.day == 1:
+        pattern = ptr(lang, "date on the first of the month", "EEEE d MMMM y, HH:mm")
+    else:
+        pattern = tr(lang, "EEEE d MMMM y, HH:mm")
+    when = format_datetime(local, pattern, tzinfo=zone, locale=lang)
+    return tr(lang, "%(when)s (%(zone)s)", when=when, zone=tz)
+
+
+def format_short(moment: datetime | None, tz: str, lang: str) -> str:
+    """A short date and time in the zone for a mail's first line, e.g. "Fri 4 Dec, 07:14"."""
+    if moment is None:
+        return ""
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    pattern = tr(lang, "EEE d MMM, HH:mm")
+    return format_datetime(moment.astimezone(zone), pattern, tzinfo=zone, locale=lang)
+
+
+def format_left(delta: timedelta, lang: str) -> str:
+    """A duration in round words (CLDR units): "2 days", "5 hours", "less than an hour"."""
+    hours = int(delta.total_seconds() // 3600)
+    if hours >= 48:
+        return _units(timedelta(days=hours // 24), "day", lang)
+    if hours >= 1:
+        return _units(timedelta(hours=hours), "hour", lang)
+    return tr(lang, "less than an hour")
+
+
+def _units(delta: timedelta, unit: Literal["day", "hour"], lang: str) -> str:
+    # An infinite threshold keeps the unit chosen above: 14 days stay "14 days", not "2 weeks".
+    return format_timedelta(delta, granularity=unit, threshold=math.inf, locale=lang)

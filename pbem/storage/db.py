@@ -1,0 +1,118 @@
+"""The database engine, sessions for reading and writing, and the migration entry point."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlmodel import Session
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# What orjson would write otherwise than json.dumps, or take where json.dumps refuses (a
+# datetime left in a JSON column is an error, not a string): handed to json.dumps.
+_STRICT = (
+    orjson.OPT_NON_STR_KEYS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def dumps(value: Any) -> str:
+    """A JSON column's text: orjson's (a long game's state is written on every move, at a
+    tenth of json.dumps's cost), json.dumps's for what orjson does not take as json.dumps
+    would (integers past 64 bits, datetimes and the like: json.dumps refuses those)."""
+    try:
+        return orjson.dumps(value, option=_STRICT).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes.
+
+    JSON columns (game states, log lines) are read with orjson, and written with it (dumps):
+    a page decodes the state and its log lines, and the standard decoder was a tenth of a
+    long game's page; every move writes the state back. An error's text names no bound
+    value (hide_parameters): states, link keys and addresses stay out of logs."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            connect_args={"timeout": 30, "check_same_thread": False},
+            json_serializer=dumps,
+            json_deserializer=orjson.loads,
+            hide_parameters=True,
+        )
+        _sqlite_transactions(engine)
+        return engine
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=5,
+        max_overflow=10,
+        json_serializer=dumps,
+        json_deserializer=orjson.loads,
+        hide_parameters=True,
+    )
+
+
+def _sqlite_transactions(engine: Engine) -> None:
+    """Let SQLAlchemy, not pysqlite, begin transactions, so writes can take the lock first."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        # A read-then-write under a plain BEGIN can fail with "database is locked";
+        # writers take the write lock at BEGIN IMMEDIATE and wait for it instead.
+        if conn.get_execution_options().get("pbem_write"):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+
+def is_sqlite(engine: Engine) -> bool:
+    """Whether the engine talks to SQLite."""
+    return engine.dialect.name == "sqlite"
+
+
+@contextmanager
+def write_session(engine: Engine) -> Iterator[Session]:
+    """A session whose transaction takes the write lock at once and commits on success."""
+    bind = engine.execution_options(pbem_write=True) if is_sqlite(engine) else engine
+    with Session(bind, expire_on_commit=False) as session:
+        with session.begin():
+            yield session
+
+
+@contextmanager
+def read_session(engine: Engine) -> Iterator[Session]:
+    """A session for reading only."""
+    with Session(engine, expire_on_commit=False) as session:
+        yield session
+
+
+def migrate(url: str, revision: str = "head") -> None:
+    """Bring the database at `url` up to `revision` with Alembic."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    command.upgrade(cfg, revision)

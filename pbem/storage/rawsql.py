@@ -1,0 +1,121 @@
+"""Statements compiled once per database and run on the driver's own cursor.
+
+For the few writes a move makes under the write lock (play.write_move with a plan):
+SQLAlchemy's per-statement steps (cache key, compiled-cache lookup, execution
+context, result set-up) cost more than SQLite takes to run them. Here a Core
+statement is compiled once for the engine's dialect, its parameters are turned
+into what the driver takes by the column types' own bind processors (so a datetime
+or a JSON value is written exactly as SQLAlchemy writes it), and it runs on the
+DBAPI cursor of the session's connection, inside the session's transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlmodel import Session
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A statement compiled for one dialect: its SQL and how to make its parameters."""
+
+    sql: str
+    names: tuple[str, ...]  # the bind names, in the order a positional driver takes them
+    positional: bool
+    processors: tuple[Callable[[Any], Any] | None, ...]
+    fixed: dict[str, Any]  # binds with a value of their own (literals in the statement)
+
+    def parameters(self, values: dict[str, Any]) -> Sequence[Any] | dict[str, Any]:
+        """The driver's parameters for `values` (by bind name)."""
+        given = [values[name] if name in values else self.fixed[name] for name in self.names]
+        out = _processed(self.processors, given)
+        return out if self.positional else dict(zip(self.names, out, strict=True))
+
+
+def _processed(
+    processors: Sequence[Callable[[Any], Any] | None], values: Sequence[Any]
+) -> tuple[Any, ...]:
+    """Each value through its processor (None: passed as it is)."""
+    return tuple(
+        value if process is None else process(value)
+        for process, value in zip(processors, values, strict=True)
+    )
+
+
+_COMPILED: dict[tuple[str, Any], Statement] = {}
+
+
+def compiled(dialect: Dialect, key: Any, build: Callable[[], ClauseElement]) -> Statement:
+    """The statement `build()` makes, compiled once for `dialect` under `key` (an INSERT or
+    UPDATE names its values as binds of their own, bindparam(name, type_=column type))."""
+    found = _COMPILED.get((dialect.name, key))
+    if found is not None:
+        return found
+    statement = build()
+    done = cast(SQLCompiler, statement.compile(dialect=dialect))
+    names = tuple(done.positiontup or ()) if done.positional else tuple(done.binds)
+    binds = done.binds
+    processors = tuple(processor(dialect, binds[name].type) for name in names)
+    fixed = {name: binds[name].value for name in names if binds[name].value is not None}
+    found = Statement(str(done), names, bool(done.positional), processors, fixed)
+    _COMPILED[(dialect.name, key)] = found
+    return found
+
+
+_PROCESSORS: dict[tuple[str, int], Callable[[Any], Any] | None] = {}
+
+
+def processor(dialect: Dialect, type_: Any) -> Callable[[Any], Any] | None:
+    """What SQLAlchemy does to a value of this column type before the driver gets it."""
+    key = (dialect.name, id(type_))  # the types are the tables', alive as long as they are
+    if key not in _PROCESSORS:
+        _PROCESSORS[key] = type_.dialect_impl(dialect).bind_processor(dialect)
+    return _PROCESSORS[key]
+
+
+def stored(dialect: Dialect, columns: Sequence[Any], values: Sequence[Any]) -> tuple[Any, ...]:
+    """Values of these columns as the driver is given them (and, for SQLite, reads them)."""
+    return _processed([processor(dialect, column.type) for column in columns], values)
+
+
+def run(session: Session, statement: Statement, params: Any, many: bool = False) -> Any:
+    """Run a compiled statement on the driver's cursor, in the session's transaction (begun
+    if need be); the cursor, to fetch from.
+
+    The driver's errors come out as SQLAlchemy's (IntegrityError, OperationalError...), as
+    they would from session.execute, so callers catch the same exceptions; a lost
+    connection is invalidated, as SQLAlchemy does, so the pool does not hand it out again."""
+    connection = session.connection()
+    dialect = connection.dialect
+    raw = connection.connection.cursor()
+    try:
+        if many:
+            raw.executemany(statement.sql, params)
+        else:
+            raw.execute(statement.sql, params)
+    except dialect.loaded_dbapi.Error as exc:
+        lost = dialect.is_disconnect(exc, connection.connection.dbapi_connection, raw)
+        if lost:
+            connection.invalidate(exc)
+        raise DBAPIError.instance(
+            statement.sql,
+            params,
+            exc,
+            dialect.loaded_dbapi.Error,
+            connection_invalidated=lost,
+            dialect=dialect,
+            hide_parameters=True,  # as the engine's own errors (pbem.storage.db.make_engine)
+        ) from exc
+    return raw
+
+
+def dialect_of(session: Session) -> Dialect:
+    """The dialect of the session's connection."""
+    return session.connection().dialect
