@@ -79,7 +79,10 @@ def send_chunked(port: int, path: str) -> tuple[str, int]:
         first = answer.split("\r\n", 1)[0]
     except OSError as exc:  # a reset may overtake the answer that was on its way
         first = type(exc).__name__
-    sock.shutdown(socket.SHUT_RDWR)
+    try:
+        sock.shutdown(socket.SHUT_RDWR)  # stops the writer, if the server has not already
+    except OSError:
+        pass  # the server reset the connection: nothing is left to shut down
     writer.join(60)
     sock.close()
     return first, sent[0]
