@@ -6,7 +6,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from flask import Flask, g, redirect, render_template, request, url_for
 from flask_babel import Babel, get_locale
@@ -155,6 +155,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
             "lang": g.get("lang", "en"),
             "languages": languages(),
             "language_name": language_name,
+            "lang_link": _lang_link,
             "signed_in": _signed_in(),
         }
 
@@ -177,6 +178,18 @@ def _signed_in() -> bool:
         return signin.current_player_id() is not None
     except (OperationalError, InterfaceError):
         return False  # the database is down: the error page that says so still shows
+
+
+def _lang_link(code: str) -> str:
+    """This page in language `code`: the same address and arguments (a review stays a review);
+    for the answer to a form, the page of the link the form was on, since a POST address
+    answers no GET."""
+    path = request.path
+    token = (request.view_args or {}).get("token")
+    if request.method != "GET" and token and path[:3] in ("/p/", "/w/"):
+        path = path[:3] + str(token)
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return path + "?" + urlencode([*args, ("lang", code)])
 
 
 def _select_locale() -> str:

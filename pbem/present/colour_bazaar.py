@@ -42,10 +42,14 @@ def play_context(
     markets = []
     for index, market in enumerate(view["markets"]):
         scoring = market_values(market)
+        cards = [card_info(c, lang) for c in market]
         markets.append(
             {
                 "number": index + 1,
-                "cards": [card_info(c, lang) for c in market],
+                "cards": cards,
+                # The board shows the top card large and the ones under it nearest first.
+                "top": cards[-1],
+                "under": cards[-2::-1],
                 "values": [{**suit_info(s, lang), "value": scoring[s]["value"]} for s in SUITS],
             }
         )
@@ -120,7 +124,12 @@ def play_context(
         context["form"] = {
             "plays": options,
             "discards": discards,
-            "chips": [suit_info(s, lang) for s in SUITS if view["chips_left"][s]],
+            # Each chip with what it is worth now, to choose without looking elsewhere.
+            "chips": [
+                {**suit_info(s, lang), "value": values[s], "left": view["chips_left"][s]}
+                for s in SUITS
+                if view["chips_left"][s]
+            ],
         }
     return context
 

@@ -35,7 +35,7 @@ from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import format_left, format_when
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
-from pbem.web import engine, now, site
+from pbem.web import drafts, engine, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.seats import LOG_PAGE, open_seat, open_watch, seat_from
 
@@ -233,11 +233,48 @@ def _clocks(table: list[tuple[Seat, Player, Any]], tz: str, lang: str) -> list[d
 
 @bp.get("/p/<token>")
 def seat_page(token: str) -> tuple[str, int]:
-    """The seat's page: invitation, table or results, as the game stands."""
+    """The seat's page: invitation, table or results, as the game stands; with `review`, the
+    move kept by "Review the move" in words, and with `change`, the form refilled with it."""
     notice = "done" if request.args.get("done") else None
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
-        return _render_page(session, token, game, table, seat_no, notice=notice)
+        return _render_page(
+            session,
+            token,
+            game,
+            table,
+            seat_no,
+            notice=notice,
+            **_draft_shown(game, table, seat_no),
+        )
+
+
+def _draft_shown(game: Game, table: list[tuple[Seat, Player, Any]], seat_no: int) -> dict[str, Any]:
+    """The review (or the refilled form) of the draft move, while it is still this seat's
+    turn as it was when the draft was made; nothing when the game has moved on."""
+    wanted = next((w for w in ("review", "change") if request.args.get(w)), "")
+    draft = drafts.read() if wanted else None
+    if draft is None or game.status != "active" or game.state is None:
+        return {}
+    rules = GAMES[game.slug]
+    if draft.get("turn") != rules.turn_token(game.state, seat_no):
+        return {}
+    if wanted == "change":
+        return {"chosen": draft}
+    try:
+        return {"confirm": _review(game, [seat.name for seat, _, _ in table], seat_no, draft)}
+    except (FormError, IllegalMove, PlayError):
+        return {"chosen": draft}
+
+
+def _review(game: Game, names: list[str], seat_no: int, form: dict[str, str]) -> dict[str, Any]:
+    """The move a form describes, in the words of the log as the mover may read them."""
+    the_move = presenter(game.slug).parse_form(form)
+    if game.state is None:
+        raise Gone("play.error.not_active")
+    # Promise 4: the review shows only what the mover may see before sending.
+    lines = GAMES[game.slug].review(game.state, seat_no, the_move)
+    return {"lines": [render(m, g.lang, names) for m in lines], "form": form}
 
 
 @bp.get("/p/<token>/ply")
@@ -247,9 +284,7 @@ def seat_ply(token: str) -> dict[str, Any]:
     with read_session(engine()) as session:
         # The two columns alone: the state (36 KB of JSON late in a Fantasy Business
         # game) is not read for a poll every few seconds.
-        found = session.exec(
-            select(Game.ply, Game.status).where(col(Game.id) == game_id)
-        ).first()
+        found = session.exec(select(Game.ply, Game.status).where(col(Game.id) == game_id)).first()
         if found is None:
             abort(404)
         ply, status = found
@@ -365,23 +400,17 @@ def move(token: str) -> Response | tuple[str, int]:
             play.check_turn(rules, state, seat_no, turn)
         except Stale as exc:
             return page(status=exc.status, error=exc)
-        if form.get("change") == "1":
-            # "Change it" on the review: the form again, with the choices made still chosen.
-            return page(chosen=dict(form))
-        try:
-            the_move = presenter(game.slug).parse_form(form)
-        except FormError as exc:
-            return page(status=400, error=PlayError(exc.key))
         try:
             if form.get("confirm") != "1":
-                # Promise 4: the review shows only what the mover may see before sending.
-                lines = rules.review(state, seat_no, the_move)
-                described = [render(m, g.lang, names) for m in lines]
-                return page(confirm={"lines": described, "form": dict(form)})
+                review = _review(game, names, seat_no, form.to_dict())
+                return _to_review(token, review, page)
+            the_move = presenter(game.slug).parse_form(form)
             # The rules run outside the write lock; the write is conditional on the ply read.
             prepared = play.prepare_move(
                 game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
             )
+        except FormError as exc:
+            return page(status=400, error=PlayError(exc.key))
         except IllegalMove as exc:
             return page(status=400, move_error=error_text(exc, g.lang, names))
         except PlayError as exc:
@@ -393,7 +422,22 @@ def move(token: str) -> Response | tuple[str, int]:
     except (PlayError, IntegrityError) as exc:
         error = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
         return _page(token, id_of(game), seat_no, status=error.status, error=error)
-    return redirect(url_for("game.seat_page", token=token, done=1), code=303)
+    done = redirect(url_for("game.seat_page", token=token, done=1), code=303)
+    drafts.drop(done, token)
+    return done
+
+
+def _to_review(token: str, review: dict[str, Any], page: Any) -> Response | tuple[str, int]:
+    """POST, redirect, GET: the review becomes a page of its own, in view at its anchor, that
+    reloads and switches language; a form too large for the cookie is reviewed in place."""
+    value = drafts.encode(review["form"])
+    if value is None:
+        return page(confirm=review)
+    response = redirect(
+        url_for("game.seat_page", token=token, review=1, _anchor="confirm"), code=303
+    )
+    drafts.keep(response, token, value)
+    return response
 
 
 @bp.post("/p/<token>/rematch")

@@ -28,11 +28,11 @@ def _sym(suit: _Suit) -> Markup:
 def _card(kind: str, mark: str, name: str, suits: tuple[_Suit, ...], extra: str) -> Markup:
     edge = suits[0][0] if suits else "none"  # a class, not a style: the CSP allows no inline style
     symbols = Markup("").join(_sym(s) for s in suits)
+    # A span (not a div), so that a card may sit in a button, a label or a summary.
     return Markup(
-        '<div class="card {0} {1} edge-{2}">\n'
-        '  <span class="mark">{3}</span><span class="name">{4}</span>\n'
-        '  <span class="suits">{5}</span>\n'
-        "</div>"
+        '<span class="card {0} {1} edge-{2}">'
+        '<span class="mark">{3}</span><span class="suits">{5}</span>'
+        '<span class="name">{4}</span></span>'
     ).format(kind, extra, edge, mark, name, symbols)
 
 
@@ -47,7 +47,8 @@ def sym_html(suit: Mapping[str, Any]) -> Markup:
 
 
 def card_html(card: Mapping[str, Any], extra: str = "") -> Markup:
-    """A card face: rank mark, name and suit symbols, edged in its first suit's colour."""
+    """A card face: rank mark in its corner, suit symbols and name, edged in its first suit's
+    colour (the symbols' shapes tell the suits apart without colour)."""
     suits = tuple(_suit_key(s) for s in card.get("suits") or ())
     kind, mark, name = (str(card.get(key, "")) for key in ("kind", "mark", "name"))
     return _card(kind, mark, name, suits, str(extra))

@@ -80,3 +80,30 @@ def final_scores(mail_text: str) -> list[tuple[str, int]]:
         (name, int(points))
         for name, points in re.findall(r"^\d+\. (.+): (\d+) points$", mail_text, re.MULTILINE)
     ]
+
+
+def tap_a_move(page: Any) -> int:
+    """Play a Colour Bazaar move by tapping, as static/table.js offers it: the first card
+    that may be played, the first market lit for it (and the first suit, for a Court), the
+    first chip, then Send in the bar. Returns the number of taps."""
+    from playwright.sync_api import expect
+
+    taps = 0
+    page.locator("button.pick:not([disabled])").first.click()
+    taps += 1
+    here = page.locator("button.here:visible")
+    if here.count():  # a discard has no market to tap
+        here.first.click()
+        taps += 1
+    suit = page.locator(".tapbar .suit-pick button")
+    if suit.count():
+        suit.first.click()
+        taps += 1
+    page.locator("label.chip").first.click()
+    taps += 1
+    send = page.locator(".tapbar button.send")
+    expect(send).to_be_visible()
+    send.click()
+    taps += 1
+    expect(page.get_by_text("Your move is in", exact=False)).to_be_visible()
+    return taps

@@ -16,7 +16,7 @@ from sqlmodel import select
 from pbem.models import Game, Seat
 from pbem.storage.db import read_session
 from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import follow_seat_link, open_mail, too_wide
+from tests.browser.helpers import follow_seat_link, open_mail, tap_a_move, too_wide
 from tests.conftest import FormClient
 from tests.web.helpers import play_turn
 
@@ -93,11 +93,8 @@ def test_home_replay_rematch_and_rules(
     # She plays from there; her page then offers the next game (none left: My games).
     mine.get_by_role("link", name="Colour Bazaar #1").click()
     check(page, "play page", viewport)
-    page.get_by_role("group", name=re.compile(r"^1\. ")).get_by_role("radio").first.check()
-    page.get_by_role("group", name="2. Take a chip").get_by_role("radio").first.check()
-    page.get_by_role("button", name="Review the move").click()
-    check(page, "review page", viewport)
-    page.get_by_role("button", name="Send this move").click()
+    tap_a_move(page)
+    check(page, "page after the move", viewport)
     page.get_by_role("link", name="My games").last.click()
     expect(page.locator("#waiting").get_by_text(re.compile("Léo must move by"))).to_be_visible()
 

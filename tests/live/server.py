@@ -56,8 +56,8 @@ class Browser:
 
 def turn_form(page: str) -> dict[str, str]:
     """The confirmed move a player would send: the hidden fields, the first card and chip."""
-    start = page.index('/move">')
-    form = page[start : page.index("</form>", start)]
+    start = page.index('/move"')
+    form = page[page.index(">", start) : page.index("</form>", start)]
     fields = dict(_HIDDEN.findall(form))
     radios: dict[str, str] = {}
     for name, value in _RADIO.findall(form):

@@ -164,6 +164,17 @@ def start_game(
     return links, first
 
 
+def review_page(client: Any, link: str, data: dict[str, str]) -> Any:
+    """Post a turn form for review: the answer is a redirect to the review page (POST,
+    redirect, GET), which is fetched and returned."""
+    posted = client.post(f"{link}/move", data=data)
+    if posted.status_code != 303:
+        return posted  # a refusal is answered in place
+    location = posted.headers["Location"]
+    assert location.endswith("review=1#confirm"), location
+    return client.get(location.split("#")[0])
+
+
 def play_turn(client: Any, link: str) -> None:
     """Open the page, pick the first offered card and chip, review, confirm."""
     page = client.get(link)
@@ -173,9 +184,9 @@ def play_turn(client: Any, link: str) -> None:
     data = hidden(form)
     data["play"] = radio_values(form, "play")[0]
     data["chip"] = radio_values(form, "chip")[0]
-    review = client.post(f"{link}/move", data=data)
-    assert review.status_code == 200
-    confirm = form_with(review.get_data(as_text=True), "/move")
+    reviewed = review_page(client, link, data)
+    assert reviewed.status_code == 200
+    confirm = form_with(reviewed.get_data(as_text=True), "/move")
     data = hidden(confirm)
     assert data["confirm"] == "1"
     sent = client.post(f"{link}/move", data=data)

@@ -28,6 +28,7 @@ from tests.web.helpers import (
     html_of,
     link_in,
     radio_values,
+    review_page,
     text_of,
 )
 
@@ -159,7 +160,7 @@ def sensible_move(form: dict[str, Any], play_specials: bool) -> dict[str, str]:
 
 def submit(client: Any, link: str, data: dict[str, str]) -> str:
     """Review the move, then send it from the confirmation form; the page it leads to."""
-    review = client.post(f"{link}/move", data=data)
+    review = review_page(client, link, data)
     assert review.status_code == 200, review.get_data(as_text=True)
     confirm = move_form(review.get_data(as_text=True))
     assert confirm is not None
@@ -682,7 +683,7 @@ def test_limits_are_secret_until_the_sale(client: Any, app: Any, smtpd: Any) -> 
     last_link = table.links[EMAILS[last]]
     form = move_form(client.get(last_link).get_data(as_text=True))
     assert form is not None
-    review = client.post(f"{last_link}/move", data=sensible_move(form, False))
+    review = review_page(client, last_link, sensible_move(form, False))
     html = review.get_data(as_text=True)
     assert "set these limits" in html and f"{name} {mine[0]}" not in html
     assert "wins at" not in html and "only bidder" not in html

@@ -48,6 +48,7 @@ from tests.web.helpers import (
     injected,
     link_in,
     radio_values,
+    review_page,
     sign_in_as,
     text_of,
 )
@@ -460,13 +461,16 @@ class Walk:
             return found
         if seat in due:
             data = self.pick(found["table"])
-            review = self.client.post(f"{link}/move", data=data)
+            review = review_page(self.client, link, data)
             assert review.status_code == 200, review.get_data(as_text=True)
             found["review"] = review.get_data(as_text=True)
             if light:
                 return found
+            # The review in the other language (the switch keeps it a review), then back.
+            found["review (fr)"] = get(f"{link}?review=1&lang=fr").get_data(as_text=True)
+            get(f"{link}?lang={self.lang}")
             # "Change it" on the review: the form again with the choices made.
-            change = self.client.post(f"{link}/move", data={**data, "change": "1"})
+            change = get(f"{link}?change=1")
             assert change.status_code == 200, change.get_data(as_text=True)
             found["change it"] = change.get_data(as_text=True)
             refused = self.client.post(f"{link}/move", data=self.refuse(data, state, seat))
@@ -550,7 +554,7 @@ class Walk:
         link = self.links[seat]
         table = self.client.get(link).get_data(as_text=True)
         data = self.pick(table)
-        review = self.client.post(f"{link}/move", data=data)
+        review = review_page(self.client, link, data)
         assert review.status_code == 200
         log = moves(self.app)
         for where, html in (("table", table), ("review", review.get_data(as_text=True))):
