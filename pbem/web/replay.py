@@ -66,6 +66,7 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
         return url_for(endpoint, **args)
 
     over = game.status == "over"
+    log = log_lines(moves[:ply], wanted, lang, names)
     context = {
         "token": token,
         "game": game,
@@ -75,7 +76,10 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
         "title": game_title(game, lang),
         "view": view,
         "table": table,
-        "log": log_lines(moves[:ply], wanted, lang, names),
+        "log": log,
+        # The market the step's card went to, marked on the board (a Colour Bazaar play;
+        # the move itself is not handed to the page: a discard's card is secret).
+        "last_market": _market_of(moves[ply - 1].move) if ply else None,
         "my_last": ply,
         "turn": "",
         "to_act": [names[s] for s in rules.to_act(state)],
@@ -87,6 +91,7 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
         "replay": {
             "ply": ply,
             "total": total,
+            "said": log[-1]["text"] if log else [],
             "first": link(0),
             "prev": link(max(ply - 1, 0)),
             "next": link(min(ply + 1, total)),
@@ -108,6 +113,11 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
         },
     }
     return render_template(f"games/{game.slug}/page.html", **context), 200
+
+
+def _market_of(move: dict[str, Any]) -> int | None:
+    market = move.get("market")
+    return market if isinstance(market, int) and "card" in move else None
 
 
 def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:

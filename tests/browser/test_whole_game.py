@@ -104,6 +104,11 @@ def test_a_whole_game_through_the_pages(
         standing = page.get_by_role("listitem").filter(has_text=f"{name}: {points} points")
         expect(standing).to_be_visible()
     fits("results page")
+    # Nor does any table on it scroll sideways in its own box (market 4, the totals).
+    boxed = page.eval_on_selector_all(
+        "#results .scroll", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length"
+    )
+    assert boxed == 0, f"{boxed} result tables scroll sideways on the {viewport}"
     page.screenshot(path=str(results_shot), full_page=True)
 
     for shot in (play_shot, results_shot):

@@ -109,3 +109,24 @@ def test_after_the_end_anyone_replays_as_anyone_and_the_seed_is_exported(
     html = client.get(f"{seat_links[2]}/replay?ply=5&as=0").get_data(as_text=True)
     assert "As Ana saw it." in html
     assert "Final scores" in client.get(f"{seat_links[2]}/replay").get_data(as_text=True)
+
+
+def test_each_step_names_its_move_by_the_buttons_and_marks_its_market(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links, _ = start_game(client, app, smtpd)
+    seat_links = list(links.values())
+    for _ in range(3):
+        play_turn(client, seat_links[state_of(app).state["turn"]])
+    for ply in (1, 2, 3):
+        html = client.get(f"{seat_links[0]}/replay?ply={ply}").get_data(as_text=True)
+        said = re.search(r'<p class="said"><strong>Move (\d+):</strong> ([^<]+)</p>', html)
+        assert said and said.group(1) == str(ply), html[:2000]
+        # The step's move, as the log tells it, sits right under the step buttons' header.
+        assert html.index('class="said"') < html.index('class="steps"')
+        played = re.search(r"played (.+) on market (\d)", said.group(2))
+        assert played, said.group(2)
+        marked = re.findall(r'<div class="market last" id="market-(\d)"', html)
+        assert marked == [played.group(2)]
+    first = client.get(f"{seat_links[0]}/replay?ply=0").get_data(as_text=True)
+    assert 'class="said"' not in first and "market last" not in first
