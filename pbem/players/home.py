@@ -5,7 +5,7 @@ Pure queries over the stored games; the page (pbem/web/me.py) only shows what th
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,7 +17,7 @@ from pbem.games import GAMES
 from pbem.models import Game, Player, Seat
 from pbem.present.common import game_title
 from pbem.present.text import join_names
-from pbem.present.timefmt import format_left, format_when
+from pbem.present.timefmt import deadline_words
 
 
 def _path(url: str) -> str:
@@ -25,13 +25,7 @@ def _path(url: str) -> str:
 
 
 def _left(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
-    if deadline is None:
-        return {"deadline": None, "deadline_text": "", "time_left": ""}
-    return {
-        "deadline": deadline,
-        "deadline_text": format_when(deadline, player.tz, player.lang),
-        "time_left": format_left(max(deadline - now, timedelta(0)), player.lang),
-    }
+    return deadline_words(deadline, now, player.tz, player.lang)
 
 
 def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict[str, list]:
