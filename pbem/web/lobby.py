@@ -97,8 +97,9 @@ def create() -> Response | tuple[str, int]:
         lang = form.get(f"lang_{row}", g.lang)
         lang = lang if lang in languages() else g.lang
         if computer:
-            # A computer player of this level takes the seat (the address is not used).
-            invitees.append(Invitee(name=name, email="", lang=g.lang, computer=computer[:12]))
+            # A computer player of this level takes the seat. The form hides the row's name,
+            # address and language then, so none is read (issue 31): it is named by its level.
+            invitees.append(Invitee(name="", email="", lang=g.lang, computer=computer[:12]))
         elif name.strip() or email.strip():
             invitees.append(Invitee(name=name, email=email, lang=lang))
     if error is None:

@@ -28,8 +28,9 @@ def test_one_person_and_two_computers_play_a_whole_game_by_mail(
     made = client.post("/games", data=form)
     assert made.status_code == 303
     # With one person and computers, the game starts at once: no invitations to accept.
+    # A computer seat's name (hidden on the form) is not read: it is named by its level.
     assert state_of(app).status == "active"
-    assert seat_row(app, 1, 1).computer == "casual" and seat_row(app, 1, 2).name == "Robot"
+    assert seat_row(app, 1, 1).computer == "casual" and seat_row(app, 1, 2).name == "Beginner 3"
     deliver(app)
     link = made.headers["Location"]  # the seat page opens at once (issue 31)
     turns = 0
