@@ -119,8 +119,13 @@ def create_game(
     now: datetime,
     seed: int | None = None,
     timing: TimeControl | None = None,
+    creator_looking: bool = False,
 ) -> Game:
-    """Create a game whose first invitee is its creator, and invite the others by mail."""
+    """Create a game whose first invitee is its creator, and invite the others by mail.
+
+    `creator_looking`: the creator is shown their seat page if the game starts at once (only
+    computers besides them), so they get no mail of its start (issue 31: the page is open).
+    """
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
     rules = GAMES[slug]
@@ -163,7 +168,7 @@ def create_game(
     session.flush()
     if all(seat.status == "joined" for seat in seats):
         # One person and computer players: the game starts at once.
-        start(session, site, game, now)
+        start(session, site, game, now, looking={0} if creator_looking else set())
         return game
     for seat in seats:
         queue(session, site, game, seat, "created" if seat.seat == 0 else "invitation", now)
@@ -223,8 +228,12 @@ def _call_off(
             queue(session, site, game, seat, "cancelled", now, extra={"reason": reason, "by": by})
 
 
-def start(session: Session, site: Site, game: Game, now: datetime) -> None:
-    """Deal: set the game up from its seed and tell each player."""
+def start(
+    session: Session, site: Site, game: Game, now: datetime, looking: set[int] | None = None
+) -> None:
+    """Deal: set the game up from its seed and tell each player (by no mail the seats in
+    `looking`, whose player has the page in front of them; webhooks still hear)."""
+    looking = looking or set()
     rules = GAMES[game.slug]
     seats = seats_of(session, game)
     game.state = rules.setup(len(seats), game.options, game.seed)
@@ -237,8 +246,8 @@ def start(session: Session, site: Site, game: Game, now: datetime) -> None:
     acting = set(rules.to_act(game.state))
     for seat in seats:
         if seat.seat in acting:
-            _tell_turn(session, site, game, seat, now)
-        else:
+            _tell_turn(session, site, game, seat, now, "looking" if seat.seat in looking else None)
+        elif seat.seat not in looking:
             queue(session, site, game, seat, "started", now)
 
 

@@ -14,7 +14,7 @@ from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.present.options import option_lines, time_control
 from pbem.present.text import say
-from pbem.present.timefmt import format_left, format_short, format_when
+from pbem.present.timefmt import deadline_words, format_short, format_when
 from pbem.storage.store import log_of
 
 URGENT = timedelta(hours=24)
@@ -39,10 +39,8 @@ def deadline_context(deadline: datetime | None, player: Player, now: datetime) -
         }
     left = max(deadline - now, timedelta(0))
     return {
-        "deadline": deadline,
-        "deadline_text": format_when(deadline, player.tz, player.lang),
+        **deadline_words(deadline, now, player.tz, player.lang),
         "deadline_short": format_short(deadline, player.tz, player.lang),
-        "time_left": format_left(left, player.lang),
         "urgent": left < URGENT,
     }
 

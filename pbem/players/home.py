@@ -5,7 +5,7 @@ Pure queries over the stored games; the page (pbem/web/me.py) only shows what th
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,28 +16,27 @@ from sqlmodel import Session, col, select
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat
 from pbem.present.common import game_title
+from pbem.present.i18n import ordinal
 from pbem.present.text import join_names
-from pbem.present.timefmt import format_left, format_when
+from pbem.present.timefmt import deadline_words
 
 
 def _path(url: str) -> str:
     return urlsplit(url).path
 
 
-def _left(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
-    if deadline is None:
-        return {"deadline": None, "deadline_text": "", "time_left": ""}
-    return {
-        "deadline": deadline,
-        "deadline_text": format_when(deadline, player.tz, player.lang),
-        "time_left": format_left(max(deadline - now, timedelta(0)), player.lang),
-    }
+def _left(
+    deadline: datetime | None, player: Player, now: datetime, lang: str | None = None
+) -> dict[str, Any]:
+    return deadline_words(deadline, now, player.tz, lang or player.lang)
 
 
-def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict[str, list]:
+def my_games(
+    session: Session, site: Any, player: Player, now: datetime, lang: str | None = None
+) -> dict[str, list]:
     """The player's games in four lists: my move (most urgent first), waiting for others,
-    invitations to answer, and finished games with their result."""
-    lang = player.lang
+    invitations to answer, and finished games with their result (in `lang`, the page's)."""
+    lang = lang or player.lang
     found: dict[str, list[dict[str, Any]]] = {
         "my_move": [],
         "waiting": [],
@@ -87,11 +86,11 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
         elif game.status == "active" and game.state is not None:
             acting = GAMES[game.slug].to_act(game.state)
             if seat.seat in acting and not seat.left:
-                row.update(_left(seat.deadline, player, now))
+                row.update(_left(seat.deadline, player, now, lang))
                 found["my_move"].append(row)
             else:
                 row["whom"] = [
-                    {"name": s.name, **_left(s.deadline, player, now)}
+                    {"name": s.name, **_left(s.deadline, player, now, lang)}
                     for s in seats
                     if s.seat in acting
                 ]
@@ -101,9 +100,16 @@ def my_games(session: Session, site: Any, player: Player, now: datetime) -> dict
             if game.outcome is not None:
                 ranks = game.outcome["ranks"]
                 row["won"] = ranks[seat.seat] == 1
-                row["rank"] = ranks[seat.seat]
+                rank = ranks[seat.seat]
+                row["rank"] = ordinal(rank, lang)  # "you came 2nd" (issue 31)
                 row["score"] = game.outcome["scores"][seat.seat]
-                row["winners"] = join_names([names[n] for n, r in enumerate(ranks) if r == 1], lang)
+                winners = [names[n] for n, r in enumerate(ranks) if r == 1]
+                row["winners"] = join_names(winners, lang)
+                row["shared_win"] = len(winners) > 1
+                # A tie is named: "you shared 2nd with Ana".
+                row["tied"] = join_names(
+                    [names[n] for n, r in enumerate(ranks) if r == rank and n != seat.seat], lang
+                )
             found["finished"].append(row)
     # Most urgent first; a game with no time limit after every deadline.
     found["my_move"].sort(key=lambda r: (r["deadline"] is None, r["deadline"] or now))

@@ -189,3 +189,15 @@ def translate(lang: str, msgid: Msgid, params: Mapping[str, Any], markup: bool =
         n = count if isinstance(count, int) else 1
         return fill(lang, book.ngettext(msgid.singular, msgid.plural, n), params, markup)
     return fill(lang, book.gettext(msgid), params, markup)
+
+
+def ordinal(n: int, lang: str) -> str:
+    """A rank as the language writes it, "2nd" or "2e" (CLDR's ordinal plural rules)."""
+    form = Locale.parse(lang).ordinal_form(n)
+    if form == "one":
+        return ptr(lang, "ordinal", "%(n)sst", n=n)
+    if form == "two":
+        return ptr(lang, "ordinal", "%(n)snd", n=n)
+    if form == "few":
+        return ptr(lang, "ordinal", "%(n)srd", n=n)
+    return ptr(lang, "ordinal", "%(n)sth", n=n)

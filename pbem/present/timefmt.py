@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel.dates import format_datetime, format_timedelta
@@ -62,13 +62,33 @@ def format_short(moment: datetime | None, tz: str, lang: str) -> str:
 
 
 def format_left(delta: timedelta, lang: str) -> str:
-    """A duration in round words (CLDR units): "2 days", "5 hours", "less than an hour"."""
-    hours = int(delta.total_seconds() // 3600)
+    """A duration in round words (CLDR units): "2 days", "5 hours", "less than an hour".
+
+    Rounded to the nearest hour, then (from 48 hours) to the nearest day: a turn of 3 days
+    reads "3 days" in its mail and still on the page opened a minute later, where rounding
+    down said "2 days" (issue 31). Under an hour nothing is rounded up.
+    """
+    seconds = delta.total_seconds()
+    if seconds < 3600:
+        return tr(lang, "less than an hour")
+    hours = int(seconds // 3600) + (seconds % 3600 >= 1800)
     if hours >= 48:
-        return _units(timedelta(days=hours // 24), "day", lang)
-    if hours >= 1:
-        return _units(timedelta(hours=hours), "hour", lang)
-    return tr(lang, "less than an hour")
+        return _units(timedelta(days=hours // 24 + (hours % 24 >= 12)), "day", lang)
+    return _units(timedelta(hours=hours), "hour", lang)
+
+
+def deadline_words(deadline: datetime | None, now: datetime, tz: str, lang: str) -> dict[str, Any]:
+    """A deadline as pages and mails alike show it: the moment in the zone and the time left.
+
+    The one place the time left is worked out (issue 31: mail and page disagreed).
+    """
+    if deadline is None:
+        return {"deadline": None, "deadline_text": "", "time_left": ""}
+    return {
+        "deadline": deadline,
+        "deadline_text": format_when(deadline, tz, lang),
+        "time_left": format_left(max(deadline - now, timedelta(0)), lang),
+    }
 
 
 def _units(delta: timedelta, unit: Literal["day", "hour"], lang: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,7 +31,7 @@ from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.forms import TALK_MAX, ExtendForm, TalkForm
 from pbem.present.i18n import languages
 from pbem.present.text import error_text, render, say
-from pbem.present.timefmt import format_left, format_when
+from pbem.present.timefmt import deadline_words, format_when
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
 from pbem.web import drafts, engine, now, site
@@ -218,11 +217,7 @@ def _clocks(table: list[tuple[Seat, Player, Any]], tz: str, lang: str) -> list[d
         {
             "seat": s.seat,
             "name": s.name,
-            "deadline": s.deadline,
-            "deadline_text": format_when(s.deadline, tz, lang) if s.deadline else "",
-            "time_left": format_left(max(s.deadline - moment, timedelta(0)), lang)
-            if s.deadline
-            else "",
+            **deadline_words(s.deadline, moment, tz, lang),
             "away_text": format_when(away, tz, lang) if away is not None else "",
             "absent": s.absent,
             "left": s.left,

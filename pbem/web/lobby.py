@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
+from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
@@ -18,12 +20,15 @@ from pbem.present.forms import TimeControl, read_options
 from pbem.present.i18n import languages
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
-from pbem.storage.store import PlayError, seats_of
+from pbem.storage.store import PlayError, seat_of, seats_of
 from pbem.web import engine, now, site
 
 bp = Blueprint("lobby", __name__)
 MAX_ROWS = 8
 SHOWN_ROWS = 3  # player rows on the form at first; the others open on demand
+# A form sent again this soon after it started a game against computers (a double tap, a
+# resent POST) still opens the creator's seat: only the page that held the form has its token.
+FRESH = timedelta(minutes=10)
 
 
 @bp.get("/")
@@ -51,8 +56,18 @@ def _game_made_by(form_key: str) -> int | None:
         return game.id if game is not None else None
 
 
-def _to_created(game_id: int) -> Response:
-    """POST/redirect/GET: a reload shows the page again and creates nothing."""
+def _to_created(game_id: int, just_made: bool = False) -> Response:
+    """POST/redirect/GET: a reload shows the page again and creates nothing.
+
+    A game against computers only has started: its creator goes straight to their seat page
+    (issue 31), which only this answer to their own form names (a seat link is a secret).
+    """
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+        at_once = game is not None and game.started_at == game.created_at
+        if game is not None and at_once and (just_made or now() - game.created_at < FRESH):
+            seat = seat_of(session, game_id, game.creator_seat)
+            return redirect(urlsplit(site().seat_url(seat)).path, code=303)
     token = make_token(site().secret, "created", [game_id])
     return redirect(url_for("lobby.created", token=token), code=303)
 
@@ -82,8 +97,9 @@ def create() -> Response | tuple[str, int]:
         lang = form.get(f"lang_{row}", g.lang)
         lang = lang if lang in languages() else g.lang
         if computer:
-            # A computer player of this level takes the seat (the address is not used).
-            invitees.append(Invitee(name=name, email="", lang=g.lang, computer=computer[:12]))
+            # A computer player of this level takes the seat. The form hides the row's name,
+            # address and language then, so none is read (issue 31): it is named by its level.
+            invitees.append(Invitee(name="", email="", lang=g.lang, computer=computer[:12]))
         elif name.strip() or email.strip():
             invitees.append(Invitee(name=name, email=email, lang=lang))
     if error is None:
@@ -92,7 +108,16 @@ def create() -> Response | tuple[str, int]:
             record(engine(), NEW_GAMES, address, now())
             options = read_options(games[slug], slug, form)
             with write_session(engine()) as session:
-                game = create_game(session, site(), slug, invitees, options, now(), timing=timing)
+                game = create_game(
+                    session,
+                    site(),
+                    slug,
+                    invitees,
+                    options,
+                    now(),
+                    timing=timing,
+                    creator_looking=True,
+                )
                 game.form_key = form_key
                 session.add(game)
                 session.flush()
@@ -117,7 +142,7 @@ def create() -> Response | tuple[str, int]:
         )
         return page, 400
     assert game_id is not None
-    return _to_created(game_id)
+    return _to_created(game_id, just_made=True)
 
 
 @bp.get("/games/created/<token>")
@@ -138,4 +163,7 @@ def created(token: str) -> str:
             player = session.get(Player, seat.player_id)
             email = player.email if player and not seat.computer else ""
             invitees.append(Invitee(name=seat.name, email=email, computer=seat.computer))
-    return render_template("lobby/created.html", game_id=game.id, invitees=invitees)
+        at_once = game.started_at == game.created_at  # against computers only
+    return render_template(
+        "lobby/created.html", game_id=game.id, invitees=invitees, at_once=at_once
+    )

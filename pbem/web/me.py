@@ -26,6 +26,6 @@ def home() -> Response | str:
             return redirect(url_for("signin.ask_page"), code=303)
         if "lang" not in request.args:
             g.lang = player.lang
-        games = my_games(session, site(), player, now())
+        games = my_games(session, site(), player, now(), g.lang)  # the page's language
         name = player.name
     return render_template("me/home.html", games=games, name=name)

@@ -63,7 +63,7 @@ def test_home_replay_rematch_and_rules(
     page.goto(f"{url}/")
     check(page, "home page", viewport)
     page.get_by_label("Colour Bazaar").check()
-    page.get_by_label("Who plays first").select_option(label="Player 1")
+    page.get_by_label("Who plays first").select_option(label="You")
     for legend, (name, email) in zip(("You", "Player 2"), PLAYERS, strict=True):
         row = page.get_by_role("group", name=legend, exact=True)
         row.get_by_label("Name").fill(name)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pbem.models import Game
+from pbem.storage.db import write_session
 from tests.clock.helpers import state_of
 from tests.web.helpers import deliver, form_with, headline, hidden, link_in, play_turn, text_of
 
@@ -108,4 +110,35 @@ def test_finished_games_show_the_result(client: Any, app: Any, smtpd: Any) -> No
     if game.outcome["ranks"][0] == 1:
         assert f"You won, with {score} points." in finished
     else:
-        assert f"Léo won; you came 2, with {score} points." in finished
+        assert f"Léo won. You came 2nd, with {score} points." in finished
+
+
+def test_finished_games_name_your_place_and_whom_you_tied_with(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    """Issue 31: "you came 2nd" ("vous avez fini 2e"), and a tie names the others in it."""
+    new_game(client, app, smtpd, [ANA, LEO, ZOE])
+    sign_in(client, app, smtpd, ANA[1])
+    cases = [
+        ([2, 1, 3], "Léo won. You came 2nd, with 10 points.",
+         "Léo a gagné. Vous avez fini 2e, avec 10 points."),
+        ([3, 1, 2], "Léo won. You came 3rd, with 10 points.",
+         "Léo a gagné. Vous avez fini 3e, avec 10 points."),
+        ([1, 1, 3], "You shared 1st with Léo, with 10 points.",
+         "Vous avez fini 1er ex æquo avec Léo, avec 10 points."),
+        ([2, 1, 2], "Léo won. You shared 2nd with Zoé, with 10 points.",
+         "Léo a gagné. Vous avez fini 2e ex æquo avec Zoé, avec 10 points."),
+        ([3, 1, 1], "Léo and Zoé shared the win. You came 3rd, with 10 points.",
+         "Léo et Zoé ont partagé la victoire. Vous avez fini 3e, avec 10 points."),
+    ]  # fmt: skip
+    engine = app.extensions["pbem"]["engine"]
+    for ranks, english, french in cases:
+        with write_session(engine) as session:
+            game = session.get(Game, 1)
+            assert game is not None
+            game.status, game.outcome = "over", {"ranks": ranks, "scores": [10, 12, 8]}
+            session.add(game)
+        for lang, words in (("en", english), ("fr", french)):
+            page = client.get(f"/me?lang={lang}").get_data(as_text=True)
+            shown = " ".join(re.sub(r"<[^>]+>", "", section(page, "finished")).split())
+            assert words in shown, shown

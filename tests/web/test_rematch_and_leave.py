@@ -138,9 +138,10 @@ def test_a_rematch_against_a_computer_keeps_the_computer_at_its_level(
     refused (400 "The email address of player 2 does not look right")."""
     form = {"game": "colour-bazaar", "opt_colour-bazaar_first": "0", "name_0": ANA[0],
             "email_0": ANA[1], "computer_1": "beginner"}  # fmt: skip
-    assert client.post("/games", data=form).status_code == 303
+    made = client.post("/games", data=form)
+    assert made.status_code == 303
     deliver(app)
-    links = {ANA[1]: link_in(smtpd.to(ANA[1])[-1])}
+    links = {ANA[1]: made.headers["Location"]}  # her seat page opens at once (issue 31)
     finish(client, app, smtpd, links)
     page = client.get(links[ANA[1]]).get_data(as_text=True)
     rematch = form_with(page, "/rematch")

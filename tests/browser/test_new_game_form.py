@@ -1,0 +1,76 @@
+"""The new-game form and playing the computer (issue 31), in Debian's Chromium on a phone and
+a desktop: a computer seat hides the person's fields, "Who plays first" names the seats, the
+button says "Start the game" when nobody is invited, and a game against the computer opens
+its creator's seat page with no mail to them. axe-core finds no WCAG 2.1 AA violation."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from sqlmodel import select
+
+from pbem.models import Outbox
+from pbem.storage.db import read_session
+from tests.browser.conftest import SENDER_INTERVAL, VIEWPORTS, LiveServer
+from tests.browser.test_home_and_pages import check
+
+ANA = ("Ana", "ana@example.org")
+
+
+def fill_creator(page: Any) -> None:
+    me = page.get_by_role("group", name="You", exact=True)
+    me.get_by_label("Name").fill(ANA[0])
+    me.get_by_label("Email").fill(ANA[1])
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_computer_seat_on_the_new_game_form(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    page.goto(f"{live_server.url}/")
+    guest = page.get_by_role("group", name="Player 2", exact=True)
+    expect(guest.get_by_label("Name")).to_be_visible()
+    expect(page.get_by_role("button", name="Send the invitations")).to_be_visible()
+    fill_creator(page)
+    guest.get_by_label("Played by").select_option("casual")
+    for field in ("Name", "Email", "Language"):
+        expect(guest.get_by_label(field)).to_be_hidden()
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    first = page.get_by_label("Who plays first")
+    expect(first.locator("option[data-seat='0']")).to_have_text(ANA[0])
+    expect(first.locator("option[data-seat='1']")).to_have_text("Player 2 (computer, casual)")
+    expect(first.locator("option[data-seat='2']")).to_have_text("Player 3")
+    check(page, "new-game form with a computer seat", viewport)
+    page.screenshot(path=str(artifacts / f"new-game-computer-{viewport}.png"), full_page=True)
+    # A friend in the third row: invitations again, and the friend's name in "Who plays first".
+    third = page.get_by_role("group", name="Player 3", exact=True)
+    third.get_by_label("Name").fill("Léo")
+    expect(page.get_by_role("button", name="Send the invitations")).to_be_visible()
+    expect(first.locator("option[data-seat='2']")).to_have_text("Léo")
+    third.get_by_label("Name").fill("")
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_playing_the_computer_opens_the_seat_with_no_mail(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    page.goto(f"{live_server.url}/")
+    fill_creator(page)
+    guest = page.get_by_role("group", name="Player 2", exact=True)
+    guest.get_by_label("Played by").select_option("beginner")
+    page.get_by_label("Who plays first").select_option(value="0")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/p/[A-Za-z0-9_.\-]+$"))
+    expect(page.locator("p.status")).to_contain_text("Your move")
+    check(page, "seat page against the computer", viewport)
+    page.screenshot(path=str(artifacts / f"play-the-computer-{viewport}.png"), full_page=True)
+    time.sleep(SENDER_INTERVAL * 5)  # the sender has run several times since
+    with read_session(live_server.app.extensions["pbem"]["engine"]) as session:
+        assert session.exec(select(Outbox)).all() == []  # no mail to Ana, nor to anyone
+    assert not live_server.sender_errors
