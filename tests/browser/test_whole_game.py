@@ -46,7 +46,7 @@ def test_a_whole_game_through_the_pages(
     page.goto(f"{url}/")
     fits("home page")
     page.get_by_label("Colour Bazaar").check()
-    page.get_by_label("Who plays first").select_option(label="Player 1")
+    page.get_by_label("Who plays first").select_option(label="You")
     for legend, (name, email) in zip(("You", "Player 2"), PLAYERS, strict=True):
         row = page.get_by_role("group", name=legend, exact=True)
         row.get_by_label("Name").fill(name)
