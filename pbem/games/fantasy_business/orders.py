@@ -138,7 +138,15 @@ def set_limits(state: State, seat: int, limits: Any) -> None:
     revised = state["limits"][seat] is not None
     state["limits"][seat] = list(limits)
     cards = state.get("shown_row") or [public_card(card) for card in row]
-    event(state, "limits_set", seat=seat, limits=list(limits), cards=cards, revised=revised)
+    event(
+        state,
+        "limits_set",
+        seat=seat,
+        limits=list(limits),
+        cards=cards,
+        revised=revised,
+        order=list(state["order"]),  # the log lists the limits as the form does
+    )
     if all(state["limits"][s] is not None for s in state["asked"]):
         sale(state)
 
