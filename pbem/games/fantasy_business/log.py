@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fantasy_business.cards import is_special
-from pbem.games.fantasy_business.why import why_sold
+from pbem.games.fantasy_business.why import short_of, why_sold
 from pbem.games.message import Message
 
 # Reasons the sold line itself already gives ("the only bidder", "nobody bids").
@@ -235,9 +235,11 @@ def _antitrust_sold(ev: dict[str, Any]) -> list[Message]:
     params.update(seat=ev["seat"], price=ev["price"])
     bidders = sum(1 for _, amount in ev["bids"] if amount is not None and amount >= ev["base"])
     lines = [Message("fb.log.antitrust_sold" + ("_base" if bidders == 1 else ""), params)]
-    why = why_sold({"mode": "limits", **ev, "winner": ev["seat"]}, ev["base"], ev["owner"])
+    lot = {"mode": "limits", **ev, "winner": ev["seat"]}
+    why = why_sold(lot, ev["base"], ev["owner"])
     if why.key not in _SAID:
         lines.append(why)
+    lines.extend(short_of(lot))
     return lines
 
 
