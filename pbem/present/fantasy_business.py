@@ -14,7 +14,7 @@ from typing import Any
 from pbem.games.fantasy_business import FantasyBusiness
 from pbem.games.fantasy_business.cards import ALL_CARD_IDS, ARTICLE_IDS, card_type, is_special
 from pbem.games.fantasy_business.log import describe_events
-from pbem.games.fantasy_business.why import why_sold
+from pbem.games.fantasy_business.why import short_of, why_sold
 from pbem.present.common import FormError
 from pbem.present.text import card_name, render, say
 
@@ -79,7 +79,9 @@ def _lots(lots: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[
             "price": lot["price"],
             "mode": lot["mode"],
             "base": lot.get("base"),
-            "reason": render(why_sold(lot, lot["base"]), lang, names),
+            "reason": " ".join(
+                render(line, lang, names) for line in [why_sold(lot, lot["base"]), *short_of(lot)]
+            ),
             # Orders mode: one limit per eligible player ("–" for none); open: the bids.
             "bids": [
                 {"name": names[s], "amount": amount, "won": s == lot["winner"]}
@@ -793,9 +795,14 @@ def round_reports(
             lots.append(
                 {
                     "title": f"{title} ({base})",
+                    "name": title,
+                    "base": base,
                     "bids": lot["bids"],
                     "bids_text": bids,
                     "result": result,
+                    "winner": lot["winner"],
+                    "price": ecus(lot["price"], lang) if lot["price"] is not None else None,
+                    "reason": lot["reason"],
                 }
             )
         income = [
@@ -806,6 +813,7 @@ def round_reports(
                 "price": seller["price"],
                 "amount": seller["amount"],
                 "reason": seller["reason_text"],
+                "formula": seller["formula"],
             }
             for group in _by_article(record["income"], names, lang)
             for seller in group["sellers"]
