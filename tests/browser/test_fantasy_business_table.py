@@ -9,6 +9,7 @@ random generator): the pages under test are the real seat pages."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from pbem.play import Invitee, create_game, join, submit_move
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
 from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import too_wide
+from tests.browser.helpers import open_mail, too_wide
 
 AXE = Axe()
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
@@ -95,6 +96,39 @@ def check(page: Any, what: str, viewport: str, artifacts: Path) -> int:
     return height(page)
 
 
+def sales(page: Any, caption: str) -> list[dict[str, str]]:
+    """A sales table read through its roles: per row the card (row header), the limits and
+    the winner with the reason, by the column headers' names."""
+    table = page.get_by_role("table", name=caption)
+    expect(table).to_be_visible()
+    headers = [h.inner_text() for h in table.get_by_role("columnheader").all()]
+    rows = []
+    for row in table.get_by_role("row").all()[1:]:
+        cells = [row.get_by_role("rowheader").inner_text()]
+        cells += [c.inner_text() for c in row.get_by_role("cell").all()]
+        rows.append(dict(zip(headers, cells, strict=True)))
+    return rows
+
+
+REASON = re.compile(
+    r"^(Only bidder: pays the base price\.|No limit reached the base price: discarded\."
+    r"|Highest limit: pays \w+'s \d+ \+ 1\."
+    r"|Tie at \d+ with [\w ,]+: first clockwise from the first buyer, pays that limit\.)$"
+)
+
+
+def assert_reads(rows: list[dict[str, str]], row_count: int) -> None:
+    """One row per card of the row, each with every eligible limit, a winner and a reason."""
+    assert len(rows) == row_count
+    for row in rows:
+        assert set(row) == {"Card", "Limits", "Winner, price and why"}
+        assert "base price" in row["Card"]
+        winner, reason = row["Winner, price and why"].split("\n")
+        assert re.match(rf"^({'|'.join(NAMES)}), \d+ écus?$|^nobody$", winner), winner
+        assert REASON.match(reason), reason
+        assert (winner == "nobody") == reason.startswith("No limit"), row
+
+
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_round_steps_fit_and_read(
     page: Any, viewport: str, live_server: LiveServer, artifacts: Path
@@ -102,28 +136,63 @@ def test_round_steps_fit_and_read(
     table = Table(live_server)
     heights = {}
     screens = VIEWPORTS["phone"]["viewport"]["height"] * PHONE_SCREENS
-    for step in ("order", "limits", "pricing"):
-        state = table.play_until(at(step, 3))
+    steps = ("order", "limits", "lists", "pricing")
+    for k, step in enumerate(steps):
+        state = table.play_until(lambda s, k=k: s["round"] >= 3 and step_name(s) in steps[k:])
+        if step_name(state) != step:
+            continue  # nobody held a special card this round: no lists
         seat = RULES.to_act(state)[0]
         page.goto(table.links[seat])
         expect(page.locator("#turn")).to_be_visible()
+        # The heading says what is asked, and nothing is sent yet.
+        expect(page.locator("#turn").get_by_role("heading", level=2)).to_have_text("Your turn")
         heights[step] = check(page, f"round3-{step}", viewport, artifacts)
+        if step == "pricing":
+            # The sale of the round, one tap away while prices are set, reads as a table.
+            page.get_by_text("The sale: every limit, and why").click()
+            assert_reads(sales(page, "Round 3: the sale"), len(state["row"]))
+            check(page, "round3-pricing-sale", viewport, artifacts)
+    # A page of round 3 for a player who waits.
+    waiting = next(s for s in range(len(NAMES)) if s not in RULES.to_act(state))
+    page.goto(table.links[waiting])
+    heights["waiting"] = check(page, "round3-waiting", viewport, artifacts)
     print(viewport, heights)
     if viewport == "phone":
         for step in ("limits", "pricing"):
             assert heights[step] <= screens, f"the {step} step is {heights[step]} px tall"
 
 
-SECTIONS = """() => [...document.querySelectorAll('main > *')].map(
-  (el) => `${el.tagName}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().height)} `
-  + (el.querySelector('h2') ? el.querySelector('h2').textContent : ''))"""
-
-
-@pytest.mark.parametrize("viewport", ["phone"])
-def test_sections(page: Any, viewport: str, live_server: LiveServer, artifacts: Path) -> None:
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_past_round_results_and_mail_read_as_tables(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
     table = Table(live_server)
-    for step in ("order", "limits", "pricing"):
-        state = table.play_until(at(step, 3))
-        seat = RULES.to_act(state)[0]
-        page.goto(table.links[seat])
-        print(step, *page.evaluate(SECTIONS), sep="\n  ")
+    state = table.play_until(at("order", 2))
+    first_row = len(state["history"][0]["row"])
+    seat = RULES.to_act(state)[0]
+    # The round just over, behind "Past rounds": its sale and its income as tables.
+    page.goto(table.links[seat])
+    page.get_by_text("Past rounds", exact=True).click()
+    assert_reads(sales(page, "Round 1: the sale"), first_row)
+    income = page.get_by_role("table", name="Round 1: prices and income")
+    headers = [h.inner_text() for h in income.get_by_role("columnheader").all()]
+    assert headers == ["Article", "Player", "Price", "Income"]
+    check(page, "round2-past-round", viewport, artifacts)
+    # The turn mail after round 1 has the same tables, as text and as HTML.
+    turn_mail = re.compile("your move", re.IGNORECASE)
+    open_mail(page, live_server.url, turn_mail, to=f"{NAMES[seat].lower()}@example.org")
+    text = page.locator("pre.mail").inner_text()
+    assert "Round 1: the sale" in text and "Round 1: prices and income" in text
+    page.screenshot(path=str(artifacts / f"fb-turn-mail-text-{viewport}.png"), full_page=True)
+    page.get_by_role("link", name="View as HTML").click()
+    assert_reads(sales(page, "Round 1: the sale"), first_row)
+    assert not (why := too_wide(page)), f"the HTML mail scrolls sideways: {why}"
+    page.screenshot(path=str(artifacts / f"fb-turn-mail-html-{viewport}.png"), full_page=True)
+    # The results of the whole game, every round as tables.
+    table.play_until(lambda s: False)
+    assert table.state()["step"] == "over"
+    page.goto(table.links[0])
+    expect(page.locator("#results")).to_be_visible()
+    page.locator("#results").get_by_text(re.compile(r"^Round 1 \(first buyer")).click()
+    assert_reads(sales(page, "Round 1: the sale"), first_row)
+    check(page, "results", viewport, artifacts)
