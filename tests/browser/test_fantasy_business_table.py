@@ -19,6 +19,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from pbem.games import GAMES
+from pbem.games.fantasy_business.cards import ARTICLES
 from pbem.games.fantasy_business.engine import step_name
 from pbem.models import Game
 from pbem.play import Invitee, create_game, join, submit_move
@@ -87,10 +88,34 @@ def height(page: Any) -> int:
     return int(page.evaluate("document.documentElement.scrollHeight"))
 
 
+# Each shown occurrence of a word as boxes on screen: more than one box is a word broken
+# across lines ("Swo-rds" on a narrow column).
+_BROKEN = """(words) => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    for (const word of words) {
+      for (let i = node.data.indexOf(word); i >= 0; i = node.data.indexOf(word, i + 1)) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + word.length);
+        const boxes = [...range.getClientRects()].filter((box) => box.width > 0);
+        if (boxes.length > 1) broken.push(`${word} in <${node.parentElement.tagName}>`);
+      }
+    }
+  }
+  return broken;
+}"""
+CARD_WORDS = sorted({w for a in ARTICLES for w in f"{a.en} {a.fr}".split() if len(w) > 3})
+
+
 def check(page: Any, what: str, viewport: str, artifacts: Path) -> int:
-    """Screenshot, no sideways scrolling, no axe-core violation; the page's height."""
+    """Screenshot, no sideways scrolling, no card name broken mid-word, no axe-core
+    violation; the page's height."""
     page.screenshot(path=str(artifacts / f"fb-{what}-{viewport}.png"), full_page=True)
     assert not (why := too_wide(page)), f"the {what} page scrolls sideways on the {viewport}: {why}"
+    assert not (cut := page.evaluate(_BROKEN, CARD_WORDS)), f"{what}: words broken: {cut}"
     results = AXE.run(page, options=WCAG)
     assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
     return height(page)
@@ -147,6 +172,10 @@ def test_round_steps_fit_and_read(
         # The heading says what is asked, and nothing is sent yet.
         expect(page.locator("#turn").get_by_role("heading", level=2)).to_have_text("Your turn")
         heights[step] = check(page, f"round3-{step}", viewport, artifacts)
+        # The same page in French (the switch sets the player's language: back to English).
+        page.goto(table.links[seat] + "?lang=fr")
+        heights[f"{step} (fr)"] = check(page, f"round3-{step}-fr", viewport, artifacts)
+        page.goto(table.links[seat] + "?lang=en")
         if step == "pricing":
             # The sale of the round, one tap away while prices are set, reads as a table.
             page.get_by_text("The sale: every limit, and why").click()
