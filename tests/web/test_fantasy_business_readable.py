@@ -53,7 +53,9 @@ def test_sent_limits_head_the_form_as_limits_and_review_in_the_order_of_sale(
     assert [int(n.removeprefix("limit_")) for n in in_form] == state["order"]
     data = {**hidden(form), "action": "limits"}
     data.update({n: str(i["max"]) for n, i in fields.items()})
-    review = unescape(client.post(f"{link}/move", data=data).get_data(as_text=True))
+    # The review (a page of its own once the review is POST, redirect, GET).
+    posted = client.post(f"{link}/move", data=data, follow_redirects=True)
+    review = unescape(posted.get_data(as_text=True))
     confirm = review[review.index('id="confirm"') :]
     reviewed = re.findall(r"<li>([^<:]+): up to \d+ écus?\.</li>", confirm)
     in_order = [card_name(state["row"][slot], "en") for slot in state["order"]]
