@@ -212,6 +212,9 @@ def test_past_round_results_and_mail_read_as_tables(
     open_mail(page, live_server.url, turn_mail, to=f"{NAMES[seat].lower()}@example.org")
     text = page.locator("pre.mail").inner_text()
     assert "Round 1: the sale" in text and "Round 1: prices and income" in text
+    # A plain-text layout: each card numbered, its limits and its winner indented below.
+    cards = re.findall(r"^\d+\. .+\n {3}Limits: .+\n {3}Winner: .+$", text, re.M)
+    assert len(cards) == first_row, text
     page.screenshot(path=str(artifacts / f"fb-turn-mail-text-{viewport}.png"), full_page=True)
     page.get_by_role("link", name="View as HTML").click()
     assert_reads(sales(page, "Round 1: the sale"), first_row)
