@@ -14,6 +14,7 @@ from typing import Any
 from pbem.games.fantasy_business import FantasyBusiness
 from pbem.games.fantasy_business.cards import ALL_CARD_IDS, ARTICLE_IDS, card_type, is_special
 from pbem.games.fantasy_business.log import describe_events
+from pbem.games.fantasy_business.why import short_of, why_sold
 from pbem.present.common import FormError
 from pbem.present.text import card_name, render, say
 
@@ -68,7 +69,8 @@ def _played(records: list[dict[str, Any]], names: list[str], lang: str) -> list[
 
 
 def _lots(lots: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[str, Any]]:
-    """The cards sold in a round, each with every bid or limit (public once sold)."""
+    """The cards sold in a round, each with every bid or limit (public once sold), the winner,
+    the price and the rule that decided them."""
     return [
         {
             "special": lot["special"],
@@ -77,6 +79,9 @@ def _lots(lots: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[
             "price": lot["price"],
             "mode": lot["mode"],
             "base": lot.get("base"),
+            "reason": " ".join(
+                render(line, lang, names) for line in [why_sold(lot, lot["base"]), *short_of(lot)]
+            ),
             # Orders mode: one limit per eligible player ("–" for none); open: the bids.
             "bids": [
                 {"name": names[s], "amount": amount, "won": s == lot["winner"]}
@@ -401,6 +406,12 @@ def _form(
             "low": low,
             "high": high,
             "value": (mine or me["default_prices"]).get(article, low),
+            # Public: who else has this article on sale this round (never at what price).
+            "rivals": [
+                names[p["seat"]]
+                for p in view["players"]
+                if p["seat"] != seat and article in p["on_sale"]
+            ],
         }
         for article, (low, high) in me["price_ranges"].items()
     ]
@@ -482,6 +493,10 @@ def play_context(
         "auction": _auction(view, names, lang),
         "specials_turn": _name(view["specials_turn"], names),
         "played": _played(current["played"], names, lang)
+        if current is not None and current["income"] is None
+        else [],
+        # The round's sales so far (limits are public once the sale is worked out).
+        "sales": _lots(current["lots"], names, lang)
         if current is not None and current["income"] is None
         else [],
         "effects": _effects(view, names, lang),
@@ -780,9 +795,14 @@ def round_reports(
             lots.append(
                 {
                     "title": f"{title} ({base})",
+                    "name": title,
+                    "base": base,
                     "bids": lot["bids"],
                     "bids_text": bids,
                     "result": result,
+                    "winner": lot["winner"],
+                    "price": ecus(lot["price"], lang) if lot["price"] is not None else None,
+                    "reason": lot["reason"],
                 }
             )
         income = [
@@ -793,6 +813,7 @@ def round_reports(
                 "price": seller["price"],
                 "amount": seller["amount"],
                 "reason": seller["reason_text"],
+                "formula": seller["formula"],
             }
             for group in _by_article(record["income"], names, lang)
             for seller in group["sellers"]

@@ -2,8 +2,9 @@
 
 The engines emit `Message(key, params)`; parameters follow a naming convention: a key
 ending in `card` holds a card id, `cards` a list of card ids, `suit` a suit id, `seat` a
-seat number, `market` a market index (shown from 1), `limits` a list of [seat, amount or
-None] pairs ("Ana 7, Léo –"); others are shown as they are.
+seat number, `seats` a list of seat numbers ("Ana and Léo"), `market` a market index (shown
+from 1), `limits` a list of [seat, amount or None] pairs ("Ana 7, Léo –"); others are shown
+as they are.
 """
 
 from __future__ import annotations
@@ -88,6 +89,9 @@ def _param(name: str, value: Any, lang: str, names: list[str] | None) -> Any:
             f"{seat_name(seat, lang, names)} {'–' if amount is None else amount}"
             for seat, amount in value
         )
+    if name.endswith("seats"):
+        # [seat, ...] -> "Ana and Léo".
+        return join_names([seat_name(seat, lang, names) for seat in value], lang)
     if name.endswith("cards"):
         return ", ".join(card_name(c, lang) for c in value)
     if name.endswith("card"):

@@ -134,8 +134,11 @@ def test_the_sale_worked_out_card_by_card():
     state = G.apply(state, 2, move)
     # Swords: Ana 7, Léo 5, Zoé -: Ana at 6. Horses: Ana has won; Léo 9, Zoé -: Léo at base 5.
     # Herbs: only Zoé is left, 4: she takes it at the base price, 2.
-    assert seen[1:4] == [
+    # The sale is the server's, not Zoé's move: a line says so; each card says why.
+    assert seen[1:6] == [
+        "All limits are in. The sale, worked out by the server card by card in the order of sale:",
         "Swords (base 4): Ana 7, Léo 5, Zoé –. Ana wins at 6 écus.",
+        "Highest limit: pays Léo's 5 + 1.",
         "Horses (base 5): Léo 9, Zoé –. Léo, the only bidder, wins at the base price.",
         "Medicinal herbs (base 2): Zoé 4. Zoé, the only bidder, wins at the base price.",
     ]
@@ -402,3 +405,37 @@ def test_describe_keys_exist_in_both_languages():
         "en",
         NAMES,
     )
+
+
+# --- why each card went where it went (issue 31: a round you can read) --------------------------
+
+
+def test_a_tie_says_it_goes_first_clockwise_from_the_first_buyer():
+    # Léo (1) is the first buyer: the order is Léo, Zoé, Ana. Ana and Léo both say 6 for the
+    # swords: Léo, first clockwise from himself, wins at that limit, though Ana sits at seat 0.
+    state = play(fresh(3, ROW3, first=1), (1, order(0, 1, 2)))
+    state = play(state, (0, limits(6, 0, 0)), (1, limits(6, 0, 0)))
+    seen = lines(state, 2, limits(0, 0, 0), None)
+    state = G.apply(state, 2, limits(0, 0, 0))
+    assert state["history"][-1]["lots"][0]["winner"] == 1
+    at = seen.index("Swords (base 4): Léo 6, Zoé –, Ana 6. Léo wins at 6 écus.")
+    assert seen[at + 1] == (
+        "Tie at 6 with Ana: first clockwise from the first buyer, pays that limit."
+    )
+
+
+def test_an_antitrust_sale_says_whose_limit_counted_as_their_ecus():
+    state = _antitrust_state()
+    state = play(
+        state, (2, {"action": "limit", "amount": 7}), (3, {"action": "limit", "amount": 7})
+    )
+    seen = lines(state, 0, {"action": "limit", "amount": 6}, None)
+    # Card 1: Zoé and Max tie at 7, Zoé first from Léo's left. Card 2: Zoé, left with 5 écus,
+    # counts as 5; Max wins, paying Ana's 6 + 1.
+    first = seen.index(next(line for line in seen if line.startswith("Antitrust sale 1 of 3")))
+    assert seen[first + 1] == "Tie at 7 with Max: first clockwise from Léo's left, pays that limit."
+    second = seen.index(next(line for line in seen if line.startswith("Antitrust sale 2 of 3")))
+    assert seen[second + 1 : second + 3] == [
+        "Highest limit: pays Ana's 6 + 1.",
+        "Zoé's limit counted as the 5 écus they still held.",
+    ]

@@ -482,9 +482,9 @@ def test_prices_are_secret_and_can_be_revised(client: Any, app: Any, smtpd: Any)
     other_page = client.get(table.links[EMAILS[second]]).get_data(as_text=True)
     held = GAMES[SLUG].view(state, None)["players"][first]["articles"]
     for article, price in record["prices"][first].items():
-        # The round's income table: player, cards, price.
-        row = rf"<td>{PLAYERS[first][0]}</td><td class=\"num\">{held[article]}</td>"
-        assert re.search(row + rf'<td class="num">{price}</td>', other_page)
+        # The round's income table: player with their cards, then the price.
+        row = rf'<td>{PLAYERS[first][0]} <span class="muted">×{held[article]}</span></td>'
+        assert re.search(row + rf'<td class="num">{price}<br>', other_page)
 
 
 def test_a_garbled_form_is_refused_without_harm(client: Any, app: Any, smtpd: Any) -> None:
@@ -615,7 +615,7 @@ def test_whole_game_by_mail_orders_with_specials(client: Any, app: Any, smtpd: A
     # The turn mail says what is asked, shows the row, and after a round the sale card by card.
     assert any("Set your limits: the most you would pay for each card" in b for b in bodies)
     assert any("The row:" in b and "(base price " in b for b in bodies)
-    assert any("Round 1, the sale" in b for b in bodies)
+    assert any("Round 1: the sale" in b for b in bodies)
     first_lot = state["history"][0]["lots"][0]
     limits = ", ".join(
         f"{PLAYERS[s][0]} {amount if amount is not None else '–'}"
@@ -633,7 +633,7 @@ def test_whole_game_by_mail_orders_in_french(client: Any, app: Any, smtpd: Any) 
     assert _sold_by_limits(stored(app).state)
     bodies = [text_of(m) for m in smtpd.messages if "à vous de jouer" in headline(m)]
     assert any("Fixez vos plafonds" in b for b in bodies)
-    assert any("Manche 1, la vente" in b for b in bodies)
+    assert any("Manche 1 : la vente" in b for b in bodies)
 
 
 def _limits_page_state(table: Table) -> dict[str, Any]:

@@ -74,6 +74,9 @@ CSRF = re.compile(r'name="csrf" value="[^"]*"')
 CB_SEED = 21
 
 
+# Page parts added with issue 31 (Fantasy Business): the walk must reach each of them, so
+# that both checks (by name, by difference) cover them.
+ELEMENTS = ('class="fb-row"', 'class="fb-sales"', 'class="fb-rivals"', 'fb-income"')
 REPLY_DOMAIN = "in.pbem.test"
 # A closed loopback port: every webhook post fails, so each webhook ends switched off.
 DEAD_HOOK = "http://127.0.0.1:9/hook"
@@ -328,6 +331,7 @@ class Walk:
         self.hooks: dict[int, int | None] = {}  # webhook id -> whose view (None: the table)
         self.hooks_seen = 0
         self.kinds_seen: set[str] = set()
+        self.elements_seen: set[str] = set()  # of ELEMENTS: the walk reached them
         self.check, self.shuffle, self.pick, self.refuse = GAMES_UNDER_TEST[slug]
         self.players = PLAYERS[slug]
         self.names = [name for name, _ in self.players]
@@ -525,6 +529,7 @@ class Walk:
             found = self.pages(viewer, state, due, light)
             for where, html in found.items():
                 self.check(html, state, viewer, self.names, f"{where} of seat {viewer}", log)
+                self.elements_seen.update(e for e in ELEMENTS if e in html)
             if viewer is not None:
                 for card in state.get("hands", [[]] * (viewer + 1))[viewer]:
                     # The check has teeth: the seat's own hand is on its page.
@@ -636,3 +641,4 @@ def test_fantasy_business_pages_and_mails_hide_what_each_seat_may_not_see(
     assert walk.refusals == [REFUSALS_PER_SEAT] * 3
     assert {"your_turn", "game_over"} <= walk.kinds_seen
     assert 'id="results"' in client.get(walk.links[0]).get_data(as_text=True)
+    assert set(ELEMENTS) <= walk.elements_seen, walk.elements_seen

@@ -69,7 +69,14 @@ def test_colour_bazaar_choices_sit_at_the_cards_of_the_hand(
     assert page.index(">Markets</h2>") < page.index('id="turn"')
 
 
-MARKS = ['<p class="status">', "<h2>Round ", "<h2>Your hand</h2>", 'id="turn"', "<h2>Players</h2>"]
+# The board (the round's cards, with what you hold) first, then your turn, then the players.
+MARKS = [
+    '<p class="status">',
+    '<h2 id="board-h">Round ',
+    'class="fb-hand"',
+    'id="turn"',
+    "fb-players",
+]
 
 
 def test_fantasy_business_page_order_in_every_orders_step(
@@ -90,7 +97,7 @@ def test_fantasy_business_page_order_in_every_orders_step(
             places = [page.index(m) for m in MARKS]
             assert places == sorted(places), (state["step"], seat)
             if 'class="since"' in page:
-                assert page.index('class="since"') < page.index("<h2>Round ")
+                assert page.index('class="since"') < page.index('<h2 id="board-h">Round ')
         return {"order", "limits", "lists", "pricing"} <= seen
 
     table.play(play_specials=True, until=look)

@@ -140,6 +140,9 @@ def deal_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
 def _lot(lot: dict[str, Any]) -> dict[str, Any]:
     result = {k: lot[k] for k in _LOT_KEYS}
     result["bids"] = [list(entry) for entry in lot["bids"]]
+    if lot.get("held"):
+        # An Antitrust sale's lots note the écus each bidder held (orders.antitrust_sale).
+        result["held"] = [list(entry) for entry in lot["held"]]
     return result
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fantasy_business.cards import is_special
+from pbem.games.fantasy_business.why import short_of, why_sold
 from pbem.games.message import Message
+
+# Reasons the sold line itself already gives ("the only bidder", "nobody bids").
+_SAID = frozenset({"fb.why.alone", "fb.why.none"})
 
 
 def one(key: str, number: int) -> str:
@@ -165,6 +169,9 @@ def _sold(ev: dict[str, Any], viewer: int | None) -> list[Message]:
     params.update(seat=ev["seat"], price=ev["price"])
     bidders = sum(1 for _, amount in ev["bids"] if amount is not None and amount >= ev["base"])
     lines = [Message(key + ("_base" if bidders == 1 else ""), params)]
+    why = why_sold({"mode": "orders", **ev, "winner": ev["seat"]}, ev["base"])
+    if why.key not in _SAID:
+        lines.append(why)
     if special and viewer == ev["seat"]:
         # Spec, What each player sees: only the winner learns which special it is.
         lines.append(Message("fb.log.special_own", {"seat": ev["seat"], "card": ev["card"]}))
@@ -177,12 +184,15 @@ def _limits_set(ev: dict[str, Any], viewer: int | None) -> list[Message]:
         return [Message("fb.log.limits_set", {"seat": ev["seat"]})]
     key = "fb.log.limits_revised_own" if ev["revised"] else "fb.log.limits_own"
     lines = [Message(key, {"seat": ev["seat"]})]
+    # In the order of sale, as the form lists the cards (a move logged before the order was
+    # noted in the event: the row's order).
+    order = ev.get("order") or range(len(ev["cards"]))
     lines.extend(
         Message(
-            "fb.log.limit_own" if amount else "fb.log.limit_none_own",
-            {"card": card, "amount": amount},
+            "fb.log.limit_own" if ev["limits"][slot] else "fb.log.limit_none_own",
+            {"card": ev["cards"][slot], "amount": ev["limits"][slot]},
         )
-        for card, amount in zip(ev["cards"], ev["limits"], strict=True)
+        for slot in order
     )
     return lines
 
@@ -217,14 +227,20 @@ def _antitrust_limit(ev: dict[str, Any], viewer: int | None) -> Message:
     return Message("fb.log.antitrust_limit_none_own", {"seat": ev["seat"]})
 
 
-def _antitrust_sold(ev: dict[str, Any]) -> Message:
+def _antitrust_sold(ev: dict[str, Any]) -> list[Message]:
     params: dict[str, Any] = {k: ev[k] for k in ("card", "base", "number", "total")}
     params.update(limits=ev["bids"], owner_seat=ev["owner"])
     if ev["seat"] is None:
-        return Message("fb.log.antitrust_sold_none", params)
+        return [Message("fb.log.antitrust_sold_none", params)]
     params.update(seat=ev["seat"], price=ev["price"])
     bidders = sum(1 for _, amount in ev["bids"] if amount is not None and amount >= ev["base"])
-    return Message("fb.log.antitrust_sold" + ("_base" if bidders == 1 else ""), params)
+    lines = [Message("fb.log.antitrust_sold" + ("_base" if bidders == 1 else ""), params)]
+    lot = {"mode": "limits", **ev, "winner": ev["seat"]}
+    why = why_sold(lot, ev["base"], ev["owner"])
+    if why.key not in _SAID:
+        lines.append(why)
+    lines.extend(short_of(lot))
+    return lines
 
 
 def _orders(ev: dict[str, Any], viewer: int | None) -> list[Message] | None:
@@ -246,15 +262,21 @@ def _orders(ev: dict[str, Any], viewer: int | None) -> list[Message] | None:
     if kind == "antitrust_limit_set":
         return [_antitrust_limit(ev, viewer)]
     if kind == "antitrust_sold":
-        return [_antitrust_sold(ev)]
+        return _antitrust_sold(ev)
     return None
 
 
 def describe_events(events: list[dict[str, Any]], viewer: int | None) -> list[Message]:
     """Log lines for the events of one move, hiding what `viewer` may not see."""
     lines: list[Message] = []
+    previous = None
     for ev in events:
         kind = ev["e"]
+        if kind == "sold" and previous != "sold":
+            # Spec, Playing by mail, 4: the server works the sale out, not the last player
+            # to send limits, whose move it follows in the log.
+            lines.append(Message("fb.log.sale_start"))
+        previous = kind
         if kind == "lot":
             lines.extend(_lot(ev))
         elif kind == "won":

@@ -138,7 +138,15 @@ def set_limits(state: State, seat: int, limits: Any) -> None:
     revised = state["limits"][seat] is not None
     state["limits"][seat] = list(limits)
     cards = state.get("shown_row") or [public_card(card) for card in row]
-    event(state, "limits_set", seat=seat, limits=list(limits), cards=cards, revised=revised)
+    event(
+        state,
+        "limits_set",
+        seat=seat,
+        limits=list(limits),
+        cards=cards,
+        revised=revised,
+        order=list(state["order"]),  # the log lists the limits as the form does
+    )
     if all(state["limits"][s] is not None for s in state["asked"]):
         sale(state)
 
@@ -303,8 +311,12 @@ def antitrust_sale(state: State) -> None:
     for number, card in enumerate(auction["cards"], start=1):
         # A limit above the écus a player still holds counts as the écus held.
         winner, price = settle_card(base, given, money)
+        # The écus each bidder held as this card was sold (public): why_sold reads a tie or
+        # a second highest limit through them.
+        held = [[seat, money[seat]] for seat, _ in given]
         lot = {"slot": None, "card": card, "mode": "limits", "winner": winner, "price": price}
         lot["bids"] = [list(entry) for entry in bids]
+        lot["held"] = held
         record["played"][-1]["sales"].append(lot)
         event(
             state,
@@ -312,6 +324,7 @@ def antitrust_sale(state: State) -> None:
             card=card,
             base=base,
             bids=bids,
+            held=held,
             seat=winner,
             price=price,
             owner=owner,

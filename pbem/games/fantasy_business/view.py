@@ -33,6 +33,8 @@ def _lot_view(lot: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         "winner": lot["winner"],
         "price": lot["price"],
         "bids": [list(entry) for entry in lot["bids"]],
+        # An Antitrust sale's lots note the écus each bidder held (public, like all écus).
+        "held": [list(entry) for entry in lot.get("held") or []],
     }
 
 
