@@ -99,3 +99,24 @@ def test_pricing_names_who_else_sells_and_the_hand_reads_as_a_sentence(
             else:
                 assert said == "Nobody else sells it: you count as lowest."
     assert told, "no article had two sellers: the test shows nothing"
+
+
+def test_the_sale_is_told_apart_from_the_last_answer_since_your_last_move(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    table = Table(client, app, smtpd, "en")
+    table.start(specials="none")
+    table.play(until=lambda s: s["step"] == "pricing")
+    seat = RULES.to_act(stored(app).state)[0]
+    page = client.get(table.links[EMAILS[seat]]).get_data(as_text=True)
+    since = re.search(r'<section class="since".*?</section>', page, re.S)
+    assert since is not None
+    items = since.group(0)
+    # The last player's answer is one line; the sale the server worked out after it is a
+    # list of its own under it, not run on as the same player's words.
+    answer = re.search(
+        r"<li>([^<]*has set their limits\.)<ul class=\"then\">(.*?)</ul>", items, re.S
+    )
+    assert answer is not None, items
+    assert "All limits are in" not in answer.group(1)
+    assert "All limits are in" in answer.group(2)
