@@ -15,11 +15,12 @@ from urllib.parse import urlsplit
 import pytest
 from sqlmodel import col, select
 
+from pbem import play
 from pbem.clock.scheduler import computer_moves
 from pbem.mailout.sender import LEASE, claim_to_send
-from pbem.models import Outbox
+from pbem.models import Outbox, Seat
 from pbem.players.presence import SEEN_EVERY
-from pbem.storage.db import read_session
+from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import new_game, seat_row, state_of
 from tests.web.helpers import deliver, headline, link_in, play_turn
 
@@ -38,18 +39,24 @@ def turn_mails(smtpd: Any, email: str) -> int:
 
 
 def against_the_computer(client: Any, app: Any, smtpd: Any) -> str:
-    """Ana against one computer, Ana first; her link, from her first "your move" mail."""
-    form = {
-        "game": "colour-bazaar",
-        "name_0": ANA[0],
-        "email_0": ANA[1],
-        "computer_1": "casual",
-        "opt_colour-bazaar_first": "0",
-    }
-    assert client.post("/games", data=form).status_code == 303
+    """Ana against one computer, Ana first, made as `pbem new-game` makes it (her first
+    "your move" mail goes, as it does to a player who is not looking); her link."""
+    ext = app.extensions["pbem"]
+    invitees = [play.Invitee(*ANA), play.Invitee("Casual", "", "en", "casual")]
+    with write_session(ext["engine"]) as session:
+        game = play.create_game(
+            session, ext["site"], "colour-bazaar", invitees, {"first": 0}, clock_of(app)
+        )
+        seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == 0)).one()
+        link = url_path(ext["site"].seat_url(seat))
     deliver(app)
-    assert turn_mails(smtpd, ANA[1]) == 1
-    return link_in(smtpd.to(ANA[1])[-1])
+    assert turn_mails(smtpd, ANA[1]) == 1 and link_in(smtpd.to(ANA[1])[-1]) == link
+    return link
+
+
+def clock_of(app: Any) -> Any:
+    """The test's clock, now."""
+    return app.config["CLOCK"]()
 
 
 def play_with_the_page_open(client: Any, link: str) -> None:
