@@ -125,8 +125,8 @@ def test_the_computers_reply_shows_on_the_open_page_and_sends_no_mail(
         reply = page.locator(f'ol.log > li[value="{before + 2}"]')
         expect(reply).to_be_visible(timeout=5000)
         expect(reply).to_have_class(re.compile(r"\barrived\b"))
-    shot = artifacts / f"live-reply-{viewport}.png"
-    page.screenshot(path=str(shot))
+    page.screenshot(path=str(artifacts / f"live-reply-{viewport}.png"))
+    page.locator("#log").screenshot(path=str(artifacts / f"live-reply-log-{viewport}.png"))
     # A choice under way is never thrown away: the page offers the new moves instead.
     draft = page.locator("#talk textarea").first
     draft.fill("Well played")
