@@ -4,10 +4,12 @@ A seat page's poll (static/poll.js, which keeps the page up to date) records whe
 seat last looked (`Seat.seen_at`, in the database, so every web host sees it), at most
 once every SEEN_EVERY: a poll every few seconds costs a read, and a write only now and
 then. The page says when it is hidden or left (mark_away). A page without JavaScript
-records nothing: it shows no move as it comes, so its player's mail is not held. A move that makes a seat due while
-it was seen in the last LOOKING gets the page's live update at once, and its "your move"
-mail waits in the outbox (its next_attempt_at later by the site's turn_mail_delay); the
-seat's own move deletes it, in the move's transaction (issue 31: no mail while you look).
+records nothing: it shows no move as it comes, so its player's mail is not held.
+
+A move that makes a seat due while it was seen in the last LOOKING gets the page's live
+update at once, and its "your move" mail waits in the outbox (its next_attempt_at later
+by the site's turn_mail_delay); the seat's own move deletes it, in the move's
+transaction (issue 31: no mail while you look).
 """
 
 from __future__ import annotations
