@@ -9,24 +9,51 @@
 // without JavaScript the page's reload link remains.
 (function () {
   "use strict";
-  var live = document.querySelector(".live[data-poll-url]");
-  if (!live || !window.fetch) {
+  if (!document.querySelector(".live[data-poll-url]") || !window.fetch) {
     return;
   }
   var EVERY = 2500; // ms between looks while visible: a reply shows within 5 s
   var SLOWEST = 30000; // after errors, look less often, up to this
-  var url = live.getAttribute("data-poll-url");
-  var shown = live.getAttribute("data-poll-ply");
-  var held = live.getAttribute("data-hold") === "1";
-  var bar = live.querySelector(".moved-on");
-  var news = live.querySelector(".live-news");
-  var away = live.querySelector("form.away");
+  var live, url, shown, held, bar, news, away;
   var key = "pbem-live:" + window.location.pathname;
   var wait = EVERY;
   var timer = null;
   var asking = false;
   var done = false; // moved on (bar shown, or reloading), or the game is over
   var reloading = false;
+
+  // The page's .live element and what it says: read at the start, and again when the
+  // page's main part is replaced without a reload (tap to play sends the move by fetch
+  // and puts in the page after it, then says "pbem:page"): its ply is the new one.
+  function bind() {
+    live = document.querySelector(".live[data-poll-url]");
+    if (!live) {
+      done = true; // the game is over: nothing more to look at
+      return;
+    }
+    url = live.getAttribute("data-poll-url");
+    shown = live.getAttribute("data-poll-ply");
+    held = live.getAttribute("data-hold") === "1";
+    bar = live.querySelector(".moved-on");
+    news = live.querySelector(".live-news");
+    away = live.querySelector("form.away");
+    done = false;
+    wait = EVERY;
+    // The bar's link shows the new moves: mark them as a reload does.
+    bar.querySelector("a").addEventListener("click", function () {
+      try {
+        window.sessionStorage.setItem(key, shown);
+      } catch (e) {
+        // the link works without it
+      }
+      reloading = true;
+    });
+  }
+  bind();
+  document.addEventListener("pbem:page", function () {
+    bind();
+    later(EVERY);
+  });
 
   // A choice under way: any input or change in a form of the page (tap-to-play sets real
   // inputs and dispatches "change" too).
@@ -106,18 +133,6 @@
     }
   });
   window.addEventListener("pagehide", gone);
-
-  // The bar's link shows the new moves: mark them as it does after a reload.
-  if (bar) {
-    bar.querySelector("a").addEventListener("click", function () {
-      try {
-        window.sessionStorage.setItem(key, shown);
-      } catch (e) {
-        // the link works without it
-      }
-      reloading = true;
-    });
-  }
 
   // Back after a reload: mark the moves that came since the page before, and say them.
   var before = null;
