@@ -90,6 +90,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         mail_templates=make_templates(reload=bool(config["DEBUG"])),
         domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
         reply_domain=config["REPLY_DOMAIN"],
+        turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
     check_parts(app.jinja_env, site.mail_templates.text)  # a game missing a part fails here

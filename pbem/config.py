@@ -30,6 +30,9 @@ DEFAULTS: dict[str, Any] = {
     "SWEEP_INTERVAL": 30.0,  # seconds between sweeps for timeouts, reminders and digests
     "COMPUTER_DELAY": 3.0,  # seconds a computer player waits before its move
     "COMPUTER_INTERVAL": 2.0,  # seconds between the clock's looks for computer moves due
+    # Seconds a "your move" mail waits when the player is looking at the game's page (seen in
+    # the last minute): their move cancels it; 0 sends it at once.
+    "TURN_MAIL_DELAY": 300.0,
     "REPLY_DOMAIN": "",  # replies to turn mails go to play+<token>@ this domain; empty: none
     "INBOUND_HOST": "127.0.0.1",  # pbem inbound listens here (the MTA hands it the domain)
     "INBOUND_PORT": 8025,

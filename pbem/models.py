@@ -86,6 +86,12 @@ class Seat(SQLModel, table=True):
     computer_due_at: datetime | None = Field(default=None, index=True)
     told_talk: int = 0  # the table-talk messages up to this id were in a mail this seat got
     left: bool = False  # the player left the game: the server plays the seat's turns
+    # When the seat's page last looked at the game (page or its poll; at most every 20 s):
+    # a player looking gets the page's live update, not at once a "your move" mail.
+    seen_at: datetime | None = None
+    # A "your move" mail for this seat waits in the outbox (held while they look): their
+    # move cancels it (pbem.players.presence).
+    held_mail: bool = False
 
 
 class Move(SQLModel, table=True):

@@ -22,6 +22,7 @@ from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
 from pbem.mailout.notify import queue
 from pbem.models import Game, Move, Player, Seat
+from pbem.players import presence
 from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.links import Site, new_key
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
@@ -261,10 +262,12 @@ def _tell_turn(
     seats: list[Seat] | None = None,
 ) -> None:
     """A "your move" mail, unless the player chose digests, reminders only, or no mail
-    (webhooks hear of the turn either way)."""
+    (webhooks hear of the turn either way); held a few minutes while the player looks at
+    the game's page, which shows the move live (issue 31)."""
     choice = notify if notify is not None else player_of(session, seat).notify
     if choice == "every" and not seat.absent:
-        queue(session, site, game, seat, "your_turn", now, seats=seats)
+        hold = site.turn_mail_delay if presence.looking(seat, now) else None
+        queue(session, site, game, seat, "your_turn", now, seats=seats, hold=hold)
     elif not seat.absent:
         # No mail, but a chat-room webhook still hears of the turn.
         names = [s.name for s in (seats if seats is not None else seats_of(session, game))]
@@ -448,10 +451,13 @@ def _tell_after_move(
     notify_choice = {seat.seat: player.notify for seat, player in rows}
     mover = seats[prepared.seat]
     newly_absent = _count_timeouts(game, mover, source)
+    # A "your move" mail held while the mover looked is not sent now that they moved.
+    presence.cancel_held(session, mover, prepared.ply)
     session.add(mover)
     update_clocks(session, game, seats, prepared.before_acting, now, away)
     if prepared.outcome is not None:
         for seat in seats:
+            presence.cancel_held(session, seat, prepared.ply)  # the game is over: no turn
             queue(session, site, game, seat, "game_over", now, seats=seats)
         return
     # Mail only those who newly have to act; after a timeout, tell everyone else too.

@@ -10,7 +10,7 @@ the mail this moment would have given, in the recipient's language.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, select
@@ -67,8 +67,10 @@ def _row(
     extra: dict[str, Any],
     seat: int | None = None,
     ply: int | None = None,
+    hold: timedelta | None = None,
 ) -> dict[str, Any]:
-    """An outbox row's columns (the others take the model's defaults)."""
+    """An outbox row's columns (the others take the model's defaults); a row `hold` is
+    not sent before now + hold (the sender takes only rows whose next_attempt_at is due)."""
     return {
         "game_id": game_id,
         "event": event,
@@ -80,7 +82,7 @@ def _row(
         "thread_id": thread_id(site, game_id) if game_id is not None else None,
         "headers": {},
         "created_at": now,
-        "next_attempt_at": now,
+        "next_attempt_at": now + hold if hold else now,
     }
 
 
@@ -107,9 +109,11 @@ def queue(
     now: datetime,
     extra: dict[str, Any] | None = None,
     seats: list[Seat] | None = None,
+    hold: timedelta | None = None,
 ) -> bool:
     """Put the mail for `event` to `seat` in the outbox (this transaction); no rendering here.
-    Whether a mail was queued.
+    Whether a mail was queued. `hold`: the mail waits that long, and the seat is marked as
+    having a mail held, which its move cancels (pbem.players.presence).
 
     A computer seat gets no mail (False), except the result to a player who left the seat
     to a computer: they played the start of the game and hear how it ended. (A computer's
@@ -134,7 +138,9 @@ def queue(
         # The talk messages in (told_talk, last_talk] that others wrote are news to the seat.
         facts["talk"] = [seat.told_talk, game.last_talk]
         seat.told_talk = max(seat.told_talk, game.last_talk)
-    row = _row(site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply)
+    row = _row(site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply, hold)
+    if hold:
+        seat.held_mail = True
     # Webhooks hear of it too: their facts only, the deliverer writes the body.
     queue_events(session, site, game, seat, event, now, [s.name for s in seats])
     seat.told_ply = game.ply

@@ -79,6 +79,9 @@ _CLAIM = (
     .where(
         _OUTBOX.c.id == bindparam("w_id"),
         _OUTBOX.c.sent_at.is_(None),
+        # Never before its time, whatever a sender read as due: a mail held while its
+        # player looks at the page waits (pbem.players.presence), as a retry does.
+        _OUTBOX.c.next_attempt_at <= bindparam("w_at"),
         or_(_OUTBOX.c.claimed_until.is_(None), _OUTBOX.c.claimed_until < bindparam("w_at")),
     )
     .values(claimed_until=bindparam("w_until", type_=_OUTBOX.c.claimed_until.type))

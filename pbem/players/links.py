@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -92,6 +93,8 @@ class Site:
     mail_templates: MailTemplates  # mail/, text and HTML
     domain: str = "pbem.local"
     reply_domain: str = ""  # where replies to turn mails go (pbem inbound); empty: none
+    # How long a "your move" mail waits while the player looks at the page (TURN_MAIL_DELAY).
+    turn_mail_delay: timedelta = timedelta(minutes=5)
 
     def seat_url(self, seat: Seat) -> str:
         """The seat's own link."""

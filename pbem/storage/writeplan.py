@@ -15,7 +15,7 @@ seats, raises NotCaptured, and the move is then written the ordinary way.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -36,6 +36,7 @@ Params = Sequence[Any] | dict[str, Any]
 NewRow = tuple[type[SQLModel], dict[str, Any]]
 _CAPTURED = "pbem.storage.writeplan.captured"  # session.info key while a plan is made: rows added
 _READING = "pbem.storage.writeplan.reading"  # connection.info key while a plan is made
+_WRITES = "pbem.storage.writeplan.writes"  # session.info key while a plan is made: statements
 
 
 class NotCaptured(RuntimeError):
@@ -51,6 +52,20 @@ def add_row(session: Session, model: type[SQLModel], values: dict[str, Any]) -> 
         session.add(model(**values))
     else:
         captured.append((model, values))
+
+
+def add_write(session: Session, key: Any, build: Callable[[], Any], values: dict[str, Any]) -> None:
+    """Run a statement that changes rows other than the seats (a DELETE, an UPDATE) in the
+    session's transaction, compiled once under `key` (pbem.storage.rawsql); while a plan is
+    made (capturing), kept for the plan instead, which runs it under the lock after its
+    inserts and the seats' updates."""
+    statement = compiled(dialect_of(session), key, build)
+    params = statement.parameters(values)
+    writes = session.info.get(_WRITES)
+    if writes is None:
+        run(session, statement, params)
+    else:
+        writes.append((statement, [params]))
 
 
 @event.listens_for(OrmSession, "transient_to_pending")  # every session, sqlmodel's too
@@ -82,7 +97,8 @@ class Plan:
     """What a move's writes will be, ready for the driver, and the seats as read."""
 
     seats_read: list[tuple[Any, ...]]  # as the driver reads them back
-    # The inserts (by table, in the order the rows were added), then the seats' updates.
+    # The inserts (by table, in the order the rows were added), then the seats' updates,
+    # then the other writes kept by add_write.
     writes: list[tuple[Statement, list[Params]]] = field(default_factory=list)
     game: tuple[Statement, Params] | None = None  # the conditional UPDATE of the game row
 
@@ -105,6 +121,8 @@ def capturing(
     added = list(first)
     reading = session.connection().info  # the pooled connection's, kept past a rollback
     session.info[_CAPTURED] = added  # _adding (above) takes the objects added meanwhile
+    written: list[tuple[Statement, list[Params]]] = []
+    session.info[_WRITES] = written  # add_write (above) keeps its statements here
     reading[_READING] = True  # _reading_only (above) refuses any other statement
     try:
         with session.no_autoflush:
@@ -118,6 +136,7 @@ def capturing(
         raise
     finally:
         session.info.pop(_CAPTURED, None)
+        session.info.pop(_WRITES, None)
         reading.pop(_READING, None)
     plan.writes = _inserts(dialect, added)
     for before, seat in zip(read, seats, strict=True):
@@ -130,6 +149,7 @@ def capturing(
             keys = tuple(changed)
             statement = compiled(dialect, ("seat update", *keys), partial(_seat_update, keys))
             plan.writes.append((statement, [statement.parameters({**changed, "w_id": seat.id})]))
+    plan.writes.extend(written)
     session.expunge_all()
 
 

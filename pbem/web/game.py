@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,7 +25,7 @@ from pbem import play
 from pbem.games import GAMES, IllegalMove
 from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
-from pbem.players import account, home, talk
+from pbem.players import account, home, presence, talk
 from pbem.players.computers import level_for
 from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
@@ -34,9 +35,16 @@ from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import deadline_words, format_when
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
-from pbem.web import drafts, engine, now, site
+from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
-from pbem.web.seats import LOG_PAGE, open_seat, open_watch, seat_from
+from pbem.web.seats import (
+    LOG_PAGE,
+    open_seat,
+    open_watch,
+    seat_from,
+    seat_payload,
+    watch_payload,
+)
 
 bp = Blueprint("game", __name__)
 
@@ -113,10 +121,14 @@ def _render_page(
     # Seats a computer plays and the table waits on: their move comes by itself.
     thinking = [names[s] for s in to_act if level_for(game, seats[s]) is not None]
     if thinking and seat_no is not None:
+        context.update(computers_thinking=thinking)
+    if game.status == "active":
+        # The page keeps itself up to date (static/poll.js): each move shows as it comes.
+        seat_page = seat_no is not None
         context.update(
-            computers_thinking=thinking,
-            poll_url=url_for("game.seat_ply", token=token),
-            reload_url=url_for("game.seat_page", token=token),
+            poll_url=url_for("game.seat_ply" if seat_page else "game.watch_ply", token=token),
+            reload_url=url_for("game.seat_page" if seat_page else "game.watch_page", token=token),
+            away_url=url_for("game.away", token=token) if seat_page else None,
         )
     context.update(
         view=view,
@@ -231,6 +243,9 @@ def seat_page(token: str) -> tuple[str, int]:
     """The seat's page: invitation, table or results, as the game stands; with `review`, the
     move kept by "Review the move" in words, and with `change`, the form refilled with it."""
     notice = "done" if request.args.get("done") else None
+    # The page alone records no look: only its script's poll does (seat_ply), which also
+    # keeps the page up to date. A page without JavaScript shows no move as it comes, so
+    # its player's mail is never held.
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
         return _render_page(
@@ -274,16 +289,34 @@ def _review(game: Game, names: list[str], seat_no: int, form: dict[str, str]) ->
 
 @bp.get("/p/<token>/ply")
 def seat_ply(token: str) -> dict[str, Any]:
-    """How far the game has gone, for the page's poll: a cheap look at one row."""
-    game_id, _ = seat_from(token)
+    """How far the game has gone, for the page's poll (static/poll.js, from the page's load
+    and every few seconds while it is visible): a cheap look at one row, and the seat
+    marked as looking (a write at most every 20 s: pbem.players.presence)."""
+    game_id, seat_no, key = seat_payload(token)
+    moment = now()
     with read_session(engine()) as session:
-        # The two columns alone: the state (36 KB of JSON late in a Fantasy Business
+        # These columns alone: the state (36 KB of JSON late in a Fantasy Business
         # game) is not read for a poll every few seconds.
-        found = session.exec(select(Game.ply, Game.status).where(col(Game.id) == game_id)).first()
-        if found is None:
-            abort(404)
-        ply, status = found
-        return {"ply": ply, "status": status}
+        found = session.exec(
+            select(Game.ply, Game.status, Seat.link_key, Seat.seen_at)
+            .join(Seat, col(Seat.game_id) == col(Game.id))
+            .where(col(Game.id) == game_id, col(Seat.seat) == seat_no)
+        ).first()
+    if found is None or not secrets.compare_digest(found[2], key):
+        bad_link()  # as a seat page would answer (seats.key_fits: revoked links too)
+    ply, status, _, seen_at = found
+    if status in ("forming", "active"):
+        presence.mark_seen(engine(), game_id, seat_no, seen_at, moment)
+    return {"ply": ply, "status": status}
+
+
+@bp.post("/p/<token>/away")
+def away(token: str) -> tuple[str, int]:
+    """The seat's page was hidden or left (the page's script says so as it goes): the
+    player is no longer looking, so a move that makes them due mails them at once."""
+    game_id, seat_no = seat_from(token)
+    presence.mark_away(engine(), game_id, seat_no)
+    return "", 204
 
 
 @bp.get("/w/<token>")
@@ -292,6 +325,20 @@ def watch_page(token: str) -> tuple[str, int]:
     with read_session(engine()) as session:
         game, table = open_watch(session, token)
         return _render_page(session, token, game, table, None)
+
+
+@bp.get("/w/<token>/ply")
+def watch_ply(token: str) -> dict[str, Any]:
+    """How far the game has gone, for the spectator page's poll: what its page shows too.
+    A spectator is nobody's seat: nothing is recorded."""
+    game_id, key = watch_payload(token)
+    with read_session(engine()) as session:
+        found = session.exec(
+            select(Game.ply, Game.status, Game.watch_key).where(col(Game.id) == game_id)
+        ).first()
+    if found is None or not secrets.compare_digest(found[2], key):
+        bad_link()
+    return {"ply": found[0], "status": found[1]}
 
 
 def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:

@@ -70,17 +70,23 @@ def watched_game(token: str) -> int:
     return game.id or 0
 
 
-def _watch_checked(session: Any, token: str) -> tuple[Game, int]:
+def watch_payload(token: str) -> tuple[int, str]:
+    """(game id, watch key) of a well-signed spectator link; 404 for anything else."""
     try:
         payload = read_token(site().secret, "watch", token)
     except BadLink:
         bad_link()
     if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
         bad_link()
-    game = session.get(Game, payload[0])
-    if game is None or not secrets.compare_digest(game.watch_key, payload[1]):
+    return payload[0], payload[1]
+
+
+def _watch_checked(session: Any, token: str) -> tuple[Game, int]:
+    game_id, key = watch_payload(token)
+    game = session.get(Game, game_id)
+    if game is None or not secrets.compare_digest(game.watch_key, key):
         bad_link()
-    return game, payload[0]
+    return game, game_id
 
 
 def open_watch(session: Any, token: str) -> tuple[Game, Table]:

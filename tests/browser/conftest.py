@@ -87,7 +87,16 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+def live_config() -> dict[str, Any]:
+    """Settings a test module adds to or overrides in live_server's (by overriding this
+    fixture: mail to a real SMTP server, say)."""
+    return {}
+
+
+@pytest.fixture
+def live_server(
+    database_url: str, tmp_path: Path, live_config: dict[str, Any]
+) -> Iterator[LiveServer]:
     """pbem served by werkzeug on 127.0.0.1 at a free port, with the file mail backend, and
     a thread that drains the outbox every 0.2 s so mail reaches the mailbox page."""
     holder: dict[str, Any] = {}
@@ -113,6 +122,7 @@ def live_server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
             "MAIL_BACKEND": "file",
             "MAIL_DIR": str(tmp_path / "mail"),
             "BASE_URL": url,
+            **live_config,
         }
     )
     holder["app"] = app

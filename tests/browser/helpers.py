@@ -6,6 +6,11 @@ import re
 import time
 from typing import Any
 
+from sqlmodel import select
+
+from pbem.models import Seat
+from pbem.storage.db import read_session
+
 
 def open_mail(
     page: Any,
@@ -107,3 +112,18 @@ def tap_a_move(page: Any) -> int:
     taps += 1
     expect(page.get_by_text("Your move is in", exact=False)).to_be_visible()
     return taps
+
+
+def wait_until_left(app: Any, game_id: int, seat: int, wait: float = 5.0) -> None:
+    """Wait until the server knows the seat's page was left (its script says so as the tab
+    goes): a move then mails the player at once, where a page still open would have its
+    mail held (issue 31, quiet while you look)."""
+    deadline = time.monotonic() + wait
+    while True:
+        with read_session(app.extensions["pbem"]["engine"]) as session:
+            row = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
+            if row.one().seen_at is None:
+                return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"seat {seat}'s page still counts as open after {wait} s")
+        time.sleep(0.05)

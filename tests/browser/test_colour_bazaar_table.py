@@ -20,7 +20,13 @@ from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
 from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import follow_seat_link, open_mail, tap_a_move, too_wide
+from tests.browser.helpers import (
+    follow_seat_link,
+    open_mail,
+    tap_a_move,
+    too_wide,
+    wait_until_left,
+)
 from tests.conftest import FormClient
 from tests.web.helpers import play_turn
 
@@ -151,6 +157,9 @@ def test_a_move_is_four_taps_on_one_screen(
     check(page, "the page after the move", viewport)
 
     # Léo's next move, then Ana taps a whole move from her mail in 4 taps (5 with a Court).
+    # She leaves her page first: while it is open, Léo's move shows there, not by mail.
+    page.goto(f"{url}/")
+    wait_until_left(live_server.app, 1, 0)
     play_turn(live_server.app.test_client(), _links(live_server)[1])
     open_mail(page, url, re.compile("Your move, "), to=PLAYERS[0].email, count=before // 2 + 2)
     follow_seat_link(page, url)

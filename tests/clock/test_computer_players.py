@@ -48,6 +48,9 @@ def test_one_person_and_two_computers_play_a_whole_game_by_mail(
         assert "poll.js" in page and f'href="{link}"' in page
         poll = client.get(f"{link}/ply")
         assert json.loads(poll.data) == {"ply": game.ply, "status": "active"}
+        # Ana leaves the page (its script says so): the reply is mailed, not held for it
+        # (tests/clock/test_quiet_while_looking.py).
+        assert client.post(f"{link}/away").status_code == 204
         # Not inside a request, not before the delay: only the clock's sweep moves.
         assert computer_moves(app) == 0
         clock.advance(seconds=4)

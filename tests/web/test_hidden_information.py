@@ -441,6 +441,7 @@ class Walk:
         if seat is None:
             found = {
                 "spectator": get(f"/w/{self.watch}").get_data(as_text=True),
+                "spectator poll": get(f"/w/{self.watch}/ply").get_data(as_text=True),
                 "API view": get(f"/api/v1/watch/{self.watch}").get_data(as_text=True),
             }
             if not light:
@@ -448,6 +449,10 @@ class Walk:
             return found
         link = self.links[seat]
         found = {"table": get(link).get_data(as_text=True)}
+        # The live page's poll; then the page says it is left, as its script does, so
+        # that the turn mails searched here go at once (pbem.players.presence).
+        found["poll"] = get(f"{link}/ply").get_data(as_text=True)
+        assert self.client.post(f"{link}/away").status_code == 204
         if not light:
             found["table (fr)"] = get(f"{link}?lang=fr").get_data(as_text=True)
             # The switch on one's own page sets the player's language: switch back.
