@@ -187,7 +187,7 @@ def test_round_steps_fit_and_read(
     heights["waiting"] = check(page, "round3-waiting", viewport, artifacts)
     print(viewport, heights)
     if viewport == "phone":
-        for step in ("limits", "pricing"):
+        for step in ("limits", "pricing", "limits (fr)", "pricing (fr)"):
             assert heights[step] <= screens, f"the {step} step is {heights[step]} px tall"
 
 
