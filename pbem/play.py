@@ -586,7 +586,11 @@ def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datet
         absent_after=game.absent_after,
         takeover=game.takeover,
     )
-    again = create_game(session, site, game.slug, invitees, options, now, timing=timing)
+    # The asker is sent to the new seat page at once: against computers only, the game
+    # starts with them looking at it, so no start mail goes to them (issue 31).
+    again = create_game(
+        session, site, game.slug, invitees, options, now, timing=timing, creator_looking=True
+    )
     again.rematch_of = game.id
     session.add(again)
     return again
