@@ -99,7 +99,6 @@ function setUp(form) {
     picked = holder;
     reviewed = null;
     buttons.forEach((b, i) => b.setAttribute("aria-pressed", String(holders[i] === holder)));
-    playRadios(holder).forEach((r) => { r.checked = false; });
     form.querySelectorAll('input[name="play"]:checked').forEach((r) => { r.checked = false; });
     suits.replaceChildren();
     clearBoard();

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from pbem.games.colour_bazaar import allowed_plays
@@ -24,22 +23,14 @@ from tests.browser.helpers import (
     follow_seat_link,
     open_mail,
     tap_a_move,
-    too_wide,
     wait_until_left,
 )
+from tests.browser.test_home_and_pages import check
 from tests.conftest import FormClient
 from tests.web.helpers import play_turn
 
-AXE = Axe()
-WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 PLAYERS = [Invitee("Ana", "ana@example.org"), Invitee("Léo", "leo@example.org")]
 
-
-def check(page: Any, what: str, viewport: str) -> None:
-    """The page fits the screen and axe-core finds no WCAG 2.1 A/AA violation."""
-    assert not (why := too_wide(page)), f"the {what} scrolls sideways on the {viewport}: {why}"
-    results = AXE.run(page, options=WCAG)
-    assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
 
 
 def game_state(live: LiveServer, game_id: int = 1) -> Game:
