@@ -2,7 +2,7 @@
 
 Each seat due (`Seat.computer_due_at` older than the delay, so the table sees the moves
 arrive) has its move worked out from the seat's view outside any transaction, then
-applied in its own transaction through `play.submit_move`, as a timeout is applied; if
+applied in its own transaction through `moves.submit_move`, as a timeout is applied; if
 someone moved meanwhile, the move is worked out again.
 """
 
@@ -14,12 +14,13 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
-from pbem import play
 from pbem.bots import decide
 from pbem.games import GAMES
 from pbem.models import Game, Seat
+from pbem.moves import submit_move
 from pbem.players.computers import level_for
 from pbem.storage.db import read_session, write_session
+from pbem.storage.store import lock_game, seat_of
 
 MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps falling due
 
@@ -72,7 +73,7 @@ def sweep_computers(
                 continue
             ply, token, move = worked
             with write_session(engine) as session:
-                game = play.lock_game(session, game_id)
+                game = lock_game(session, game_id)
                 if game.ply != ply:
                     continue  # someone moved meanwhile: work it out again next round
                 seat = session.exec(
@@ -84,7 +85,10 @@ def sweep_computers(
                     continue
                 # A seat whose player left is marked so in the log, move by move.
                 source = "left" if seat.left else "computer"
-                play.submit_move(session, site, game_id, seat_no, move, token, now, source)
+                submit_move(session, site, game_id, seat_no, move, token, now, source)
+                # The move took the rows it read out of the session: read them again.
+                game = lock_game(session, game_id)
+                seat = seat_of(session, game_id, seat_no)
                 rules = GAMES[game.slug]
                 state = game.state
                 if game.status == "active" and state and seat_no in rules.to_act(state):

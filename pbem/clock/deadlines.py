@@ -82,17 +82,20 @@ def vacation_covering(session: Session, player_id: int, moment: datetime) -> Vac
     ).first()
 
 
-def start_clock(
-    session: Session,
-    game: Game,
-    seat: Seat,
-    now: datetime,
-    away: Mapping[int, datetime] | None = None,
-) -> None:
+def away_at(session: Session, seats: list[Seat], now: datetime) -> dict[int, datetime]:
+    """When the seats' players on vacation at `now` come back, by player id."""
+    away = {}
+    for seat in seats:
+        vacation = vacation_covering(session, seat.player_id, now)
+        if vacation is not None:
+            away[seat.player_id] = vacation.ends_at
+    return away
+
+
+def start_clock(game: Game, seat: Seat, now: datetime, away: Mapping[int, datetime]) -> None:
     """The seat is newly due to act: set its deadline and first reminder.
 
-    `away`: when the players on vacation at `now` come back, by player id, when the
-    caller has read it already (a move's plan); else the vacation is looked up here."""
+    `away`: when the players on vacation at `now` come back, by player id (away_at)."""
     seat.turn_started_at = now
     seat.reminders_sent = 0
     seat.computer_due_at = None
@@ -108,12 +111,8 @@ def start_clock(
         seat.deadline = now
         seat.next_reminder_at = None
         return
-    if away is None:
-        vacation = vacation_covering(session, seat.player_id, now)
-        back = vacation.ends_at if vacation is not None else None
-    else:
-        back = away.get(seat.player_id)
     # The clock starts when the vacation ends (one vacation at a time: start_vacation).
+    back = away.get(seat.player_id)
     begin = back if back is not None else now
     seat.deadline = begin + timedelta(days=game.days_per_move) if game.days_per_move else None
     reminders = [r for r in plan(game, seat) if r.at > now]
@@ -130,12 +129,7 @@ def stop_clock(seat: Seat) -> None:
 
 
 def update_clocks(
-    session: Session,
-    game: Game,
-    seats: list[Seat],
-    before: set[int],
-    now: datetime,
-    away: Mapping[int, datetime] | None = None,
+    game: Game, seats: list[Seat], before: set[int], now: datetime, away: Mapping[int, datetime]
 ) -> None:
     """Start the clocks of seats newly due to act, stop those of seats no longer due
     (`away` as for start_clock)."""
@@ -144,10 +138,9 @@ def update_clocks(
         acting = set(GAMES[game.slug].to_act(game.state))
     for seat in seats:
         if seat.seat in acting and (seat.seat not in before or seat.turn_started_at is None):
-            start_clock(session, game, seat, now, away)
+            start_clock(game, seat, now, away)
         elif seat.seat not in acting and seat.turn_started_at is not None:
             stop_clock(seat)
-        session.add(seat)
 
 
 def shift_player_clocks(

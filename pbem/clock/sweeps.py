@@ -23,7 +23,7 @@ from pbem.games import GAMES
 from pbem.mailin import receive
 from pbem.mailout import notify
 from pbem.models import Game, Player, Seat, Vacation
-from pbem.play import submit_move
+from pbem.moves import submit_move
 from pbem.players import signin
 from pbem.players.links import Site
 from pbem.storage.db import read_session, write_session
@@ -132,7 +132,9 @@ def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> in
         if player_of(session, seat).notify == "none" or game.status != "active":
             return False
         warning = bool(fallen) and fallen[-1].warning
-        notify.queue(session, site, game, seat, "deadline_warning" if warning else "reminder", now)
+        tell = notify.telling(session, site, game, now)
+        notify.queue(tell, seat, "deadline_warning" if warning else "reminder")
+        tell.carry_out(session)
         return True
 
     return _each_due(engine, _due(select(Seat.id), Seat.next_reminder_at, now, batch), handle)

@@ -1,6 +1,6 @@
 """Apply one reply received for a reply address: once, or not at all with one answer saying why.
 
-The move goes through `play.submit_move`, exactly like a POST from the page. The reply's
+The move goes through `moves.submit_move`, the same path as a POST from the page. The reply's
 row in `inboundmail` (unique Message-ID) is written in the same transaction as the move
 or the answer, so a second copy of a mail changes nothing. An automatic mail (out of
 office, bounce, list, our own mail coming back) is never answered.
@@ -20,13 +20,13 @@ from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem import play
 from pbem.games import GAMES, IllegalMove
 from pbem.games.message import Message
 from pbem.mailin import reading, resend
 from pbem.mailin.address import ReplyAddress, fold_turn, parse_address, signature_ok
-from pbem.mailout.notify import queue
+from pbem.mailout.notify import queue, telling
 from pbem.models import Game, InboundMail, Player, Seat
+from pbem.moves import submit_move
 from pbem.present import text_presenter
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.storage.db import read_session, write_session
@@ -137,20 +137,21 @@ def _record(
 def _answer(
     session: Session,
     site: Any,
-    game: Game,
-    seat: Seat,
+    game_id: int,
+    seat_no: int,
     why: Message,
     line: str,
     now: datetime,
 ) -> None:
-    """Queue the one mail that says why nothing was played, with the legal moves."""
+    """Queue the one mail that says why nothing was played, with the legal moves (the game
+    read again: a move refused by the rules leaves the rows it read out of the session)."""
     since = now - timedelta(seconds=ANSWERS.seconds)
     answered = session.exec(
         select(func.count())
         .select_from(InboundMail)
         .where(
-            InboundMail.game_id == game.id,
-            InboundMail.seat == seat.seat,
+            InboundMail.game_id == game_id,
+            InboundMail.seat == seat_no,
             InboundMail.status == "refused",
             InboundMail.created_at > since,
         )
@@ -159,19 +160,18 @@ def _answer(
         return  # enough answers for this seat this hour: a loop, or a player who will look
     # The reason (a message, card ids and all) and the legal moves are the sender's to
     # write, in the player's language, from the game as it stands at this ply.
+    tell = telling(session, site, lock_game(session, game_id), now)
     queue(
-        session,
-        site,
-        game,
-        seat,
+        tell,
+        tell.seats[seat_no],
         "move_refused",
-        now,
         extra={
             "why": why.to_json(),
             "line": line[:200],
-            "sample": game.slug == "fantasy-business",
+            "sample": tell.game.slug == "fantasy-business",
         },
     )
+    tell.carry_out(session)
 
 
 def receive(
@@ -310,7 +310,7 @@ def _decide(
     def refuse(reason: str, why: Message, line: str = "") -> Verdict:
         _record(session, message_id, reply, sender, "refused", reason, now)
         session.flush()
-        _answer(session, site, game, seat, why, line, now)
+        _answer(session, site, reply.game_id, reply.seat, why, line, now)
         return Verdict("refused", reason, ACCEPTED)
 
     if game.status != "active" or game.state is None:
@@ -336,17 +336,19 @@ def _decide(
         return Verdict("ignored", "resend", ACCEPTED)
     try:
         with session.begin_nested():
-            play.submit_move(
-                session, site, id_of(game), seat.seat, move, current, now, source="mail"
-            )
+            submit_move(session, site, id_of(game), seat.seat, move, current, now, source="mail")
     except IllegalMove as exc:
         return refuse("illegal", exc.msg, used)
     except PlayError as exc:
         return refuse("stale", Message(exc.key, exc.params), used)
     _record(session, message_id, reply, sender, "applied", "", now, move)
     # The page says "your turn again" to a mover the table still waits on; by mail, that
-    # is a new turn mail with the new turn's reply address.
-    if game.state is not None and seat.seat in rules.to_act(game.state):
+    # is a new turn mail with the new turn's reply address. (The move took the rows it
+    # read out of the session: the game as the move left it is read again.)
+    tell = telling(session, site, lock_game(session, reply.game_id), now)
+    state = tell.game.state
+    if state is not None and seat.seat in rules.to_act(state):
         if player is None or player.notify != "none":
-            queue(session, site, game, seat, "your_turn", now)
+            queue(tell, tell.seats[seat.seat], "your_turn")
+            tell.carry_out(session)
     return Verdict("applied", "", APPLIED)

@@ -10,19 +10,20 @@ the mail this moment would have given, in the recipient's language.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, select
 
 from pbem.games import GAMES
-from pbem.models import Game, Outbox, Player, Seat
+from pbem.models import Game, Outbox, Player, Seat, Webhook
 from pbem.players.computers import is_computer_email
 from pbem.players.links import Site
 from pbem.present import presenter, rounds_viewed
 from pbem.storage.store import seats_of
-from pbem.storage.writeplan import add_row
-from pbem.webhooks.events import queue_events
+from pbem.storage.writes import Writes
+from pbem.webhooks.events import hooks_of_game, queue_events
 
 # Mails that carry the table talk a player has not yet seen.
 TALK_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout", "game_over"}
@@ -100,18 +101,38 @@ def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
     return shown.mail_view(view) if hasattr(shown, "mail_view") else view
 
 
+@dataclass
+class Telling:
+    """What queueing a game's mails needs, read once, and where its rows go: the game, its
+    seats in order, the webhooks that hear of them, the moment; a move's plan (pbem.moves)
+    makes one from what it read, the lobby and the sweeps by `telling`."""
+
+    site: Site
+    game: Game
+    seats: list[Seat]
+    hooks: list[Webhook]
+    now: datetime
+    writes: Writes = field(default_factory=Writes)
+
+    def carry_out(self, session: Session) -> None:
+        """Write the queued rows in the session's transaction."""
+        self.writes.carry_out(session)
+
+
+def telling(session: Session, site: Site, game: Game, now: datetime) -> Telling:
+    """A Telling for a game read in `session` (its seats are the session's own objects, so
+    what queue changes on them is flushed with the session)."""
+    return Telling(site, game, seats_of(session, game), hooks_of_game(session, game.id), now)
+
+
 def queue(
-    session: Session,
-    site: Site,
-    game: Game,
+    tell: Telling,
     seat: Seat,
     event: str,
-    now: datetime,
     extra: dict[str, Any] | None = None,
-    seats: list[Seat] | None = None,
     hold: timedelta | None = None,
 ) -> bool:
-    """Put the mail for `event` to `seat` in the outbox (this transaction); no rendering here.
+    """Put the mail for `event` to `seat` in the outbox rows of `tell`; no rendering here.
     Whether a mail was queued. `hold`: the mail waits that long, and the seat is marked as
     having a mail held, which its move cancels (pbem.players.presence).
 
@@ -120,7 +141,7 @@ def queue(
     player sits only in computer seats: play.create_game seats no computer as a person.)"""
     if seat.computer and not (seat.left and event == "game_over"):
         return False
-    seats = seats if seats is not None else seats_of(session, game)
+    game, seats, now = tell.game, tell.seats, tell.now
     facts: dict[str, Any] = {
         "deadline": seat.deadline,
         "since": seat.told_ply,  # the moves from this ply on are news to the seat
@@ -138,14 +159,14 @@ def queue(
         # The talk messages in (told_talk, last_talk] that others wrote are news to the seat.
         facts["talk"] = [seat.told_talk, game.last_talk]
         seat.told_talk = max(seat.told_talk, game.last_talk)
-    row = _row(site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply, hold)
+    row = _row(tell.site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply, hold)
     if hold:
         seat.held_mail = True
     # Webhooks hear of it too: their facts only, the deliverer writes the body.
-    queue_events(session, site, game, seat, event, now, [s.name for s in seats])
+    names = [s.name for s in seats]
+    queue_events(tell.writes, tell.hooks, tell.site, game, seat, event, now, names)
     seat.told_ply = game.ply
-    add_row(session, Outbox, row)  # plain values while a move's writes are planned
-    session.add(seat)
+    tell.writes.add(Outbox, row)
     return True
 
 

@@ -6,7 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from pbem.clock.deadlines import next_digest, shift_player_clocks, start_clock, vacation_covering
+from pbem.clock.deadlines import (
+    away_at,
+    next_digest,
+    shift_player_clocks,
+    start_clock,
+    vacation_covering,
+)
 from pbem.mailout.notify import queue_player_mail
 from pbem.models import Player, Seat, Vacation
 from pbem.players.links import Site
@@ -109,7 +115,8 @@ def come_back(session: Session, game_id: int, seat_no: int, now: datetime) -> No
     seat.absent = False
     seat.timeouts_in_row = 0
     if seat.turn_started_at is not None:
-        start_clock(session, game, seat, now)  # a full turn's time for the move now due
+        # A full turn's time for the move now due.
+        start_clock(game, seat, now, away_at(session, [seat], now))
     session.add(seat)
 
 

@@ -17,11 +17,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, Integer, bindparam, delete, or_, update
-from sqlmodel import Session
 
 from pbem.models import Outbox, Seat
 from pbem.storage.db import write_session
-from pbem.storage.writeplan import add_write
+from pbem.storage.writes import Writes
 
 SEEN_EVERY = timedelta(seconds=20)  # a seat's seen_at is written at most this often
 LOOKING = timedelta(seconds=60)  # seen this recently: the player is looking at the page
@@ -84,7 +83,7 @@ def _cancel_statement() -> object:
     )
 
 
-def cancel_held(session: Session, seat: Seat, ply: int) -> None:
+def cancel_held(writes: Writes, seat: Seat, ply: int) -> None:
     """The seat moves at `ply`: the "your move" mails not yet sent that it was queued
     before it (the one held while it looked, and any other still waiting) are deleted in
     the move's transaction, so none goes after the move. A sender that claimed one already
@@ -92,5 +91,5 @@ def cancel_held(session: Session, seat: Seat, ply: int) -> None:
     if not seat.held_mail:
         return  # no mail held: the move reads and writes nothing more
     values = {"w_game": seat.game_id, "w_seat": seat.seat, "w_ply": ply}
-    add_write(session, "cancel held turn mail", _cancel_statement, values)  # planned with the move
+    writes.run("cancel held turn mail", _cancel_statement, values)
     seat.held_mail = False

@@ -13,20 +13,20 @@ from typing import Any
 
 import orjson
 from flask import Blueprint, g, jsonify, request
-from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from pbem import play
+from pbem import moves
 from pbem.games import GameError
 from pbem.models import Game
 from pbem.present.api import game_json
 from pbem.present.i18n import languages
 from pbem.present.text import error_text, say
-from pbem.storage.db import read_session, write_session
+from pbem.storage.db import read_session
 from pbem.storage.store import PlayError, Stale, log_of
 from pbem.web import engine, now, site
 from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
+from pbem.webhooks.events import hooks_of_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 NOT_JSON = "not json"  # what _read_body gives for a body that is not JSON at all
@@ -108,24 +108,16 @@ def move(token: str) -> tuple[Response, int] | Response:
             return error(400, "bad_request", say(lang, "api.error.body"))
         turn, the_move = read
         names = [s.name for s, _, _ in table]
-        try:
-            # A player's own move through their link, as on the page: source "web".
-            prepared = play.prepare_move(
-                game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
-            )
-        except GameError as exc:  # IllegalMove and its kin: the rules say why
-            return error(400, "illegal", error_text(exc, lang, names))
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            # A move whose fields the rules cannot read at all (wrong types, missing keys).
-            return error(400, "bad_move", say(lang, "api.error.move"))
-        except PlayError as exc:
-            return _refused(exc, lang)
-        plan = play.plan_move(session, site(), prepared, moment, table)  # before the write lock
+        table_read = moves.table_read(game, table, hooks_of_game(session, game.id))
     try:
-        with write_session(engine()) as session:
-            play.write_move(session, site(), prepared, moment, plan)
-    except (PlayError, IntegrityError) as exc:
-        return _refused(exc if isinstance(exc, PlayError) else Stale("play.error.stale"), lang)
+        # A player's own move through their link, as on the page: source "web".
+        moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment)
+    except GameError as exc:  # IllegalMove and its kin: the rules say why
+        return error(400, "illegal", error_text(exc, lang, names))
+    except moves.Unreadable:
+        return error(400, "bad_move", say(lang, "api.error.move"))
+    except PlayError as exc:
+        return _refused(exc, lang)
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
         return jsonify(_view(session, game, table, seat_no))

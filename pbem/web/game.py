@@ -17,11 +17,10 @@ from flask import (
     request,
     url_for,
 )
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
-from pbem import play
+from pbem import moves, play
 from pbem.games import GAMES, IllegalMove
 from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
@@ -34,7 +33,7 @@ from pbem.present.i18n import languages
 from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import deadline_words, format_when
 from pbem.storage.db import read_session, write_session
-from pbem.storage.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
+from pbem.storage.store import Gone, LoggedMove, PlayError, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.seats import (
@@ -45,6 +44,7 @@ from pbem.web.seats import (
     seat_payload,
     watch_payload,
 )
+from pbem.webhooks.events import hooks_of_game
 
 bp = Blueprint("game", __name__)
 
@@ -434,36 +434,29 @@ def move(token: str) -> Response | tuple[str, int]:
         game, table, seat_no = open_seat(session, token, moment)
         page = partial(_render_page, session, token, game, table, seat_no)
         names = [seat.name for seat, _, _ in table]
-        rules = GAMES[game.slug]
         state = game.state
         if game.status != "active" or state is None:
             return page(status=409, error=Gone("play.error.not_active"))
         try:
-            play.check_turn(rules, state, seat_no, turn)
-        except Stale as exc:
-            return page(status=exc.status, error=exc)
-        try:
+            moves.check_turn(GAMES[game.slug], state, seat_no, turn)
             if form.get("confirm") != "1":
                 review = _review(game, names, seat_no, form.to_dict())
                 return _to_review(token, review, page)
             the_move = presenter(game.slug).parse_form(form)
-            # The rules run outside the write lock; the write is conditional on the ply read.
-            prepared = play.prepare_move(
-                game, len(table), seat_no, the_move, turn, "web", table[seat_no][0].left
-            )
         except FormError as exc:
             return page(status=400, error=PlayError(exc.key))
         except IllegalMove as exc:
             return page(status=400, move_error=error_text(exc, g.lang, names))
         except PlayError as exc:
             return page(status=exc.status, error=exc)
-        plan = play.plan_move(session, site(), prepared, moment, table)  # before the write lock
+        read = moves.table_read(game, table, hooks_of_game(session, game.id))
     try:
-        with write_session(engine()) as session:
-            play.write_move(session, site(), prepared, moment, plan)
-    except (PlayError, IntegrityError) as exc:
-        error = exc if isinstance(exc, PlayError) else Stale("play.error.stale")
-        return _page(token, id_of(game), seat_no, status=error.status, error=error)
+        moves.play(engine(), site(), read, seat_no, the_move, turn, moment)
+    except IllegalMove as exc:
+        why = error_text(exc, g.lang, names)
+        return _page(token, id_of(game), seat_no, status=400, move_error=why)
+    except PlayError as exc:
+        return _page(token, id_of(game), seat_no, status=exc.status, error=exc)
     done = redirect(url_for("game.seat_page", token=token, done=1), code=303)
     drafts.drop(done, token)
     return done

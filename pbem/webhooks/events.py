@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -21,20 +19,9 @@ from sqlmodel import Session, and_, col, or_, select
 from pbem.mailout.context import deadline_context
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
+from pbem.storage.writes import Writes
 
 EVENTS = frozenset({"your_turn", "reminder", "deadline_warning", "game_over"})
-_READ_ONCE = "pbem.webhooks_of_game"  # session.info key: a game's webhooks, read once
-
-
-@contextmanager
-def read_once(session: Session) -> Iterator[None]:
-    """Within the block, a game's webhooks are read once for the events of all its seats
-    (a move's plan tells several seats), not once per seat."""
-    session.info[_READ_ONCE] = {}
-    try:
-        yield
-    finally:
-        session.info.pop(_READ_ONCE, None)
 
 
 # Every webhook of a game's table and of its seats' players, in one query built once.
@@ -58,23 +45,17 @@ _ANY_OF_GAME = (
 )
 
 
-def _hooks(session: Session, game: Game, seat: Seat) -> list[Webhook]:
-    """The enabled webhooks that hear of `seat`'s events: the player's own, the table's."""
-    memo = session.info.get(_READ_ONCE)
-    hooks = memo.get(game.id) if memo is not None else None
-    if hooks is None:
-        params = {"game_id": game.id}
-        if session.connection().execute(_ANY_OF_GAME, params).first() is None:
-            hooks = []
-        else:
-            hooks = session.exec(_OF_GAME, params=params).all()
-        if memo is not None:
-            memo[game.id] = hooks
-    return [
-        hook
-        for hook in hooks
-        if hook.game_id == game.id or (hook.game_id is None and hook.player_id == seat.player_id)
-    ]
+def hooks_of_game(session: Session, game_id: int | None) -> list[Webhook]:
+    """The enabled webhooks that hear of the game: its table's, and its seats' players'."""
+    params = {"game_id": game_id}
+    if session.connection().execute(_ANY_OF_GAME, params).first() is None:
+        return []
+    return list(session.exec(_OF_GAME, params=params).all())
+
+
+def _hears(hook: Webhook, game: Game, seat: Seat) -> bool:
+    """Whether `hook` hears of `seat`'s events: the player's own, or the table's."""
+    return hook.game_id == game.id or (hook.game_id is None and hook.player_id == seat.player_id)
 
 
 def _winners(game: Game, names: list[str]) -> str:
@@ -110,7 +91,8 @@ def body_for(
 
 
 def queue_events(
-    session: Session,
+    writes: Writes,
+    hooks: list[Webhook],
     site: Any,
     game: Game,
     seat: Seat,
@@ -118,7 +100,8 @@ def queue_events(
     now: datetime,
     names: list[str],
 ) -> int:
-    """Queue `event` for `seat` to the webhooks that hear it; how many were queued.
+    """Queue `event` for `seat` to those of the game's `hooks` that hear it; how many were
+    queued.
 
     Only the facts are written here (in the transaction of what caused the event); the
     deliverer writes the body from them (`body_of`), after commit. A computer seat is
@@ -126,22 +109,15 @@ def queue_events(
     if event not in EVENTS or seat.computer:
         return 0
     queued = 0
-    for hook in _hooks(session, game, seat):
+    for hook in hooks:
+        if not _hears(hook, game, seat):
+            continue
         own = hook.game_id is None
         if not own and event == "game_over":
             event_id = f"w{hook.id}.g{game.id}.over"  # one result per table, not one per seat
-            pending = any(
-                isinstance(row, WebhookDelivery) and row.event_id == event_id
-                for row in session.new  # queued for another seat of this move, not yet written
-            )
-            seen = (
-                pending
-                or session.exec(
-                    select(WebhookDelivery.id).where(WebhookDelivery.event_id == event_id)
-                ).first()
-                is not None
-            )
-            if seen:
+            # The game ends once (its row moves from active to over once): only the other
+            # seats told of this end can have queued it.
+            if any(row["event_id"] == event_id for row in writes.added(WebhookDelivery)):
                 continue
         else:
             unique = uuid.uuid4().hex[:12]
@@ -157,17 +133,16 @@ def queue_events(
             "winners": _winners(game, names),
             "deadline": seat.deadline.isoformat() if seat.deadline is not None else None,
         }
-        session.add(
-            WebhookDelivery(
-                webhook_id=hook.id or 0,
-                event_id=event_id,
-                event=event,
-                body="",
-                facts=facts,
-                created_at=now,
-                next_attempt_at=now,
-            )
-        )
+        row = {
+            "webhook_id": hook.id or 0,
+            "event_id": event_id,
+            "event": event,
+            "body": "",
+            "facts": facts,
+            "created_at": now,
+            "next_attempt_at": now,
+        }
+        writes.add(WebhookDelivery, row)
         queued += 1
     return queued
 

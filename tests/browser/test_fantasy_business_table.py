@@ -22,7 +22,8 @@ from pbem.games import GAMES
 from pbem.games.fantasy_business.cards import ARTICLES
 from pbem.games.fantasy_business.engine import step_name
 from pbem.models import Game
-from pbem.play import Invitee, create_game, join, submit_move
+from pbem.moves import submit_move
+from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
 from tests.browser.conftest import VIEWPORTS, LiveServer

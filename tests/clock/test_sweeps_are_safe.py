@@ -81,19 +81,18 @@ def test_a_sweep_killed_halfway_is_completed_by_the_next(
     calls = {"n": 0}
 
     def dies_on_the_third_game(*args: Any, **kwargs: Any) -> Any:
-        game = args[2]
-        if game.id == 3:
+        if args[0].game.id == 3:
             raise KeyboardInterrupt("the clock process is killed")
         calls["n"] += 1
         return real_queue(*args, **kwargs)
 
     monkeypatch.setattr(notify, "queue", dies_on_the_third_game)
-    monkeypatch.setattr("pbem.play.queue", dies_on_the_third_game)
+    monkeypatch.setattr("pbem.moves.queue", dies_on_the_third_game)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(app)
     assert sorted(m.game_id for m in moves(app)) == [1, 2]  # game 3 was rolled back whole
     monkeypatch.setattr(notify, "queue", real_queue)
-    monkeypatch.setattr("pbem.play.queue", real_queue)
+    monkeypatch.setattr("pbem.moves.queue", real_queue)
     assert run_sweep(app)["timeouts"] == GAMES_COUNT - 2
     assert sorted(m.game_id for m in moves(app)) == list(range(1, GAMES_COUNT + 1))
     assert run_sweep(app)["timeouts"] == 0

@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from pbem import play
+from pbem import moves
 from pbem.games import GAMES
 from pbem.mailin.address import make_address
 from pbem.models import Game, Move, Seat
@@ -30,7 +30,7 @@ def _move_now(app: Any, game_id: int, clock: Any) -> int:
         (seat,) = RULES.to_act(game.state)
         token = RULES.turn_token(game.state, seat)
         move = RULES.legal_moves(game.state, seat)[0]
-        play.submit_move(session, site, game_id, seat, move, token, clock(), source="web")
+        moves.submit_move(session, site, game_id, seat, move, token, clock(), source="web")
     return seat
 
 

@@ -10,7 +10,8 @@ from typing import Any
 from pbem.games import GAMES
 from pbem.games.fantasy_business.cards import is_special
 from pbem.models import Game
-from pbem.play import Invitee, create_game, join, submit_move
+from pbem.moves import submit_move
+from pbem.play import Invitee, create_game, join
 from pbem.present.text import card_name
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of

@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem import play
+from pbem import moves
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
@@ -37,7 +37,7 @@ def move(app: Any, game_id: int) -> int:
         rules = GAMES[game.slug]
         seat = rules.to_act(game.state)[0]
         chosen = rules.legal_moves(game.state, seat)[0]
-        play.submit_move(session, site, game_id, seat, chosen, rules.turn_token(game.state, seat),
+        moves.submit_move(session, site, game_id, seat, chosen, rules.turn_token(game.state, seat),
                          app.config["CLOCK"]())  # fmt: skip
     with read_session(engine) as session:
         game = session.get(Game, game_id)

@@ -295,7 +295,9 @@ def test_a_body_is_written_after_the_commit_and_says_what_its_moment_said(app, h
     with write_session(engine) as session:
         seat = session.exec(select(Seat).where(Seat.game_id == game, Seat.seat == seat_no)).one()
         player = session.get(Player, seat.player_id)
-        notify.queue(session, site, session.get(Game, game), seat, "deadline_warning", clock())
+        tell = notify.telling(session, site, session.get(Game, game), clock())
+        notify.queue(tell, seat, "deadline_warning")
+        tell.carry_out(session)
         then = deadline_context(seat.deadline, player, clock())
     rows = deliveries(app)
     assert [row.event for row in rows] == ["your_turn", "deadline_warning"]

@@ -1,0 +1,327 @@
+"""One path for a move, whoever makes it: prepared from the game as read, planned as plain
+data, written in one short transaction.
+
+The page, the API, a reply by mail, the timeout sweep and the computer players all move
+through here. `prepare_move` checks the move and applies the rules to the game as read
+(no lock). `plan_move` works out everything the move writes from the rows read: the log
+row, the game row's new values, the seats' clocks, the mails and the webhook events, as
+values (pbem.storage.writes), touching no database. `write_move` moves the game row on by
+one UPDATE conditional on the ply (Stale if another move came first), checks that the
+seats and the table talk are as the plan read them (else plans again from them as they
+are, under the lock), and writes the plan. Nothing is written that the plan does not list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from pbem.clock.deadlines import update_clocks
+from pbem.games import GAMES, GameError, Message
+from pbem.games import Game as Rules
+from pbem.mailout.notify import Telling, queue
+from pbem.models import Game, Move, Player, Seat, Webhook
+from pbem.players import presence
+from pbem.storage.db import write_session
+from pbem.storage.store import Gone, PlayError, Stale, id_of, lock_game, table_of
+from pbem.storage.writes import Writes, move_game, seat_row, seats_now, update_seats
+from pbem.webhooks.events import hooks_of_game, queue_events
+
+
+@dataclass
+class TableRead:
+    """What a move is planned from, read once: the game, its seats in order with their
+    players' mail choices, who is on vacation (player id: back at), the game's webhooks."""
+
+    game: Game
+    seats: list[Seat]
+    notify: dict[int, str]  # by seat number
+    away: dict[int, datetime]
+    hooks: list[Webhook]
+
+
+def table_read(
+    game: Game, table: list[tuple[Seat, Player, datetime | None]], hooks: list[Webhook]
+) -> TableRead:
+    """A TableRead from a game and its table (store.table_of) read by the caller."""
+    return TableRead(
+        game,
+        [seat for seat, _, _ in table],
+        {seat.seat: player.notify for seat, player, _ in table},
+        {id_of(player): back for _, player, back in table if back is not None},
+        hooks,
+    )
+
+
+def read_table(session: Session, game_id: int, now: datetime) -> TableRead:
+    """The game (locked) and what its move needs, read in the caller's write transaction and
+    taken out of the session: the plan changes them as values, never through the session."""
+    game = lock_game(session, game_id)
+    table = table_of(session, game_id, now)
+    read = table_read(game, table, hooks_of_game(session, game_id))
+    session.expunge(game)
+    for seat, player, _ in table:
+        session.expunge(seat)
+        session.expunge(player)
+    for hook in read.hooks:
+        session.expunge(hook)
+    return read
+
+
+# --- preparing ----------------------------------------------------------------
+
+
+class Unreadable(PlayError):
+    """A move whose fields the rules cannot read at all (wrong types, missing keys): only
+    the API takes a move as it is sent; the page's and the mail's are read by their forms."""
+
+
+@dataclass
+class Prepared:
+    """A move checked and applied to the game as it was read: what writing it needs."""
+
+    game_id: int
+    seat: int
+    move: dict[str, Any]
+    source: str
+    ply: int  # the ply the move was made at
+    new_state: dict[str, Any]
+    before_acting: set[int]
+    lines: dict[str, Any]
+    outcome: dict[str, Any] | None
+
+
+def check_turn(rules: Rules, state: dict[str, Any], seat_no: int, token: str) -> None:
+    """Refuse a form made for an earlier turn (Stale) or sent by a seat that may not act."""
+    if token != rules.turn_token(state, seat_no):
+        raise Stale("play.error.stale")
+    if not rules.may_act(state, seat_no):
+        raise Stale("play.error.not_your_turn")
+
+
+def prepare_move(
+    game: Game,
+    seat_count: int,
+    seat_no: int,
+    move: dict[str, Any],
+    token: str,
+    source: str,
+    left: bool = False,
+) -> Prepared:
+    """Check and apply a move to the game as read, writing nothing (no lock needed).
+
+    `left`: the seat's player left the game (a computer plays it; no move from the web).
+    Raises Gone, Stale, or the game's IllegalMove.
+    """
+    if game.status != "active" or game.state is None:
+        raise Gone("play.error.not_active")
+    rules = GAMES[game.slug]
+    state = game.state
+    # Promise 2: a move carries the turn it was made for; a repeat or an old form is stale.
+    check_turn(rules, state, seat_no, token)
+    if source == "web" and left:
+        raise Gone("play.error.left")
+    before_acting = set(rules.to_act(state))
+    try:
+        new_state = rules.apply(state, seat_no, move)
+    except GameError:
+        raise  # IllegalMove and its kin: the rules say why
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise Unreadable("api.error.move") from None
+    lines = {
+        str(viewer): _to_json(rules.describe(state, seat_no, move, viewer))
+        for viewer in range(seat_count)
+    }
+    lines["watch"] = _to_json(rules.describe(state, seat_no, move, None))
+    result = rules.outcome(new_state)
+    outcome = None
+    if result is not None:
+        outcome = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
+    return Prepared(
+        id_of(game), seat_no, move, source, game.ply, new_state, before_acting, lines, outcome
+    )
+
+
+def _to_json(messages: list[Message]) -> list[dict[str, Any]]:
+    return [m.to_json() for m in messages]
+
+
+# --- planning -----------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """A move's writes as values: the game row's new values (written by a conditional
+    UPDATE), what the plan was made from, and every other row it writes."""
+
+    game_id: int
+    ply: int
+    game_values: dict[str, Any]
+    talk_read: int  # the game's last_talk as read: the turn mails carry the talk up to it
+    seats_read: list[tuple[Any, ...]]  # the seats as read (writes.seat_row)
+    writes: Writes
+
+
+def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
+    """Work out everything a prepared move writes, from `read`, touching no database.
+
+    The read game and seats take the values the move gives them: read no more from them."""
+    game = read.game
+    talk_read = game.last_talk
+    values: dict[str, Any] = {"state": prepared.new_state, "ply": prepared.ply + 1}
+    values["updated_at"] = now
+    if prepared.outcome is not None:
+        values.update(status="over", finished_at=now, outcome=prepared.outcome)
+    for name, value in values.items():
+        setattr(game, name, value)
+    before = [seat_row(seat) for seat in read.seats]
+    tell = Telling(site, game, read.seats, read.hooks, now)
+    tell.writes.add(Move, _move_row(prepared, now))
+    _after_move(tell, prepared, read.notify, read.away)
+    update_seats(tell.writes, before, read.seats)
+    return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes)
+
+
+def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
+    """The move's row in the log, as its columns."""
+    return {
+        "game_id": prepared.game_id,
+        "ply": prepared.ply,
+        "seat": prepared.seat,
+        "move": prepared.move,
+        "source": prepared.source,
+        "lines": prepared.lines,
+        "created_at": now,
+    }
+
+
+def _after_move(
+    tell: Telling, prepared: Prepared, notify: dict[int, str], away: dict[int, datetime]
+) -> None:
+    """The clocks and the mails the move makes: those who newly have to act are told; the
+    end of the game, a timeout and a seat newly absent are told to everyone."""
+    game, seats, source, now = tell.game, tell.seats, prepared.source, tell.now
+    mover = seats[prepared.seat]
+    newly_absent = _count_timeouts(game, mover, source)
+    # A "your move" mail held while the mover looked is not sent now that they moved.
+    presence.cancel_held(tell.writes, mover, prepared.ply)
+    update_clocks(game, seats, prepared.before_acting, now, away)
+    if prepared.outcome is not None:
+        for seat in seats:
+            presence.cancel_held(tell.writes, seat, prepared.ply)  # the game is over: no turn
+            queue(tell, seat, "game_over")
+        return
+    rules = GAMES[game.slug]
+    newly = {s for s in rules.to_act(prepared.new_state) if s not in prepared.before_acting}
+    for seat in seats:
+        if seat.seat in newly:
+            tell_turn(tell, seat, notify[seat.seat])
+        elif source == "timeout" and not newly_absent:
+            queue(tell, seat, "timeout", {"who": mover.name})
+    if newly_absent:
+        for seat in seats:
+            queue(tell, seat, "absent", {"who": mover.name})
+
+
+def tell_turn(tell: Telling, seat: Seat, choice: str) -> None:
+    """A "your move" mail, unless the player chose (`choice`) digests, reminders only, or no
+    mail (webhooks hear of the turn either way); held a few minutes while the player looks
+    at the game's page, which shows the move live (issue 31); `choice` "looking": the
+    player has the page open as the game starts, and gets no mail."""
+    if seat.absent:
+        return
+    if choice == "every":
+        hold = tell.site.turn_mail_delay if presence.looking(seat, tell.now) else None
+        queue(tell, seat, "your_turn", hold=hold)
+    else:
+        # No mail, but a chat-room webhook still hears of the turn.
+        names = [s.name for s in tell.seats]
+        queue_events(
+            tell.writes, tell.hooks, tell.site, tell.game, seat, "your_turn", tell.now, names
+        )
+
+
+def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:
+    """Keep count of a seat's timeouts in a row; True when it has just become absent."""
+    if source in ("computer", "left"):
+        # A computer move for an absent seat (still absent), or for a seat whose player left.
+        return False
+    if source != "timeout":
+        mover.timeouts_in_row = 0
+        mover.absent = False  # a player who moves is back
+        return False
+    mover.timeouts_in_row += 1
+    if not mover.absent and mover.timeouts_in_row >= game.absent_after:
+        mover.absent = True
+        if game.takeover:
+            # From now on a computer plays the seat: its clock starts again as one.
+            mover.turn_started_at = None
+            mover.deadline = None
+        return True
+    return False
+
+
+# --- writing ------------------------------------------------------------------
+
+
+def write_move(session: Session, site: Any, prepared: Prepared, plan: Plan, now: datetime) -> bool:
+    """Write a planned move in the session's write transaction, if the game is still at
+    the ply it was prepared at (else Stale). True when the plan was written as made; False
+    when a seat or the talk had changed since its read, and it was planned again here,
+    under the lock, from the rows as they are (a poll marked a seat seen, a vacation began)."""
+    talk = move_game(session, plan.game_id, plan.ply, plan.game_values)
+    if len(talk) != 1:
+        raise Stale("play.error.stale")
+    as_made = talk[0] == plan.talk_read and seats_now(session, plan.game_id) == plan.seats_read
+    if not as_made:
+        # The game row holds the move already: the new read gives the game as it leaves it.
+        plan = plan_move(site, read_table(session, plan.game_id, now), prepared, now)
+    plan.writes.carry_out(session)
+    return as_made
+
+
+def play(
+    engine: Engine,
+    site: Any,
+    read: TableRead,
+    seat_no: int,
+    move: dict[str, Any],
+    token: str,
+    now: datetime,
+) -> None:
+    """A player's move through their link (the page, the API), from the rows the request
+    read: prepared and planned before the write lock, written in a transaction of its own.
+    Raises Gone, Stale (also when another move took the ply first) or the game's IllegalMove."""
+    left = read.seats[seat_no].left
+    prepared = prepare_move(read.game, len(read.seats), seat_no, move, token, "web", left)
+    plan = plan_move(site, read, prepared, now)
+    try:
+        with write_session(engine) as session:
+            write_move(session, site, prepared, plan, now)
+    except IntegrityError:
+        raise Stale("play.error.stale") from None  # the same ply logged by another move
+
+
+def submit_move(
+    session: Session,
+    site: Any,
+    game_id: int,
+    seat_no: int,
+    move: dict[str, Any],
+    token: str,
+    now: datetime,
+    source: str = "web",
+) -> None:
+    """Apply one move made for the turn `token` in the caller's write transaction, the game
+    locked first (a reply by mail, a timeout, a computer's move). The game and seats read
+    here leave the session: read them again after. Raises Stale, Gone, PlayError, or the
+    game's IllegalMove; on any of them the caller's transaction is to be rolled back."""
+    read = read_table(session, game_id, now)
+    left = 0 <= seat_no < len(read.seats) and read.seats[seat_no].left
+    prepared = prepare_move(read.game, len(read.seats), seat_no, move, token, source, left)
+    write_move(session, site, prepared, plan_move(site, read, prepared, now), now)
