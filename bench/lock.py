@@ -3,10 +3,9 @@
 In one process, on a fresh database (SQLite, and PostgreSQL when 15's binaries are
 found or --pg-url is given), this plays whole two-player Colour Bazaar games move by
 move and times each move's write transaction, from its first statement (BEGIN
-IMMEDIATE on SQLite, the first row lock on PostgreSQL) to its COMMIT. Where pbem has
-play.prepare_move and play.plan_move, the rules, clocks and mails are worked out
-before the transaction and only play.write_move's writes run inside it (as the move
-POST does); an older pbem runs the whole play.submit_move inside it. The baseline is
+IMMEDIATE on SQLite, the first row lock on PostgreSQL) to its COMMIT. As the move POST
+does, moves.prepare_move and moves.plan_move work out the rules, clocks and mails
+before the transaction and only moves.write_move's writes run inside it. The baseline is
 one INSERT in pbem's own write_session. Between the two, as many moves of other games
 are played the lean way (lean_move): the floor of a move in this stack, with nothing
 pbem adds. Nothing here is asserted; the figures are printed.
@@ -26,7 +25,6 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 
 import argparse
-import inspect
 import math
 import os
 import shutil
@@ -38,17 +36,12 @@ from sqlalchemy import bindparam, insert, select, update
 
 from bench.bare_app import ROWS, create_table
 from bench.http import PG_BIN, Postgres, make_games, make_site
-from pbem import play
+from pbem import moves
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Seat
 from pbem.storage.db import make_engine, migrate, read_session, write_session
-from pbem.storage.store import seats_of, table_of
 
 RULES = GAMES["colour-bazaar"]
-# Where plan_move plans in the caller's read session (it takes the table read there).
-PLAN_IN_READ = (
-    hasattr(play, "plan_move") and "table" in inspect.signature(play.plan_move).parameters
-)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -63,36 +56,21 @@ def one_move(engine, site, game_id: int) -> tuple[float, float] | None:  # noqa:
     cpu = time.process_time()
     now = datetime.now(UTC)
     with read_session(engine) as session:
-        game = session.get(Game, game_id)
-        assert game is not None and game.state is not None
-        acting = RULES.to_act(game.state)
-        if not acting:
-            return None
-        seat = acting[0]
-        move = RULES.legal_moves(game.state, seat)[0]
-        token = RULES.turn_token(game.state, seat)
-        count = len(seats_of(session, game))
-        if PLAN_IN_READ:
-            # As the move POST does: the rules, clocks and mails worked out before the lock,
-            # in the session that read the game and its table.
-            prepared = play.prepare_move(game, count, seat, move, token, "web")
-            plan = play.plan_move(session, site, prepared, now, table_of(session, game_id, now))
-    if PLAN_IN_READ or hasattr(play, "plan_move"):
-        if not PLAN_IN_READ:  # an older tree: plan_move opened its own read session
-            prepared = play.prepare_move(game, count, seat, move, token, "web")
-            plan = play.plan_move(engine, site, prepared, now)
-        start = time.perf_counter()
-        with write_session(engine) as session:
-            play.write_move(session, site, prepared, now, plan)
-    elif hasattr(play, "prepare_move"):
-        prepared = play.prepare_move(game, count, seat, move, token, "web")
-        start = time.perf_counter()
-        with write_session(engine) as session:
-            play.write_move(session, site, prepared, now)
-    else:
-        start = time.perf_counter()
-        with write_session(engine) as session:
-            play.submit_move(session, site, game_id, seat, move, token, now)
+        read = moves.read_table(session, game_id, now)
+    state = read.game.state
+    assert state is not None
+    acting = RULES.to_act(state)
+    if not acting:
+        return None
+    seat = acting[0]
+    move = RULES.legal_moves(state, seat)[0]
+    token = RULES.turn_token(state, seat)
+    # As the move POST does: the rules, clocks and mails worked out before the lock.
+    prepared = moves.prepare_move(read.game, len(read.seats), seat, move, token, "web")
+    plan = moves.plan_move(site, read, prepared, now)
+    start = time.perf_counter()
+    with write_session(engine) as session:
+        moves.write_move(session, site, prepared, plan, now)
     return time.perf_counter() - start, time.process_time() - cpu
 
 
@@ -216,11 +194,7 @@ def measure(name: str, url: str, games: int) -> None:
         f"\n== {name}: write transaction per move, {len(writes)} moves of {games} games"
         f" (load average {load}) =="
     )
-    path = "whole submit_move"
-    if hasattr(play, "plan_move"):
-        path = "planned write_move"
-    elif hasattr(play, "prepare_move"):
-        path = "write_move only"
+    path = "planned write_move"
     rows = (
         (f"move: write transaction ({path})", writes),
         ("bare one-row insert: transaction", bare),

@@ -73,7 +73,8 @@ def main() -> None:
     )
     from pbem import create_app
     from pbem.games import GAMES
-    from pbem.play import Invitee, create_game, join, submit_move
+    from pbem.moves import submit_move
+    from pbem.play import Invitee, create_game, join
     from pbem.storage.db import make_engine, migrate, write_session
     from pbem.storage.store import seats_of
 

@@ -42,7 +42,7 @@ from pbem.games import GAMES
 from pbem.mailout.mailer import SmtpBackend, build_message
 from pbem.mailout.sender import drain
 from pbem.models import Game, Outbox
-from pbem.play import submit_move
+from pbem.moves import submit_move
 from pbem.storage.db import make_engine, migrate, read_session, write_session
 from tests.live.servers import HOST, free_port
 
