@@ -18,6 +18,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from pbem.clock.deadlines import start_clock, update_clocks
+from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
 from pbem.mailout.notify import queue
@@ -27,9 +28,6 @@ from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.links import Site, new_key
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
 from pbem.storage.store import (
-    Gone,
-    PlayError,
-    Stale,
     id_of,
     lock_game,
     moves_of,

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem import play
+from pbem.errors import PlayError
 from pbem.games import GAMES, IllegalMove
 from pbem.games.message import Message
 from pbem.mailin import reading, resend
@@ -31,7 +32,7 @@ from pbem.present import text_presenter
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
-from pbem.storage.store import PlayError, id_of, lock_game, seats_of
+from pbem.storage.store import id_of, lock_game, seats_of
 
 log = logging.getLogger(__name__)
 # Spec (issue 14): rate-limit by address and by seat; answers are limited further, so

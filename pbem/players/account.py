@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session, col, select
 
 from pbem.clock.deadlines import next_digest, shift_player_clocks, start_clock, vacation_covering
+from pbem.errors import PlayError
 from pbem.mailout.notify import queue_player_mail
 from pbem.models import Player, Seat, Vacation
 from pbem.players.links import Site
 from pbem.present.i18n import languages
 from pbem.present.timefmt import valid_zone
-from pbem.storage.store import PlayError, find_seat, id_of, lock_game, seat_of
+from pbem.storage.store import find_seat, id_of, lock_game, seat_of
 
 NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
 

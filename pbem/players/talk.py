@@ -12,9 +12,10 @@ from datetime import datetime
 from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
+from pbem.errors import PlayError
 from pbem.models import Game, Seat, Talk
 from pbem.present.forms import TalkForm
-from pbem.storage.store import PlayError, lock_game
+from pbem.storage.store import lock_game
 
 
 def post(session: Session, game_id: int, seat_no: int, form: TalkForm, now: datetime) -> Talk:

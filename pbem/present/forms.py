@@ -24,9 +24,9 @@ from pydantic_core import PydanticCustomError
 
 from pbem.bots import LEVELS
 from pbem.clock.deadlines import ScheduleError, parse_schedule
+from pbem.errors import PlayError
 from pbem.games.base import Game, Option
 from pbem.mailout.mailer import neutralise_encoded_words
-from pbem.storage.store import PlayError
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40

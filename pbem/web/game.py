@@ -22,6 +22,7 @@ from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
 from pbem import play
+from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES, IllegalMove
 from pbem.mailin.context import page_moves
 from pbem.models import Game, Player, Seat
@@ -34,7 +35,7 @@ from pbem.present.i18n import languages
 from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import deadline_words, format_when
 from pbem.storage.db import read_session, write_session
-from pbem.storage.store import Gone, LoggedMove, PlayError, Stale, id_of, log_of, seat_of, table_of
+from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.seats import (

@@ -13,9 +13,9 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from pbem.clock.scheduler import drain_webhooks
+from pbem.errors import PlayError
 from pbem.models import Game, Player, Seat, Webhook
 from pbem.storage.db import read_session, write_session
-from pbem.storage.store import PlayError
 from pbem.webhooks import deliver as deliver_module
 from pbem.webhooks.urls import WebhookError, check_url, detect_kind
 from tests.web.helpers import deliver, link_in
