@@ -18,9 +18,9 @@ from typing import Any
 from sqlalchemy import bindparam
 from sqlmodel import Session, and_, col, or_, select
 
-from pbem.mailout.context import deadline_context
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
+from pbem.present.timefmt import deadline_context
 
 EVENTS = frozenset({"your_turn", "reminder", "deadline_warning", "game_over"})
 _READ_ONCE = "pbem.webhooks_of_game"  # session.info key: a game's webhooks, read once

@@ -285,7 +285,7 @@ def test_a_body_is_written_after_the_commit_and_says_what_its_moment_said(app, h
     in the owner's language, with the time left as it was when the event happened, and
     keeps it for every retry."""
     from pbem.mailout import notify
-    from pbem.mailout.context import deadline_context
+    from pbem.present.timefmt import deadline_context
 
     seat_no = (seat_to_act(app, game) + 1) % 3
     add_hook(app, game, seat_no, "mine", hooks.url("/json"), "generic")
