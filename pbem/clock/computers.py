@@ -17,8 +17,7 @@ from sqlmodel import select
 from pbem import play
 from pbem.bots import decide
 from pbem.games import GAMES
-from pbem.models import Game, Seat
-from pbem.players.computers import level_for
+from pbem.models import Game, Seat, level_for
 from pbem.storage.db import read_session, write_session
 
 MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps falling due

@@ -25,9 +25,9 @@ from pbem.errors import PlayError
 from pbem.games import GAMES, IllegalMove
 from pbem.games.message import Message
 from pbem.mailin import reading, resend
-from pbem.mailin.address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.mailout.notify import queue
 from pbem.models import Game, InboundMail, Player, Seat
+from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.storage.db import read_session, write_session

@@ -13,12 +13,12 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from pbem.bots import LEVELS
-from pbem.models import Game, Player, Seat
+from pbem.models import Player
 
 # RFC 2606: the .invalid domain never resolves, so a computer's address is never mailed.
 COMPUTER_DOMAIN = "computer.invalid"
 
-__all__ = ["LEVELS", "computer_player", "is_computer_email", "level_for"]
+__all__ = ["LEVELS", "computer_player", "is_computer_email"]
 
 
 def is_computer_email(email: str) -> bool:
@@ -35,12 +35,3 @@ def computer_player(session: Session, level: str, now: datetime) -> Player:
         session.add(player)
         session.flush()
     return player
-
-
-def level_for(game: Game, seat: Seat) -> str | None:
-    """The level of the computer playing `seat` now, or None when its person plays it."""
-    if seat.computer:
-        return seat.computer
-    if seat.absent and game.takeover:
-        return game.takeover
-    return None

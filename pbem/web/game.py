@@ -24,10 +24,9 @@ from werkzeug.wrappers import Response
 from pbem import play
 from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES, IllegalMove
-from pbem.mailin.context import page_moves
-from pbem.models import Game, Player, Seat
+from pbem.mailout.replies import page_moves
+from pbem.models import Game, Player, Seat, level_for
 from pbem.players import account, home, presence, talk
-from pbem.players.computers import level_for
 from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.forms import TALK_MAX, ExtendForm, TalkForm

@@ -8,8 +8,8 @@ from sqlmodel import col, select
 
 from pbem import play
 from pbem.games import GAMES
-from pbem.mailin.address import make_address
 from pbem.models import Game, Move, Seat
+from pbem.players.reply_address import make_address
 from pbem.present import text_presenter
 from pbem.present.replay import state_at
 from pbem.storage.db import read_session, write_session
