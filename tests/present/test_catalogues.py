@@ -24,7 +24,7 @@ from pbem.present.i18n import languages, translations
 from pbem.present.timefmt import deadline_context
 from pbem.present.vocabulary import VOCABULARY
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 LANGS = languages()
 NAMES = ["Ana", "Léo", "Zoé"]
