@@ -1,7 +1,7 @@
 """How fast the outbox sender renders and sends mail over real SMTP, beside bare smtplib.
 
 The mail of whole two-player Colour Bazaar games is queued in a fresh SQLite database (each
-move through play.submit_move, as the site queues it), then pbem's sender drains it into an
+move through moves.submit_move, as the site queues it), then pbem's sender drains it into an
 aiosmtpd server in another process, whose every reply can be held back (--rtt) to stand for
 a server across a network (a new connection waits three of them before its first mail: the
 TCP handshake, the greeting, EHLO; a real server's STARTTLS and login add more). The same

@@ -15,6 +15,7 @@ from werkzeug.serving import run_simple
 from pbem import play
 from pbem.clock.scheduler import drain_outbox, make_scheduler, sweep_due
 from pbem.config import start_logging
+from pbem.errors import PlayError
 from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.mailin.cli import inbound_command
@@ -24,7 +25,7 @@ from pbem.present.forms import TimeControl
 from pbem.present.text import render
 from pbem.storage.db import migrate as run_migrations
 from pbem.storage.db import read_session, write_session
-from pbem.storage.store import PlayError, moves_of, seats_of
+from pbem.storage.store import moves_of, seats_of
 
 
 def _engine() -> Any:

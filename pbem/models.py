@@ -249,3 +249,14 @@ class SignIn(SQLModel, table=True):
     # A game mail's settings link has no row until it is used: the row then made names the
     # mail, once (a unique index: the second press finds it used).
     outbox_id: int | None = Field(default=None, unique=True, index=True)
+
+
+def level_for(game: Game, seat: Seat) -> str | None:
+    """The level of the computer playing `seat` now, or None when its person plays it.
+
+    Here with the rows, not in players/, because pages and the clock ask it as well."""
+    if seat.computer:
+        return seat.computer
+    if seat.absent and game.takeover:
+        return game.takeover
+    return None

@@ -22,13 +22,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.clock.deadlines import update_clocks
+from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES, GameError, Message
 from pbem.games import Game as Rules
 from pbem.mailout.notify import Telling, queue
 from pbem.models import Game, Move, Player, Seat, Webhook
 from pbem.players import presence
 from pbem.storage.db import write_session
-from pbem.storage.store import Gone, PlayError, Stale, id_of, lock_game, table_of
+from pbem.storage.store import id_of, lock_game, table_of
 from pbem.storage.writes import Writes, move_game, seat_row, seats_now, update_seats
 from pbem.webhooks.events import hooks_of_game, queue_events
 

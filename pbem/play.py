@@ -15,6 +15,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.clock.deadlines import away_at, start_clock, update_clocks
+from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError
 from pbem.games import Game as Rules
 from pbem.mailout.notify import queue, telling
@@ -24,8 +25,6 @@ from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.links import Site, new_key
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
 from pbem.storage.store import (
-    Gone,
-    PlayError,
     id_of,
     lock_game,
     moves_of,

@@ -26,6 +26,7 @@ from sqlmodel import SQLModel
 from pbem import create_app, play
 from pbem.storage.db import migrate
 from pbem.web.csrf import csrf_token
+from tests.settings import app_settings
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 
@@ -159,21 +160,16 @@ def make_test_app(
 ) -> Any:
     """The app every test uses: the test database, the hand-moved clock, mail through the
     loopback SMTP server; `extra` adds or overrides settings (REPLY_DOMAIN, webhooks...)."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
-            "DATABASE_URL": database_url,
-            "BASE_URL": "http://pbem.test",
-            "MAIL_BACKEND": "smtp",
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": smtpd.port,  # type: ignore[attr-defined]
-            "SMTP_TIMEOUT": 5.0,
-            "MAIL_DIR": str(tmp_path / "mail"),
-            "CLOCK": clock,
-            **extra,
-        }
+    settings = app_settings(
+        database_url,
+        tmp_path,
+        MAIL_BACKEND="smtp",
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=smtpd.port,  # type: ignore[attr-defined]
+        SMTP_TIMEOUT=5.0,
+        CLOCK=clock,
     )
+    app = create_app(settings | extra)
     app.test_client_class = FormClient
     return app
 

@@ -12,6 +12,7 @@ from pbem.config import ConfigError
 from pbem.models import Game
 from pbem.storage.db import write_session
 from tests.conftest import FormClient
+from tests.settings import app_settings
 from tests.web.helpers import deliver, headline, link_in, play_turn, start_game
 
 GOOD_KEY = "k" * 32
@@ -115,16 +116,7 @@ def test_check_passes_a_healthy_database_with_games_still_forming(
 
 
 def test_local_mailbox_shows_mail_and_its_links(database_url: str, tmp_path: Any) -> None:
-    app = create_app(
-        {
-            "TESTING": True,
-            "DEBUG": True,
-            "DATABASE_URL": database_url,
-            "MAIL_BACKEND": "file",
-            "MAIL_DIR": str(tmp_path / "mail"),
-            "BASE_URL": "http://pbem.test",
-        }
-    )
+    app = create_app(app_settings(database_url, tmp_path, DEBUG=True, MAIL_BACKEND="file"))
     app.test_client_class = FormClient
     client = app.test_client()
     form = {

@@ -16,9 +16,8 @@ from sqlmodel import select
 
 from pbem.bots import decide
 from pbem.games import GAMES
-from pbem.models import Game, Seat
+from pbem.models import Game, Seat, level_for
 from pbem.moves import submit_move
-from pbem.players.computers import level_for
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import lock_game, seat_of
 

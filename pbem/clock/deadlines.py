@@ -6,7 +6,6 @@ live in pbem/clock/sweeps.py.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
@@ -15,32 +14,9 @@ from zoneinfo import ZoneInfo
 from sqlmodel import Session, col, select
 
 from pbem.games import GAMES
-from pbem.models import Game, Player, Seat, Vacation
-from pbem.players.computers import level_for
+from pbem.models import Game, Player, Seat, Vacation, level_for
 
-_ITEM = re.compile(r"^\s*(\d{1,3})\s*(h|%)\s*$")
 DIGEST_HOUR = 8  # local time of the daily digest
-
-
-class ScheduleError(ValueError):
-    """A reminder schedule that cannot be read."""
-
-
-def parse_schedule(text: str | list[str]) -> list[str]:
-    """Normalise a reminder schedule such as "24h, 80%"; ScheduleError if it is not one."""
-    items = text if isinstance(text, list) else [p for p in re.split(r"[,\s]+", text) if p]
-    result = []
-    for item in items:
-        match = _ITEM.match(str(item))
-        if not match:
-            raise ScheduleError(str(item))
-        number, unit = int(match[1]), match[2]
-        if (unit == "h" and not 1 <= number <= 336) or (unit == "%" and not 1 <= number <= 99):
-            raise ScheduleError(str(item))
-        result.append(f"{number}{unit}")
-    if len(result) > 6:
-        raise ScheduleError("too many")
-    return sorted(set(result), key=result.index)
 
 
 @dataclass(frozen=True)

@@ -20,18 +20,19 @@ from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from pbem.errors import PlayError
 from pbem.games import GAMES, IllegalMove
 from pbem.games.message import Message
 from pbem.mailin import reading, resend
-from pbem.mailin.address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.moves import submit_move
+from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
-from pbem.storage.store import PlayError, id_of, lock_game, seats_of
+from pbem.storage.store import id_of, lock_game, seats_of
 
 log = logging.getLogger(__name__)
 # Spec (issue 14): rate-limit by address and by seat; answers are limited further, so

@@ -14,8 +14,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.games import GAMES
-from pbem.mailin.address import ReplyAddress, fold_turn
 from pbem.models import Game, InboundMail
+from pbem.players.reply_address import ReplyAddress, fold_turn
 from pbem.present import text_presenter
 from pbem.present.replay import states
 from pbem.present.textmove import TextMoveError, first_move

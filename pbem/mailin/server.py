@@ -18,8 +18,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from pbem.mailin.address import described
 from pbem.mailin.receive import address_ok, receive
+from pbem.players.reply_address import described
 
 log = logging.getLogger(__name__)
 # One line a mail (issue 30), at INFO: what became of it and of which seat, never the reply

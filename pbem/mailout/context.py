@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -13,36 +13,9 @@ from pbem.players.links import Site
 from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.present.options import option_lines, time_control
-from pbem.present.text import say
-from pbem.present.timefmt import deadline_words, format_short, format_when
+from pbem.present.text import join_names, say
+from pbem.present.timefmt import deadline_context, format_when
 from pbem.storage.store import log_of
-
-URGENT = timedelta(hours=24)
-
-
-def join_names(names: list[str], lang: str) -> str:
-    """Names joined as a sentence says them: "Ana, Léo and Zoé"."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + say(lang, "list.and") + names[-1]
-
-
-def deadline_context(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
-    """The deadline in the player's zone, the time left, and whether it is urgent."""
-    if deadline is None:
-        return {
-            "deadline": None,
-            "deadline_text": "",
-            "deadline_short": "",
-            "time_left": "",
-            "urgent": False,
-        }
-    left = max(deadline - now, timedelta(0))
-    return {
-        **deadline_words(deadline, now, player.tz, player.lang),
-        "deadline_short": format_short(deadline, player.tz, player.lang),
-        "urgent": left < URGENT,
-    }
 
 
 def player_context(site: Site, player: Player, now: datetime) -> dict[str, Any]:

@@ -17,20 +17,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from pbem.mailout.mime import Mail, Value, ascii_address, compose
 from pbem.models import Outbox
-from pbem.present.text import install_jinja
+from pbem.present.text import install_jinja, neutralise_encoded_words
 
 MAIL_TEMPLATES = Path(__file__).resolve().parents[2] / "mail"
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
-_ENCODED_WORD = re.compile(r"=\?")
-
-
-def neutralise_encoded_words(value: str) -> str:
-    """Text in which no RFC 2047 encoded word (=?charset?q?...?=) can start.
-
-    A mail program decodes an encoded word it finds in a header, so text a player wrote
-    could read as other text, CR LF included (CVE-2024-6923): "=?" becomes "= ?".
-    """
-    return _ENCODED_WORD.sub("= ?", value)
 
 
 def clean_header(value: str) -> str:

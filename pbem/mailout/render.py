@@ -14,10 +14,10 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from pbem.games.message import Message
-from pbem.mailin.context import offers_reply, refusal_moves, reply_context
 from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
 from pbem.mailout.notify import NOTIFICATIONS, decode
+from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.players import signin
 from pbem.players.computers import is_computer_email

@@ -13,12 +13,13 @@ from pbem.clock.deadlines import (
     start_clock,
     vacation_covering,
 )
+from pbem.errors import PlayError
 from pbem.mailout.notify import queue_player_mail
-from pbem.models import Player, Seat, Vacation
+from pbem.models import Player, Vacation
 from pbem.players.links import Site
 from pbem.present.i18n import languages
 from pbem.present.timefmt import valid_zone
-from pbem.storage.store import PlayError, find_seat, id_of, lock_game, seat_of
+from pbem.storage.store import find_seat, id_of, lock_game, seat_of
 
 NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
 
@@ -132,16 +133,3 @@ def add_time(session: Session, game_id: int, by_seat: int, seat_no: int, days: i
         raise PlayError("extend.error.no_deadline")
     seat.deadline += timedelta(days=days)
     session.add(seat)
-
-
-def away_until(session: Session, seats: list[Seat], now: datetime) -> dict[int, datetime]:
-    """For each of these seats whose player is on vacation now: when they are back."""
-    by_player = {seat.player_id: seat.seat for seat in seats}
-    away = session.exec(
-        select(Vacation).where(
-            col(Vacation.player_id).in_(by_player),
-            Vacation.starts_at <= now,
-            Vacation.ends_at > now,
-        )
-    )
-    return {by_player[v.player_id]: v.ends_at for v in away}

@@ -1,9 +1,10 @@
-"""Computer players at the table: which seats a computer plays, and at what level.
+"""Computer players at the table: the accounts they sit in, and their addresses.
 
 A seat is played by a computer when the creator made it a computer seat (`Seat.computer`
 names the level), or while its person is marked absent after their timeouts and the game
 has a takeover level (`Game.takeover`), until they press "I'm back". Such a seat is due
 from `Seat.computer_due_at`; only the clock process moves them (`pbem.clock.computers`).
+Which level plays a seat now is `pbem.models.level_for`, asked by pages and the clock too.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from pbem.bots import LEVELS
-from pbem.models import Game, Player, Seat
+from pbem.models import Player
 
 # RFC 2606: the .invalid domain never resolves, so a computer's address is never mailed.
 COMPUTER_DOMAIN = "computer.invalid"
 
-__all__ = ["LEVELS", "computer_player", "is_computer_email", "level_for"]
+__all__ = ["LEVELS", "computer_player", "is_computer_email"]
 
 
 def is_computer_email(email: str) -> bool:
@@ -35,12 +36,3 @@ def computer_player(session: Session, level: str, now: datetime) -> Player:
         session.add(player)
         session.flush()
     return player
-
-
-def level_for(game: Game, seat: Seat) -> str | None:
-    """The level of the computer playing `seat` now, or None when its person plays it."""
-    if seat.computer:
-        return seat.computer
-    if seat.absent and game.takeover:
-        return game.takeover
-    return None

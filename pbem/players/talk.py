@@ -12,9 +12,10 @@ from datetime import datetime
 from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
+from pbem.errors import PlayError
 from pbem.models import Game, Seat, Talk
 from pbem.present.forms import TalkForm
-from pbem.storage.store import PlayError, lock_game
+from pbem.storage.store import lock_game
 
 
 def post(session: Session, game_id: int, seat_no: int, form: TalkForm, now: datetime) -> Talk:
@@ -46,10 +47,3 @@ def visible(session: Session, game: Game, viewer: int | None, after: int = 0) ->
             or_(col(Talk.to_seat).is_(None), col(Talk.to_seat) == viewer, col(Talk.seat) == viewer)
         )
     return list(session.exec(query.order_by(col(Talk.id))))
-
-
-def news_for(session: Session, game: Game, seat: Seat) -> list[Talk]:
-    """Messages from others that this seat has not yet had in a mail."""
-    return [
-        m for m in visible(session, game, seat.seat, after=seat.told_talk) if m.seat != seat.seat
-    ]

@@ -11,8 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.games import GAMES
-from pbem.models import Game, Player, Seat
-from pbem.players.computers import level_for
+from pbem.models import Game, Player, Seat, level_for
 from pbem.present.common import LogEntry, log_lines
 
 

@@ -23,10 +23,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pbem.bots import LEVELS
-from pbem.clock.deadlines import ScheduleError, parse_schedule
+from pbem.errors import PlayError
 from pbem.games.base import Game, Option
-from pbem.mailout.mailer import neutralise_encoded_words
-from pbem.storage.store import PlayError
+from pbem.present.text import neutralise_encoded_words
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40
@@ -34,6 +33,28 @@ MAX_VACATION_DAYS = 60
 TALK_MAX = 1000
 _NAME_JUNK = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 _TALK_JUNK = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ITEM = re.compile(r"^\s*(\d{1,3})\s*(h|%)\s*$")  # one reminder: hours or % of the time
+
+
+class ScheduleError(ValueError):
+    """A reminder schedule that cannot be read."""
+
+
+def parse_schedule(text: str | list[str]) -> list[str]:
+    """Normalise a reminder schedule such as "24h, 80%"; ScheduleError if it is not one."""
+    items = text if isinstance(text, list) else [p for p in re.split(r"[,\s]+", text) if p]
+    result = []
+    for item in items:
+        match = _ITEM.match(str(item))
+        if not match:
+            raise ScheduleError(str(item))
+        number, unit = int(match[1]), match[2]
+        if (unit == "h" and not 1 <= number <= 336) or (unit == "%" and not 1 <= number <= 99):
+            raise ScheduleError(str(item))
+        result.append(f"{number}{unit}")
+    if len(result) > 6:
+        raise ScheduleError("too many")
+    return sorted(set(result), key=result.index)
 
 
 class Form(BaseModel):

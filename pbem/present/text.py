@@ -20,6 +20,7 @@ from pbem.present.i18n import SOURCE_LANGUAGE, Msgid, Plural, fill, translate, t
 from pbem.present.vocabulary import VOCABULARY
 
 _COPY = re.compile(r"-\d+$")
+_ENCODED_WORD = re.compile(r"=\?")
 
 
 def msgid_of(key: str) -> Msgid | None:
@@ -73,6 +74,16 @@ def seat_name(seat: int, lang: str = SOURCE_LANGUAGE, names: list[str] | None = 
     if names is not None and 0 <= seat < len(names):
         return names[seat]
     return say(lang, "seat.default", number=seat + 1)
+
+
+def neutralise_encoded_words(value: str) -> str:
+    """Text in which no RFC 2047 encoded word (=?charset?q?...?=) can start.
+
+    A mail program decodes an encoded word it finds in a header, so text a player wrote
+    could read as other text, CR LF included (CVE-2024-6923): "=?" becomes "= ?". It sits
+    here, below forms and mail alike, because both clean a player's name with it.
+    """
+    return _ENCODED_WORD.sub("= ?", value)
 
 
 def join_names(names: list[str], lang: str) -> str:

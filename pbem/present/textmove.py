@@ -21,8 +21,6 @@ NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "un": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
 }  # fmt: skip
-MAX_LINE = 300  # a move line longer than this is not a move
-MAX_NUMBER = 9999
 
 
 class TextMoveError(ValueError):
@@ -89,21 +87,6 @@ def add_phrases(table: dict[tuple[str, ...], Any], names: Iterable[str], value: 
         key = phrase(name)
         if key:
             table.setdefault(key, value)
-
-
-def candidate_lines(body: str, limit: int = 8) -> list[str]:
-    """The first non-empty lines of a mail body that could hold a move."""
-    lines = []
-    for line in body.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if len(stripped) > MAX_LINE:
-            continue
-        lines.append(stripped)
-        if len(lines) >= limit:
-            break
-    return lines
 
 
 def plain_name(name: str) -> str:

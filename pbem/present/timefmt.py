@@ -10,7 +10,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel.dates import format_datetime, format_timedelta
 
+from pbem.models import Player
 from pbem.present.i18n import ptr, tr
+
+# Under a day left, a mail's first line and a page's clock say so.
+URGENT = timedelta(hours=24)
 
 
 @cache
@@ -88,6 +92,24 @@ def deadline_words(deadline: datetime | None, now: datetime, tz: str, lang: str)
         "deadline": deadline,
         "deadline_text": format_when(deadline, tz, lang),
         "time_left": format_left(max(deadline - now, timedelta(0)), lang),
+    }
+
+
+def deadline_context(deadline: datetime | None, player: Player, now: datetime) -> dict[str, Any]:
+    """The deadline in the player's zone, the time left, and whether it is urgent."""
+    if deadline is None:
+        return {
+            "deadline": None,
+            "deadline_text": "",
+            "deadline_short": "",
+            "time_left": "",
+            "urgent": False,
+        }
+    left = max(deadline - now, timedelta(0))
+    return {
+        **deadline_words(deadline, now, player.tz, player.lang),
+        "deadline_short": format_short(deadline, player.tz, player.lang),
+        "urgent": left < URGENT,
     }
 
 

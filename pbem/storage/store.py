@@ -1,4 +1,4 @@
-"""The queries and locks every layer needs, and the errors they raise; they only know models.
+"""The queries and locks every layer needs; they only know models (errors are in pbem.errors).
 
 Every function takes the session first; the caller owns the transaction.
 """
@@ -14,30 +14,8 @@ from sqlalchemy import and_, bindparam
 from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
+from pbem.errors import PlayError
 from pbem.models import Game, Move, Player, Seat, Vacation
-
-
-class PlayError(Exception):
-    """A request the game cannot take; carries a catalogue key for the page."""
-
-    status = 400
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
-
-class Stale(PlayError):
-    """The move was made for a turn that has already been played."""
-
-    status = 409
-
-
-class Gone(PlayError):
-    """The game is not in a state that allows this."""
-
-    status = 409
 
 
 def id_of(row: Game | Player) -> int:

@@ -8,12 +8,13 @@ from typing import Any
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from pbem.errors import PlayError
 from pbem.models import Player
 from pbem.players import account, signin
 from pbem.present.forms import MAX_VACATION_DAYS, VacationForm
 from pbem.present.timefmt import format_when, zones
 from pbem.storage.db import read_session, write_session
-from pbem.storage.store import PlayError, id_of, player_of, seat_of
+from pbem.storage.store import id_of, player_of, seat_of
 from pbem.web import bad_link, engine, now, signed_pair, site
 from pbem.web.seats import seat_from
 from pbem.web.signin import recheck_session

@@ -16,13 +16,14 @@ from flask import Blueprint, g, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem import moves
+from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.models import Game
 from pbem.present.api import game_json
 from pbem.present.i18n import languages
 from pbem.present.text import error_text, say
 from pbem.storage.db import read_session
-from pbem.storage.store import PlayError, Stale, log_of
+from pbem.storage.store import log_of
 from pbem.web import engine, now, site
 from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch

@@ -21,11 +21,11 @@ from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
 from pbem import moves, play
+from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, IllegalMove
-from pbem.mailin.context import page_moves
-from pbem.models import Game, Player, Seat
+from pbem.mailout.replies import page_moves
+from pbem.models import Game, Player, Seat, level_for
 from pbem.players import account, home, presence, talk
-from pbem.players.computers import level_for
 from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.forms import TALK_MAX, ExtendForm, TalkForm
@@ -33,7 +33,7 @@ from pbem.present.i18n import languages
 from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import deadline_words, format_when
 from pbem.storage.db import read_session, write_session
-from pbem.storage.store import Gone, LoggedMove, PlayError, id_of, log_of, seat_of, table_of
+from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.seats import (

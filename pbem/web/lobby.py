@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 from werkzeug.wrappers import Response
 
+from pbem.errors import PlayError
 from pbem.models import Game, Player
 from pbem.play import Invitee, create_game
 from pbem.players.computers import LEVELS
@@ -20,7 +21,7 @@ from pbem.present.forms import TimeControl, read_options
 from pbem.present.i18n import languages
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
-from pbem.storage.store import PlayError, seat_of, seats_of
+from pbem.storage.store import seat_of, seats_of
 from pbem.web import engine, now, site
 
 bp = Blueprint("lobby", __name__)

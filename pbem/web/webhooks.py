@@ -6,9 +6,9 @@ from flask import Blueprint, current_app, redirect, request, url_for
 from sqlmodel import select
 from werkzeug.wrappers import Response
 
+from pbem.errors import PlayError
 from pbem.models import Game, Player, Seat
 from pbem.storage.db import write_session
-from pbem.storage.store import PlayError
 from pbem.web import engine, now
 from pbem.web.account import _settings_page
 from pbem.web.seats import seat_from

@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy import bindparam
 from sqlmodel import Session, and_, col, or_, select
 
-from pbem.mailout.context import deadline_context
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
+from pbem.present.timefmt import deadline_context
 from pbem.storage.writes import Writes
 
 EVENTS = frozenset({"your_turn", "reminder", "deadline_warning", "game_over"})

@@ -8,8 +8,8 @@ from datetime import datetime
 from sqlalchemy import delete
 from sqlmodel import Session, select
 
+from pbem.errors import PlayError
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
-from pbem.storage.store import PlayError
 from pbem.webhooks.urls import KINDS, WebhookError, check_url, detect_kind
 
 MAX_OWN = 5  # webhooks a player may keep for their own turns

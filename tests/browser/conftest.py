@@ -15,6 +15,7 @@ from werkzeug.serving import make_server
 
 from pbem import create_app
 from pbem.clock.scheduler import drain_outbox
+from tests.settings import app_settings
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -113,18 +114,14 @@ def live_server(
     # because the links in mail carry it.
     server = make_server("127.0.0.1", 0, wsgi, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
-    app = create_app(
-        {
-            "TESTING": True,
-            "DEBUG": True,  # as `make run`: the local mailbox is served only under debug
-            "SECRET_KEY": "browser-test-secret-key-of-32-bytes-at-least",
-            "DATABASE_URL": database_url,
-            "MAIL_BACKEND": "file",
-            "MAIL_DIR": str(tmp_path / "mail"),
-            "BASE_URL": url,
-            **live_config,
-        }
+    settings = app_settings(
+        database_url,
+        tmp_path,
+        DEBUG=True,  # as `make run`: the local mailbox is served only under debug
+        MAIL_BACKEND="file",
+        BASE_URL=url,
     )
+    app = create_app(settings | live_config)
     holder["app"] = app
     live = LiveServer(url=url, app=app)
     stop = threading.Event()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import func, select
+from sqlmodel import select
 
 from pbem.clock.sweeps import sweep
 from pbem.models import Game, Move, Seat
@@ -61,12 +61,6 @@ def moves(app: Any, source: str | None = None) -> list[Move]:
         if source:
             query = query.where(Move.source == source)
         return list(session.exec(query))
-
-
-def count_moves(app: Any) -> int:
-    """How many moves are stored."""
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        return session.exec(select(func.count()).select_from(Move)).one()
 
 
 def headlines(smtpd: Any, email: str | None = None) -> list[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.clock.scheduler import make_scheduler
+from tests.settings import process_env
 from tests.web.helpers import PLAYERS
 
 
@@ -48,13 +49,7 @@ def test_the_pbem_clock_process_says_what_it_sent(
     for row, (name, email) in enumerate(PLAYERS):
         form[f"name_{row}"], form[f"email_{row}"] = name, email
     assert client.post("/games", data=form).status_code == 303
-    env = {
-        **os.environ,
-        **{f"PBEM_{key}": str(app.config[key]) for key in ("SECRET_KEY", "DATABASE_URL")},
-        **{f"PBEM_{key}": str(app.config[key]) for key in ("BASE_URL", "SMTP_HOST", "SMTP_PORT")},
-        "PBEM_MAIL_BACKEND": "smtp",
-        "PBEM_SENDER_INTERVAL": "0.2",
-    }
+    env = {**os.environ, **process_env(app, SENDER_INTERVAL=0.2)}
     log = tmp_path / "clock.log"
     command = [sys.executable, "-c", "from pbem.console import main; main()", "clock"]
     with open(log, "wb") as out:

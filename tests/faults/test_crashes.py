@@ -17,6 +17,7 @@ from pbem.clock.scheduler import drain_outbox
 from pbem.models import Outbox
 from pbem.storage.db import read_session
 from tests.clock.helpers import moves, new_game, run_sweep
+from tests.settings import process_env
 from tests.web.helpers import PLAYERS, deliver, headline
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,15 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_killed(app: Any, what: str) -> None:
     """Run tests/faults/crash.py with the app's settings; it must die by SIGKILL."""
-    env = {
-        **os.environ,
-        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
-        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
-        "PBEM_MAIL_BACKEND": "smtp",
-        "PBEM_SMTP_HOST": "127.0.0.1",
-        "PBEM_SMTP_PORT": str(app.config["SMTP_PORT"]),
-        "PBEM_BASE_URL": app.config["BASE_URL"],
-    }
+    env = {**os.environ, **process_env(app)}
     done = subprocess.run(
         [sys.executable, "-m", "tests.faults.crash", what],
         cwd=ROOT,

@@ -11,7 +11,7 @@ import pytest
 
 from pbem.games import GAMES, IllegalMove
 from pbem.games.base import Move, State
-from pbem.games.decktet import BASIC, CARDS, COURTS, PAWNS, SUITS
+from pbem.games.decktet import BASIC, COURTS, PAWNS, SUITS
 from pbem.present.text import error_text
 
 GAME = GAMES["colour-bazaar"]
@@ -152,8 +152,3 @@ def play_random_game(
         log.append((seat, move))
         state = GAME.apply(state, seat, move)
     return state, log
-
-
-def card_suits(card_id: str) -> tuple[str, ...]:
-    """A card's suits."""
-    return CARDS[card_id].suits

@@ -12,6 +12,7 @@ from typing import Any
 
 from tests.live import servers
 from tests.live.servers import free_port
+from tests.settings import process_env
 
 ROOT = Path(__file__).resolve().parents[2]
 _HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
@@ -67,10 +68,4 @@ def turn_form(page: str) -> dict[str, str]:
 
 def server_env(app: Any, tmp: Path) -> dict[str, str]:
     """The environment that gives gunicorn the same settings as the test app."""
-    return {
-        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
-        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
-        "PBEM_MAIL_BACKEND": "file",
-        "PBEM_MAIL_DIR": str(tmp / "mail"),
-        "PBEM_BASE_URL": app.config["BASE_URL"],
-    }
+    return process_env(app, MAIL_BACKEND="file", MAIL_DIR=tmp / "mail")

@@ -12,8 +12,8 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from pbem.games import GAMES
-from pbem.mailin.address import make_address
 from pbem.models import Game, Outbox, Seat
+from pbem.players.reply_address import make_address
 from pbem.storage.db import read_session
 from tests.web.helpers import text_of
 

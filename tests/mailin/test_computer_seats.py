@@ -13,9 +13,9 @@ from sqlmodel import select
 
 from pbem import play
 from pbem.clock.computers import sweep_computers
-from pbem.mailin.address import make_address
 from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
 from pbem.players.computers import COMPUTER_DOMAIN
+from pbem.players.reply_address import make_address
 from pbem.storage.db import read_session, write_session
 from pbem.webhooks.events import body_of
 from pbem.webhooks.store import add_webhook

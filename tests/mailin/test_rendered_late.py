@@ -8,8 +8,8 @@ from sqlmodel import col, select
 
 from pbem import moves
 from pbem.games import GAMES
-from pbem.mailin.address import make_address
 from pbem.models import Game, Move, Seat
+from pbem.players.reply_address import make_address
 from pbem.present import text_presenter
 from pbem.present.replay import state_at
 from pbem.storage.db import read_session, write_session
@@ -22,7 +22,7 @@ RULES = GAMES["colour-bazaar"]
 
 
 def _move_now(app: Any, game_id: int, clock: Any) -> int:
-    """The seat to act plays its first legal move through play.submit_move; which seat."""
+    """The seat to act plays its first legal move through moves.submit_move; which seat."""
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     with write_session(engine) as session:
         game = session.get(Game, game_id)

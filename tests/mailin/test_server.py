@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from pbem.games import GAMES
 from tests.mailin.conftest import REPLY_DOMAIN, free_port
 from tests.mailin.helpers import addr, answer, example_in, game_row, send, turn_mail
+from tests.settings import process_env
 
 SECRET_WORDS = "zanzibar quokka"  # in every body: no log line may hold it
 
@@ -72,13 +73,9 @@ def test_the_pbem_inbound_process_writes_each_verdict_to_its_log(app, smtpd, gam
     """The command itself, run as the Procfile runs it: its INFO lines used to go nowhere."""
     env = {
         **os.environ,
-        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
-        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
-        "PBEM_BASE_URL": app.config["BASE_URL"],
-        "PBEM_MAIL_FROM": app.config["MAIL_FROM"],
-        "PBEM_REPLY_DOMAIN": REPLY_DOMAIN,
-        "PBEM_MAIL_BACKEND": "file",
-        "PBEM_MAIL_DIR": str(tmp_path / "mail"),
+        **process_env(
+            app, REPLY_DOMAIN=REPLY_DOMAIN, MAIL_BACKEND="file", MAIL_DIR=tmp_path / "mail"
+        ),
     }
     port = free_port()
     log = tmp_path / "inbound.log"

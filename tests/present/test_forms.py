@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from pbem.errors import PlayError
 from pbem.games import GAMES
 from pbem.present.forms import (
     TALK_MAX,
@@ -16,7 +17,6 @@ from pbem.present.forms import (
     VacationForm,
     read_options,
 )
-from pbem.storage.store import PlayError
 
 
 def refusal(read: Any, data: Any) -> tuple[str, dict[str, Any]]:

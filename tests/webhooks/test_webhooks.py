@@ -13,9 +13,9 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from pbem.clock.scheduler import drain_webhooks
+from pbem.errors import PlayError
 from pbem.models import Game, Player, Seat, Webhook
 from pbem.storage.db import read_session, write_session
-from pbem.storage.store import PlayError
 from pbem.webhooks import deliver as deliver_module
 from pbem.webhooks.urls import WebhookError, check_url, detect_kind
 from tests.web.helpers import deliver, link_in
@@ -285,7 +285,7 @@ def test_a_body_is_written_after_the_commit_and_says_what_its_moment_said(app, h
     in the owner's language, with the time left as it was when the event happened, and
     keeps it for every retry."""
     from pbem.mailout import notify
-    from pbem.mailout.context import deadline_context
+    from pbem.present.timefmt import deadline_context
 
     seat_no = (seat_to_act(app, game) + 1) % 3
     add_hook(app, game, seat_no, "mine", hooks.url("/json"), "generic")

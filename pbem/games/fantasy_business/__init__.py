@@ -223,11 +223,6 @@ class FantasyBusiness(Game):
         viewer = None if own and own[0]["e"] == "won" else seat
         return describe_events(own, viewer)
 
-    def describe_setup(self, state: State, viewer: int | None) -> list[Message]:
-        """Log lines for the opening of a new game (round 1's first buyer and cards)."""
-        return describe_events(state["events"], viewer) if state["ply"] == 0 else []
-
-
 def _plays(state: State, seat: int) -> list[Move]:
     """Every special card play open to `seat`."""
     moves: list[Move] = []

@@ -9,9 +9,9 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mailout.context import deadline_context
 from pbem.models import Player, Seat
 from pbem.players.home import _left
+from pbem.present.timefmt import deadline_context
 from pbem.web.game import _clocks
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -12,7 +12,7 @@ from pbem.games.fantasy_business.orders import settle_card
 from pbem.games.message import Message
 from pbem.present.text import render, translated
 from pbem.present.vocabulary import VOCABULARY
-from tests.games.test_fantasy_business_rules import G, play, raises
+from tests.games.fantasy_business.test_rules import G, play, raises
 
 NAMES = ["Ana", "Léo", "Zoé", "Max"]
 ORDERS = {"auction": "orders"}

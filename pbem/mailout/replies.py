@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import GAMES
-from pbem.mailin.address import make_address
 from pbem.models import Game, Seat
+from pbem.players.reply_address import make_address
 from pbem.present import text_presenter
 
 # The mails that ask a seat for its move, and so carry a Reply-To that plays it.

@@ -15,15 +15,16 @@ import pytest
 from markupsafe import escape
 
 from pbem.games import GAMES
-from pbem.mailout.context import deadline_context, player_context
+from pbem.mailout.context import player_context
 from pbem.mailout.mailer import MAIL_TEMPLATES, make_templates, render_mail
 from pbem.mailout.notify import NOTIFICATIONS
 from pbem.models import Player, Vacation
 from pbem.present.colour_bazaar import results as colour_bazaar_results
 from pbem.present.i18n import languages, translations
+from pbem.present.timefmt import deadline_context
 from pbem.present.vocabulary import VOCABULARY
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 LANGS = languages()
 NAMES = ["Ana", "Léo", "Zoé"]

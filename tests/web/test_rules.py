@@ -23,7 +23,7 @@ SHARED = next(
 )
 # Digests of every run of eight words of the source rules, so that the own-words check runs
 # in a checkout without the sources beside it (the digests hold no sentence of theirs).
-# Rebuild with `python -m tests.web.test_rules_pages` when the sources change.
+# Rebuild with `python -m tests.web.test_rules` when the sources change.
 SOURCE_RUNS = ROOT / "tests" / "data" / "source_runs.txt"
 PROSE = {"en": ("How to play", "A worked example"), "fr": ("Comment jouer", "Un exemple complet")}
 
@@ -102,7 +102,7 @@ def test_the_stored_digests_match_the_sources() -> None:
     """Where the sources are beside the checkout, the stored digests are theirs."""
     assert len(stored_runs()) > 4000
     if SHARED is not None:
-        assert stored_runs() == runs_of_sources(SHARED), "run python -m tests.web.test_rules_pages"
+        assert stored_runs() == runs_of_sources(SHARED), "run python -m tests.web.test_rules"
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

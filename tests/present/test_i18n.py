@@ -33,7 +33,7 @@ from pbem.present.timefmt import format_left, format_when
 from tests.conftest import make_test_app
 from tests.web.helpers import PLAYERS, deliver, text_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 POT = TRANSLATIONS / "messages.pot"
 # The keywords of the Makefile's `messages` target.
 KEYWORDS = ["-k", "N_", "-k", "NN_:1,2", "-k", "tr:2", "-k", "ntr:2,3", "-k", "ptr:2c,3"]

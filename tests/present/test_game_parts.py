@@ -20,6 +20,7 @@ from pbem.present import (
     presenter,
     rounds_viewed,
 )
+from tests.settings import app_settings
 
 PAGES = Environment(loader=FileSystemLoader(str(ROOT / "templates")))
 MAILS = make_templates().text
@@ -48,15 +49,7 @@ def test_a_game_registered_without_its_parts_is_named_with_each_missing_part(
     with pytest.raises(MissingPart, match="third-game: presenter pbem.present.third_game"):
         check_parts(PAGES, MAILS)
     with pytest.raises(MissingPart):  # the application does not start
-        create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
-                "DATABASE_URL": f"sqlite:///{tmp_path / 'never.db'}",
-                "BASE_URL": "http://pbem.test",
-                "MAIL_DIR": str(tmp_path / "mail"),
-            }
-        )
+        create_app(app_settings(f"sqlite:///{tmp_path / 'never.db'}", tmp_path))
 
 
 def test_a_missing_template_is_found_even_when_the_rest_is_there() -> None:

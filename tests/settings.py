@@ -1,0 +1,41 @@
+"""The test app's settings, written once: the app a test builds in process, the browser
+tests' server, and the pbem processes tests start all take them from here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+SECRET_KEY = "test-secret-key-of-at-least-32-bytes"
+BASE_URL = "http://pbem.test"
+# What a pbem process started by a test reads from PBEM_* variables, as the Procfile's do.
+PASSED_ON = (
+    "SECRET_KEY",
+    "DATABASE_URL",
+    "BASE_URL",
+    "MAIL_FROM",
+    "MAIL_BACKEND",
+    "MAIL_DIR",
+    "SMTP_HOST",
+    "SMTP_PORT",
+)
+
+
+def app_settings(database_url: str, tmp_path: Path, **extra: Any) -> dict[str, Any]:
+    """The settings of a test app on `database_url`, mail kept under `tmp_path`; `extra`
+    adds or overrides settings (the mail backend, DEBUG, a reply domain...)."""
+    return {
+        "TESTING": True,
+        "SECRET_KEY": SECRET_KEY,
+        "DATABASE_URL": database_url,
+        "BASE_URL": BASE_URL,
+        "MAIL_DIR": str(tmp_path / "mail"),
+        **extra,
+    }
+
+
+def process_env(app: Any, **extra: Any) -> dict[str, str]:
+    """The PBEM_* variables that give a pbem process the settings of `app`; `extra` adds
+    or overrides some (a process of its own may keep its mail elsewhere, say)."""
+    settings = {key: app.config[key] for key in PASSED_ON} | extra
+    return {f"PBEM_{key}": str(value) for key, value in settings.items()}
