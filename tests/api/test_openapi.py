@@ -1,0 +1,163 @@
+"""The generated OpenAPI document lists every status each route answers, and no other;
+every answer fits the model the document names for it (pbem.web.openapi, apimodels)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from pbem.games import GAMES
+from pbem.present.i18n import languages
+from pbem.storage.ratelimit import BAD_LINKS
+from pbem.web import apimodels
+from pbem.web.apimodels import Error, MoveRequest, read_move
+from pbem.web.bodies import API_MAX_BODY
+from pbem.web.openapi import ROUTES, Route, document
+from tests.api.test_api import acting, api
+from tests.web.helpers import start_game
+
+METHODS = ("get", "post", "put", "patch", "delete")
+Try = Callable[[Any, str], Any]  # (client, concrete path) -> the answer
+
+
+def chunked_too_large(app: Any, method: str, path: str) -> Any:
+    """A chunked body past the API's limit, as gunicorn hands one over."""
+    environ = EnvironBuilder(
+        path=path, method=method.upper(), content_type="application/json"
+    ).get_environ()
+    environ.pop("CONTENT_LENGTH", None)
+    environ["HTTP_TRANSFER_ENCODING"] = "chunked"
+    environ["wsgi.input_terminated"] = True
+    environ["wsgi.input"] = io.BytesIO(b"{" + b" " * (2 * API_MAX_BODY) + b"}")
+    answer, status, _ = run_wsgi_app(app, environ)
+    return int(status.split()[0]), b"".join(answer)
+
+
+def down(*_: Any, **__: Any) -> Any:
+    raise OperationalError("SELECT 1", {}, Exception("the database is down"))
+
+
+@pytest.fixture
+def table(client: Any, app: Any, smtpd: Any) -> dict[str, str]:
+    """A started game: the acting seat's token, another seat's, and the watch token."""
+    links, _ = start_game(client, app, smtpd)
+    mover = acting(client, links)
+    other = next(link for link in links.values() if link != mover)
+    page = client.get(mover).get_data(as_text=True)
+    watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
+    return {
+        "mover": api(mover).rsplit("/", 1)[1],
+        "other": api(other).rsplit("/", 1)[1],
+        "watch": watch,
+    }
+
+
+def concrete(route: Route, token: str) -> str:
+    return route.path.replace("{token}", token)
+
+
+def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch: Any) -> list[Any]:
+    """Every kind of request a client may send to `route`, each answer as (status, json)."""
+    token = table["watch"] if "/watch/" in route.path else table["mover"]
+    path = concrete(route, token)
+    send = getattr(client, route.method)
+    answers: list[tuple[int, Any]] = []
+
+    def keep(answer: Any) -> None:
+        answers.append((answer.status_code, answer.get_json()))
+
+    keep(send(path, raw=True) if route.method == "post" else send(path))
+    for method in METHODS:
+        if method != route.method:
+            keep(getattr(client, method)(path))
+    status, body = chunked_too_large(app, route.method, path)
+    answers.append((status, json.loads(body)))
+    cross = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+    if route.method == "post":
+        view = client.get(concrete(ROUTES[0], token)).get_json()
+        good = {"turn": view["turn"], "move": view["legal_moves"][0]}
+        keep(client.post(path, json=good, headers=cross, raw=True))
+        keep(client.post(path, data={"turn": "1"}, raw=True))  # a form, not JSON
+        for data in ("[" * 2000, "{", '{"turn": 1, "move": {}}', "[]", '{"turn": "x"}'):
+            keep(client.post(path, data=data, content_type="application/json", raw=True))
+        for move in ({"card": ["x"], "market": "a"}, {}, {"card": "nothing"}):
+            keep(client.post(path, json={"turn": view["turn"], "move": move}, raw=True))
+        keep(client.post(path, json=good, raw=True))  # played
+        keep(client.post(path, json=good, raw=True))  # the same turn again: stale
+        elsewhere = concrete(route, table["other"])
+        keep(client.post(elsewhere, json=good, raw=True))  # not this seat's turn
+    else:
+        keep(send(path, headers=cross))
+    if route.token:
+        guesser = app.test_client()
+        guesser.environ_base["REMOTE_ADDR"] = "192.0.2.9"
+        wrong = concrete(route, token[:-3] + "xyz")
+        for _ in range(BAD_LINKS.count + 1):
+            if route.method == "post":
+                keep(guesser.post(wrong, json={}, raw=True))
+            else:
+                keep(guesser.get(wrong))
+        with monkeypatch.context() as patch:
+            patch.setattr("pbem.web.api.read_session", down)
+            keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))
+    return answers
+
+
+def test_every_api_route_is_in_the_route_table(app: Any) -> None:
+    served = {
+        (method.lower(), re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule))
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/")
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    }
+    assert served == {(route.method, route.path) for route in ROUTES}
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[r.operation for r in ROUTES])
+def test_each_route_answers_exactly_the_statuses_listed(
+    route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch: Any
+) -> None:
+    listed = document()["paths"][route.path][route.method]["responses"]
+    answers = walk(route, app, client, table, monkeypatch)
+    answered = {str(status) for status, _ in answers}
+    assert answered == set(listed), (route.path, sorted(answered), sorted(listed))
+    for status, body in answers:
+        if status == 200:
+            route.answer.model_validate(body)
+        else:
+            Error.model_validate(body)  # a stable code from the document's list
+    if route.answer is apimodels.Document:
+        assert answers[0][1] == document()
+
+
+def test_the_models_name_every_game_and_language() -> None:
+    schemas = document()["components"]["schemas"]
+    assert set(schemas["Game"]["properties"]["slug"]["enum"]) == set(GAMES)
+    assert set(schemas["View"]["properties"]["lang"]["enum"]) == set(languages())
+
+
+@pytest.mark.parametrize(
+    ("body", "read"),
+    [
+        (b'{"turn": "3", "move": {"card": "5M"}, "pad": "x"}', ("3", {"card": "5M"})),
+        (b"{", "bad_json"),
+        (b"[" * 2000, "bad_json"),
+        (b'{"turn": NaN, "move": {}}', "bad_json"),
+        (b'{"turn": 3, "move": {}}', "bad_request"),
+        (b'{"turn": "3", "move": []}', "bad_request"),
+        (b'{"turn": "3"}', "bad_request"),
+        (b'["3", {}]', "bad_request"),
+        (b'{"turn": "' + b"9" * 101 + b'", "move": {}}', "bad_request"),
+    ],
+)
+def test_a_move_body_is_read_or_refused_with_a_reason(body: bytes, read: Any) -> None:
+    got = read_move(body)
+    assert (got.turn, got.move) == read if isinstance(got, MoveRequest) else got == read
