@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from flask import Blueprint, g, jsonify, request
 from werkzeug.wrappers import Response
 
@@ -25,12 +24,12 @@ from pbem.present.text import error_text, say
 from pbem.storage.db import read_session
 from pbem.storage.store import log_of
 from pbem.web import engine, now, site
+from pbem.web.apimodels import read_move
 from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
 from pbem.webhooks.events import hooks_of_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-NOT_JSON = "not json"  # what _read_body gives for a body that is not JSON at all
 
 
 def error(status: int, code: str, message: str) -> tuple[Response, int]:
@@ -55,7 +54,7 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
 
 @bp.get("/openapi.json")
 def openapi() -> Response:
-    """The OpenAPI 3.1 document of this API."""
+    """The OpenAPI 3.1 document of this API, generated from its models (pbem.web.apimodels)."""
     return jsonify(document())
 
 
@@ -75,23 +74,6 @@ def watch(token: str) -> Response:
         return jsonify(_view(session, game, table, None))
 
 
-def _read_body() -> tuple[str, dict[str, Any]] | str | None:
-    """(turn, move) from a JSON body shaped {"turn": str, "move": object}; NOT_JSON for
-    a body that is no JSON, None for JSON of another shape."""
-    try:
-        # orjson refuses nesting past 1,024 levels with a JSONDecodeError, where the
-        # standard parser would raise RecursionError (an answer 500).
-        body = orjson.loads(request.get_data(cache=False))
-    except orjson.JSONDecodeError:
-        return NOT_JSON
-    if not isinstance(body, dict):
-        return None
-    turn, move = body.get("turn"), body.get("move")
-    if not isinstance(turn, str) or not isinstance(move, dict):
-        return None
-    return turn, move
-
-
 @bp.post("/seat/<token>/move")
 def move(token: str) -> tuple[Response, int] | Response:
     """Play a move for the turn it names; answered with the new view (409 when stale)."""
@@ -102,12 +84,13 @@ def move(token: str) -> tuple[Response, int] | Response:
         lang = _lang(table, seat_no)
         if not request.is_json:
             return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-        read = _read_body()  # a body past the API's limit gets 413 (pbem.web.bodies)
-        if read == NOT_JSON:
+        # A body past the API's limit got 413 before this (pbem.web.bodies).
+        read = read_move(request.get_data(cache=False))
+        if read == "bad_json":
             return error(400, "bad_json", say(lang, "api.error.json"))
-        if not isinstance(read, tuple):
+        if read == "bad_request":
             return error(400, "bad_request", say(lang, "api.error.body"))
-        turn, the_move = read
+        turn, the_move = read.turn, read.move
         names = [s.name for s, _, _ in table]
         table_read = moves.table_read(game, table, hooks_of_game(session, game.id))
     try:

@@ -1,0 +1,146 @@
+"""The JSON API's bodies and answers as pydantic models: what it reads, what it answers.
+
+The API validates a move's body with MoveRequest, and the OpenAPI document
+(pbem.web.openapi) is generated from these models, so the two cannot drift apart.
+The answers are built by pbem.present.api; tests check each against its model here,
+and the answer models forbid extra fields so that a field added there must be
+described here too.
+
+Hidden information: no model has a place for another seat's hand or secret. A View
+carries only `view`, the rules' view for its reader (rules.view(state, viewer)),
+and the log lines written for that reader.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
+
+# The languages and games the API answers in and for (tests/web/test_openapi.py checks
+# these against pbem.present.i18n.languages() and pbem.games.GAMES).
+Lang = Literal["en", "fr"]
+Slug = Literal["colour-bazaar", "fantasy-business"]
+
+ErrorCode = Literal[
+    "bad_json",
+    "bad_request",
+    "bad_move",
+    "illegal",
+    "stale",
+    "not_active",
+    "not_found",
+    "method_not_allowed",
+    "too_large",
+    "unsupported_media_type",
+    "rate_limited",
+    "forbidden",
+    "unavailable",
+    "http_error",
+]
+
+
+class Answer(BaseModel):
+    """An answer's fields are exactly these: an unlisted one fails the schema checks."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Error(Answer):
+    """Every refusal: a stable code and why, in the reader's language."""
+
+    error: ErrorCode = Field(description="A stable code")
+    message: str = Field(description="Why, in the reader's language")
+
+
+class Seat(Answer):
+    """One seat at the table, as everyone may see it."""
+
+    seat: int = Field(ge=0)
+    name: str
+    status: Literal["invited", "joined", "declined"]
+    deadline: datetime | None = Field(description="When this seat's move is due, if it is to act")
+    away_until: datetime | None = Field(description="The end of the player's vacation, if away")
+    absent: bool
+    computer: str | None = Field(
+        description="The level of the computer that plays this seat now (a computer seat, "
+        "or an absent person's seat the game hands over), or null."
+    )
+
+
+class Game(Answer):
+    """The game's public facts: who sits where, who is to act, how it ended."""
+
+    id: int
+    slug: Slug
+    status: Literal["forming", "active", "over", "cancelled"]
+    ply: int = Field(ge=0, description="Moves played so far")
+    days_per_move: int | None = Field(description="Days allowed per move; null: no limit")
+    seats: list[Seat]
+    to_act: list[int] = Field(description="The seats the game waits for (empty unless active)")
+    outcome: dict[str, Any] | None = Field(
+        description="Scores, ranks and their breakdown, once the game is over"
+    )
+
+
+class LogLine(Answer):
+    """One move of the log, as this reader may read it."""
+
+    ply: int = Field(ge=0)
+    seat: int = Field(ge=0)
+    source: str = Field(description="web, timeout, cli, ...")
+    text: list[str]
+
+
+class View(Answer):
+    """The game as its reader (a seat, or an onlooker) may see it."""
+
+    game: Game
+    seat: int | None = Field(ge=0, description="The reader's seat; null for an onlooker")
+    lang: Lang
+    view: dict[str, Any] | None = Field(
+        description="The game as this reader may see it (the rules' view, with no other "
+        "seat's hand or secret); null before the game starts"
+    )
+    legal_moves: list[dict[str, Any]] = Field(
+        description="Moves the rules accept now (for bids and prices a sample: any amount "
+        "in range is accepted); empty when the reader may not move"
+    )
+    turn: str | None = Field(
+        description="The turn token to send with a move; null when the reader may not move"
+    )
+    log: list[LogLine] = Field(description="The last moves, as this reader may read them")
+    log_from: int = Field(ge=0, description="The first ply in log")
+
+
+class Document(RootModel[dict[str, Any]]):
+    """The OpenAPI document itself."""
+
+
+class MoveRequest(BaseModel):
+    """A move's body: the turn it was chosen for and the move, shaped as in legal_moves."""
+
+    # Strict: a number is no turn token, and a list is no move. Other keys are ignored,
+    # as they were before the API had a model (a client may send more than we read).
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    turn: str = Field(max_length=100, description="The turn token from the view")
+    move: dict[str, Any] = Field(description="A move shaped as in legal_moves")
+
+
+def read_move(data: bytes) -> MoveRequest | Literal["bad_json", "bad_request"]:
+    """The move a body holds, or why it holds none: "bad_json" for a body that is no JSON
+    (or nested too deeply), "bad_request" for JSON of another shape."""
+    try:
+        # orjson refuses nesting past 1,024 levels with a JSONDecodeError, where the
+        # standard parser would raise RecursionError (an answer 500); it also refuses
+        # NaN and Infinity, which no move holds.
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return MoveRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
