@@ -13,6 +13,7 @@ are, under the lock), and writes the plan. Nothing is written that the plan does
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,6 +33,8 @@ from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
 from pbem.storage.writes import Writes, move_game, seat_row, seats_now, update_seats
 from pbem.webhooks.events import hooks_of_game, queue_events
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -280,6 +283,11 @@ def write_move(session: Session, site: Any, prepared: Prepared, plan: Plan, now:
         raise Stale("play.error.stale")
     as_made = talk[0] == plan.talk_read and seats_now(session, plan.game_id) == plan.seats_read
     if not as_made:
+        log.info(
+            "game %s ply %s: the table changed since its read; planned again",
+            plan.game_id,
+            plan.ply,
+        )
         # The game row holds the move already: the new read gives the game as it leaves it.
         plan = plan_move(site, read_table(session, plan.game_id, now), prepared, now)
     plan.writes.carry_out(session)

@@ -4,6 +4,7 @@ plan made before a seat changed is made again under the lock."""
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import timedelta
 from typing import Any
@@ -170,7 +171,7 @@ def test_a_move_is_planned_without_the_database(app: Any, clock: Any) -> None:
     assert [m[0] for m in _written(app, game_id)[0]][-1] == "your_turn"
 
 
-def test_a_plan_made_before_a_seat_changed_is_made_again(app: Any, clock: Any) -> None:
+def test_a_plan_made_before_a_seat_changed_is_made_again(app: Any, clock: Any, caplog: Any) -> None:
     """Léo leaves (a computer takes his seat) between Ana's plan and its write: the move
     is planned again under the lock, so Léo's seat is due to the computer, with no deadline
     and no turn mail, as if the first plan had never been made."""
@@ -190,7 +191,9 @@ def test_a_plan_made_before_a_seat_changed_is_made_again(app: Any, clock: Any) -
     with write_session(engine) as session:
         play.leave(session, site, game_id, other, clock())
     with write_session(engine) as session:
+        caplog.set_level(logging.INFO, logger="pbem.moves")
         assert not moves.write_move(session, site, prepared, plan, clock())  # planned again
+    assert f"game {game_id} ply 0: the table changed since its read" in caplog.text
     with read_session(engine) as session:
         left = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == other)).one()
         turn_mails = session.exec(

@@ -11,7 +11,7 @@ import signal
 import sys
 from typing import Any
 
-from pbem import create_app, play
+from pbem import create_app, moves
 from pbem.clock.scheduler import drain_outbox, sweep_due
 from pbem.mailout import notify, sender
 
@@ -30,12 +30,12 @@ def main() -> None:
     else:
         real_queue = notify.queue
 
-        def queue_or_die(session: Any, site: Any, game: Any, *args: Any, **kwargs: Any) -> Any:
-            if game.id == 3:
+        def queue_or_die(tell: Any, *args: Any, **kwargs: Any) -> Any:
+            if tell.game.id == 3:
                 die()
-            return real_queue(session, site, game, *args, **kwargs)
+            return real_queue(tell, *args, **kwargs)
 
-        play.queue = queue_or_die  # type: ignore[assignment]
+        moves.queue = queue_or_die  # type: ignore[assignment]
         sweep_due(app)
     sys.exit(3)  # not reached: the process was killed
 
