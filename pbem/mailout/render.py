@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm import configure_mappers
 from sqlmodel import Session, col
 from sqlmodel import select as select_models
 
@@ -152,6 +153,9 @@ def render_row(
     return Rendered(player.email, to_name, subject, text, html, headers)
 
 
+# Models made with model_construct read through the mapped attributes, which exist only
+# once the mappers are configured (the first ORM query does it; a fresh sender has run none).
+configure_mappers()
 # The game a mail is about and its seats, read with Core statements built once: the ORM's
 # reads of them cost more than rendering the mail.
 _GAMES = Game.__table__  # type: ignore[attr-defined]

@@ -113,6 +113,13 @@ _DUE = (
     .order_by(_OUTBOX.c.id)
     .limit(bindparam("w_batch", type_=Integer))
 )
+# A row with the player its mail goes to, as render_ahead reads them (player columns p_*).
+_PLAYER = Player.__table__  # type: ignore[attr-defined]
+_AHEAD = (
+    select(*_OUTBOX.c, *(column.label(f"p_{column.name}") for column in _PLAYER.c))
+    .select_from(_OUTBOX.outerjoin(_PLAYER, _PLAYER.c.id == _OUTBOX.c.player_id))
+    .where(_OUTBOX.c.id == bindparam("w_id"))
+)
 # A claimed row with the player its mail goes to.
 _ROW = (
     select(Outbox, Player)
@@ -140,10 +147,16 @@ def render_ahead(engine: Engine, site: Site, row_id: int) -> tuple[Outbox, Rende
     the row is sent or rendered already, gone, needs an unsubscribe key its player does not
     have yet, or cannot be rendered (those are left to the claim and render that follow)."""
     with read_session(engine) as session:
-        found = session.exec(_ROW, params={"w_id": row_id}).first()
+        found = session.connection().execute(_AHEAD, {"w_id": row_id}).mappings().first()
         if found is None:
             return None
-        row, player = found
+        # Models outside the session, from one Core read: the ORM's read cost more than it.
+        row = Outbox.model_construct(**{name: found[name] for name in _OUTBOX.c.keys()})
+        player = None
+        if found["p_id"] is not None:
+            player = Player.model_construct(
+                **{name: found[f"p_{name}"] for name in _PLAYER.c.keys()}
+            )
         if row.sent_at is not None or row.rendered_at is not None:
             return None
         if player is None or (needs_key(row) and not player.unsubscribe_key):
@@ -187,10 +200,10 @@ def claim_to_send(
             read, mail = ahead
             stored_at = now or at
             if _changed(session, "store", _STORE, _stored(row_id, mail, stored_at)):
-                for name, value in mail.__dict__.items():
-                    setattr(read, name, value)
-                read.rendered_at = stored_at
-                return read
+                kept = {name: getattr(read, name) for name in _OUTBOX.c.keys()}
+                return Outbox.model_construct(
+                    **(kept | mail.__dict__ | {"rendered_at": stored_at})
+                )
         row, player = session.exec(_ROW, params={"w_id": row_id}).one()
         if row.rendered_at is None and needs_key(row) and player is not None:
             ensure_unsubscribe_key(session, player)
