@@ -125,16 +125,24 @@ def _game_blocks(
     blocks: dict[str, Any] = {"prompt": None, "rounds": []}
     if view is None or game.state is None:
         return blocks
-    if hasattr(shown, "mail_view_then"):
-        view = shown.mail_view_then(view, GAMES[game.slug].view(game.state, seat))
-    if hasattr(shown, "turn_prompt"):
-        blocks["prompt"] = shown.turn_prompt(view, seat, names, lang)
+    ended = 0
     if hasattr(shown, "round_reports"):
         ended = sum(
             1
             for m in recent
             if any(x["key"] == shown.ROUND_END for x in m.lines.get(str(seat), []))
         )
+    if hasattr(shown, "mail_view_then"):
+        # Only the rounds the mail shows: viewing the whole game made a mail's cost grow
+        # with the game's length.
+        rounds = None
+        if hasattr(shown, "mail_rounds_then"):
+            rounds = shown.mail_rounds_then(view, game.state, ended)
+        now = GAMES[game.slug].view(game.state, seat, rounds=rounds)
+        view = shown.mail_view_then(view, now)
+    if hasattr(shown, "turn_prompt"):
+        blocks["prompt"] = shown.turn_prompt(view, seat, names, lang)
+    if hasattr(shown, "round_reports"):
         blocks["rounds"] = shown.round_reports(view, names, lang, ended)
     return blocks
 

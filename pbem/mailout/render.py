@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
-from sqlmodel import Session, col, select
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm import configure_mappers
+from sqlmodel import Session, col
+from sqlmodel import select as select_models
 
 from pbem.games.message import Message
 from pbem.mailout.context import digest_entry, mail_context, player_context
@@ -25,7 +27,7 @@ from pbem.players.links import Site, new_key
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
-from pbem.storage.store import game_by_id, moves_of, player_by_id, seats_of
+from pbem.storage.store import moves_of, player_by_id, seats_of
 
 
 @dataclass
@@ -127,8 +129,7 @@ def render_row(
         if asked:
             context.update(signin.asked_mail(site, row.id or 0, player))
     else:
-        game = game_by_id(session, row.game_id)
-        seats = seats_of(session, game) if game is not None else []
+        game, seats = _game_and_seats(session, row.game_id)
         if game is None or row.seat is None or row.seat >= len(seats):
             raise Unrenderable(f"outbox {row.id}: no game or seat")
         seat = seats[row.seat]
@@ -150,6 +151,28 @@ def render_row(
     context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
     subject, text, html = render_mail(site.mail_templates, row.event, player.lang, context)
     return Rendered(player.email, to_name, subject, text, html, headers)
+
+
+# Models made with model_construct read through the mapped attributes, which exist only
+# once the mappers are configured (the first ORM query does it; a fresh sender has run none).
+configure_mappers()
+# The game a mail is about and its seats, read with Core statements built once: the ORM's
+# reads of them cost more than rendering the mail.
+_GAMES = Game.__table__  # type: ignore[attr-defined]
+_SEATS = Seat.__table__  # type: ignore[attr-defined]
+_GAME_ROW = select(_GAMES).where(_GAMES.c.id == bindparam("w_game"))
+_SEAT_ROWS = select(_SEATS).where(_SEATS.c.game_id == bindparam("w_game")).order_by(_SEATS.c.seat)
+
+
+def _game_and_seats(session: Session, game_id: int) -> tuple[Game | None, list[Seat]]:
+    """The game and its seats in seat order, as models outside the session (a mail only
+    reads them); (None, []) when the game is gone."""
+    connection = session.connection()
+    found = connection.execute(_GAME_ROW, {"w_game": game_id}).mappings().first()
+    if found is None:
+        return None, []
+    rows = connection.execute(_SEAT_ROWS, {"w_game": game_id}).mappings()
+    return Game.model_construct(**found), [Seat.model_construct(**seat) for seat in rows]
 
 
 def _answering(
@@ -204,7 +227,7 @@ def _digest_entries(
     for item in games:
         game = session.get(Game, item["game"])
         seat = session.exec(
-            select(Seat).where(Seat.game_id == item["game"], Seat.seat == item["seat"])
+            select_models(Seat).where(Seat.game_id == item["game"], Seat.seat == item["seat"])
         ).first()
         if game is None or seat is None:
             continue

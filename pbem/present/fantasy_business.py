@@ -733,6 +733,21 @@ def mail_view_then(kept: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
     return then
 
 
+def mail_rounds_then(kept: dict[str, Any], state: dict[str, Any], reported: int) -> int:
+    """The finished rounds before the current one that a mail's view at render time must
+    hold (rules.view's `rounds`): back to the first of the `reported` rounds it reports, and
+    at least the last one finished when it was queued (mail_view_then, round_reports).
+
+    Counted from the end of the history, so a mail late in a game views what one early does."""
+    first = kept["mail_finished"] - max(reported, 1) + 1
+    held = 0
+    for record in reversed(state["history"]):
+        if record["round"] < first:
+            break
+        held += 1
+    return max(held - 1, 0)
+
+
 def turn_prompt(
     view: dict[str, Any], seat: int, names: list[str], lang: str
 ) -> dict[str, Any] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.mailout.mailer import build_message, clean_header
-from pbem.mailout.mime import UnsafeMessage, compose
+from pbem.mailout.mime import UnsafeMessage, checked, compose
 from pbem.models import Outbox
 
 SUBJECTS = [
@@ -173,3 +174,48 @@ def test_whatever_a_name_or_subject_holds_it_reads_back_as_cleaned(
     assert _body(back, "html") == html.replace("\r\n", "\n").replace("\r", "\n")
     assert mail.data.isascii()
     assert all(len(line) <= 998 for line in mail.data.split(b"\r\n"))
+
+
+# Header text as an attacker would write it: line breaks, NUL, encoded words, specials.
+hostile_text = st.lists(
+    st.one_of(
+        st.characters(exclude_categories=["Cs"]),
+        st.sampled_from(["\r\n", "\r", "\n", "\x00", "=?", "?=", "=?utf-8?b?", "<", ">", ",", '"']),
+    ),
+    max_size=40,
+).map("".join)
+hostile_address = st.one_of(
+    st.emails(),
+    st.builds(lambda a, b: f"{a}@{b}", hostile_text, hostile_text),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    field=st.sampled_from(["Subject", "X-Game", "To", "Reply-To"]),
+    text=hostile_text,
+    address=hostile_address,
+)
+def test_a_header_the_rules_let_through_reads_back_as_itself(
+    field: str, text: str, address: str
+) -> None:
+    """The headers are checked by rule, not read back: whatever passes the rules reads back,
+    as a reader's mail program parses it, as one field with the text or mailbox it was given,
+    and the field after it as a field."""
+    value: Any = (text, address) if field in ("To", "Reply-To") else text
+    try:
+        written = checked(field, value)
+    except UnsafeMessage:
+        return
+    back = _read(written + b"X-Next: 1\r\n\r\nbody")
+    assert [k.lower() for k in back] == [field.lower(), "x-next"]
+    read = back[field]
+    assert not re.search(r"[\x00-\x1f\x7f\u2028\u2029]", str(read))
+    if isinstance(value, tuple):
+        (mailbox,) = read.addresses
+        assert (" ".join(mailbox.display_name.split()), mailbox.addr_spec) == (
+            " ".join(text.split()),
+            address,
+        )
+    else:
+        assert " ".join(str(read).split()) == " ".join(text.split())
