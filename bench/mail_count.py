@@ -44,7 +44,8 @@ from pbem.mailout.mailer import make_templates
 from pbem.mailout.mime import Mail
 from pbem.mailout.sender import drain
 from pbem.models import Game
-from pbem.play import Invitee, create_game, join, submit_move
+from pbem.moves import submit_move
+from pbem.play import Invitee, create_game, join
 from pbem.players.links import Site
 from pbem.storage.db import make_engine, migrate, write_session
 

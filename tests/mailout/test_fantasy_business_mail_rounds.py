@@ -14,7 +14,8 @@ from pbem.games import GAMES
 from pbem.mailout.mailer import make_templates
 from pbem.mailout.render import Rendered, render_row
 from pbem.models import Outbox
-from pbem.play import Invitee, create_game, join, submit_move
+from pbem.moves import submit_move
+from pbem.play import Invitee, create_game, join
 from pbem.players.links import Site
 from pbem.present import fantasy_business
 from pbem.storage.db import make_engine, read_session, write_session
