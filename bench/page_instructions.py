@@ -87,11 +87,20 @@ def prepare(scratch: Path, seed: int) -> dict[str, str]:
     site = Site(secret=SECRET, base_url="http://127.0.0.1:8000", mail_templates=make_templates())
     fb = script_of(GAMES[FB], 4, seed)
     end_of_round_1 = next(ply for ply, step in enumerate(fb) if step[3] > 1)
+    late = min(FB_LATE, len(fb) - 1)
+
+    # The same point of round 2 as the late ply is of its round, counted from the round's
+    # end (the same step, the same plies still to come): what is left is the game's length.
+    def end_of(rnd: int) -> int:
+        return max(ply for ply, step in enumerate(fb) if step[3] == rnd)
+
+    same = end_of(2) - (end_of(fb[late][3]) - late)
     points = [
         ("CB seat page", CB, 2, CB_PLY),
         ("FB seat page, ply 0", FB, 4, 0),
         (f"FB seat page, end of round 1 (ply {end_of_round_1})", FB, 4, end_of_round_1),
-        (f"FB seat page, ply {min(FB_LATE, len(fb) - 1)}", FB, 4, min(FB_LATE, len(fb) - 1)),
+        (f"FB seat page, round 2 at the late ply's step (ply {same})", FB, 4, same),
+        (f"FB seat page, ply {late}", FB, 4, late),
     ]
     paths: dict[str, str] = {}
     for number, (label, slug, players, ply) in enumerate(points):
@@ -150,6 +159,7 @@ def main() -> None:
     parser.add_argument("--n2", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    parser.add_argument("--only", help="only the pages whose label holds this text")
     parser.add_argument("--get", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -168,6 +178,8 @@ def main() -> None:
             check=True,
         )
         paths: dict[str, str] = json.loads(made.stdout)
+        if args.only:
+            paths = {label: path for label, path in paths.items() if args.only in label}
         runs = [(label, n) for label in paths for n in (args.n1, args.n2)]
         with ThreadPoolExecutor(args.jobs) as pool:
             totals = dict(
@@ -191,8 +203,8 @@ def main() -> None:
             per = (totals[label, args.n2] - totals[label, args.n1]) / (args.n2 - args.n1)
             if label.startswith("FB") and first is None:
                 first = per
-            ratio = f"  {per / first:.2f}x ply 0" if label.startswith("FB") and first else ""
-            print(f"{label:>45}  {per / 1e6:6.2f}M{ratio}")
+            ratio = f"  {per / first:.2f}x the first FB page" if label.startswith("FB") else ""
+            print(f"{label:>60}  {per / 1e6:6.2f}M{ratio}")
         if args.keep:
             print(f"callgrind files in {scratch}")
     finally:
