@@ -36,6 +36,7 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
+from pbem.web.markup import said
 from pbem.web.seats import (
     LOG_PAGE,
     open_seat,
@@ -182,7 +183,9 @@ def _log_since(
 
 
 def _entry(move: LoggedMove, seat_no: int | None, lang: str, names: list[str]) -> dict[str, Any]:
-    return log_lines([move], seat_no, lang, names)[0]
+    entry = log_lines([move], seat_no, lang, names)[0]
+    # Its HTML is made with it: a page shows a dozen entries, twice for the newest.
+    return {**entry, "html": said(entry["text"])}
 
 
 def _rematch_link(session: Any, game: Game, seat: Seat | None) -> str | None:

@@ -1,7 +1,7 @@
 """Card and suit-symbol markup, built once per card face and language and then reused.
 
-A page shows dozens of cards and symbols; the Jinja macros escaped every string and
-drew every symbol on every view. These give the same HTML from a cache.
+A page shows dozens of cards and symbols, and a dozen log entries: templates call these
+globals directly (no macro between), and they give the same HTML from a cache.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Flask
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 _Suit = tuple[str, str]  # id, name
 
@@ -54,6 +54,24 @@ def card_html(card: Mapping[str, Any], extra: str = "") -> Markup:
     return _card(kind, mark, name, suits, str(extra))
 
 
+def said(text: list[str]) -> Markup:
+    """A log entry's lines: the mover's own line, then what the table did after it (a sale
+    worked out, lists carried out) as lines of their own, not run on as the mover's words."""
+    if not text:
+        return Markup("")
+    html = escape(text[0])
+    if len(text) > 1:
+        lines = Markup("").join(Markup("<li>{0}</li>").format(line) for line in text[1:])
+        html += Markup('<ul class="then">{0}</ul>').format(lines)
+    return html
+
+
+def said_html(entry: Mapping[str, Any]) -> Markup:
+    """A log entry in HTML: made once with the entry when it is kept (pbem/web/game.py)."""
+    made = entry.get("html")
+    return made if made is not None else said(entry.get("text") or [])
+
+
 def init_app(app: Flask) -> None:
-    """Give templates card_html() and sym_html()."""
-    app.jinja_env.globals.update(card_html=card_html, sym_html=sym_html)
+    """Give templates card_html(), sym_html() and said_html()."""
+    app.jinja_env.globals.update(card_html=card_html, sym_html=sym_html, said_html=said_html)
