@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pbem.devservers import free_port
 from tests.live import servers
-from tests.live.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 _HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
