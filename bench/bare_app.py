@@ -1,4 +1,4 @@
-"""A bare Flask app for bench/http.py: the floor a pbem request stands on.
+"""A bare Flask app for bench/throughput.py: the floor a pbem request stands on.
 
 Two endpoints, served by the same gunicorn settings as pbem:
   - GET /bare answers "ok" and touches nothing;

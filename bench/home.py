@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import text
 
-from bench.http import make_page_games, make_site
+from bench.throughput import make_page_games, make_site
 from pbem.models import Player
 from pbem.play import Invitee, create_game, join
 from pbem.players import home

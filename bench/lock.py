@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from sqlalchemy import bindparam, insert, select, update
 
 from bench.bare_app import ROWS, create_table
-from bench.http import PG_BIN, Postgres, make_games, make_site
+from bench.throughput import PG_BIN, Postgres, make_games, make_site
 from pbem import moves
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Seat

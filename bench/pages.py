@@ -1,7 +1,7 @@
 """What a Fantasy Business seat page costs at several points of one game, in process.
 
 Issue 15 asks that a page's cost not grow with the game's length, measured at ply 0 and
-at the last ply (bench/http.py prints that ratio). Ply 0 is a table where nothing has
+at the last ply (bench/throughput.py prints that ratio). Ply 0 is a table where nothing has
 happened yet; this script shows where between the two the cost comes: one four-player
 game (a fixed seed, random legal moves) is replayed into several games of a fresh SQLite
 database, each stopped at another ply, and seat 0's page of each is fetched through the
@@ -62,7 +62,7 @@ def main() -> None:
 
     scratch = Path(tempfile.mkdtemp(prefix="pbem-bench-pages-"))
     url = f"sqlite:///{scratch / 'pages.sqlite3'}"
-    from bench.http import SECRET, make_site
+    from bench.throughput import SECRET, make_site
 
     os.environ.update(
         PBEM_SECRET_KEY=SECRET,

@@ -37,14 +37,14 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from bench.http import make_games, make_site
+from bench.throughput import make_games, make_site
+from pbem.devservers import HOST, free_port
 from pbem.games import GAMES
 from pbem.mailout.mailer import SmtpBackend, build_message
 from pbem.mailout.sender import drain
 from pbem.models import Game, Outbox
 from pbem.moves import submit_move
 from pbem.storage.db import make_engine, migrate, read_session, write_session
-from tests.live.servers import HOST, free_port
 
 RULES = GAMES["colour-bazaar"]
 CONFIG = {"MAIL_FROM": "pbem@localhost", "MAIL_FROM_NAME": "pbem", "SENDER_BATCH": 50}

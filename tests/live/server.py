@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pbem.devservers import free_port
 from tests.live import servers
-from tests.live.servers import free_port
 from tests.settings import process_env
 
 ROOT = Path(__file__).resolve().parents[2]

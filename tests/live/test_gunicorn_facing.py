@@ -15,11 +15,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from pbem.devservers import HOST, free_port
 from pbem.web.accesslog import MASK, mask
 from pbem.web.bodies import MAX_BODY
 from tests.live import servers
 from tests.live.server import ROOT, Browser, server_env
-from tests.live.servers import HOST, free_port
 from tests.web.helpers import start_game
 
 HUGE = 256 * 1024 * 1024

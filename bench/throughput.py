@@ -39,10 +39,10 @@ per request, and the ratio computed from it, hold up better.
 Without --pg-url, PostgreSQL is a throwaway server (initdb in a temporary directory,
 default durability settings, 127.0.0.1 only) that is stopped and deleted at the end.
 
-    python bench/http.py                        # SQLite and PostgreSQL, about a minute
-    python bench/http.py --quick                # 5 players, a few seconds per phase
-    python bench/http.py --db sqlite --post-only --think 0.5
-    python bench/http.py --db pg --pg-url postgresql+psycopg://localhost/scratch  # WIPES it
+    python bench/throughput.py                  # SQLite and PostgreSQL, about a minute
+    python bench/throughput.py --quick          # 5 players, a few seconds per phase
+    python bench/throughput.py --db sqlite --post-only --think 0.5
+    python bench/throughput.py --db pg --pg-url postgresql+psycopg://localhost/scratch  # WIPES
 """
 
 # ruff: noqa: E402
@@ -52,9 +52,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# `python bench/http.py` puts bench/ first on the path, where this very file would hide the
-# standard library's http package: take bench/ off before anything imports http, and reach
-# the bare app as bench.bare_app (bench/ is a namespace package under ROOT).
+# `python bench/throughput.py` puts bench/ first on the path: take it off, so that no bench
+# script can hide a standard module, and reach the others as bench.* (a namespace package).
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
@@ -87,6 +86,7 @@ from sqlalchemy import MetaData, create_engine, text
 from sqlmodel import select
 
 from bench.bare_app import create_table
+from pbem.devservers import HOST, Postgres, free_port, gunicorn, pg_bin
 from pbem.games import GAMES
 from pbem.mailout.mailer import FileBackend, make_templates
 from pbem.mailout.sender import drain
@@ -96,7 +96,6 @@ from pbem.play import Invitee, create_game, join, replay_problem
 from pbem.players.links import Site
 from pbem.storage.db import make_engine, migrate, read_session, write_session
 from pbem.storage.store import seats_of
-from tests.live.servers import HOST, Postgres, free_port, gunicorn, pg_bin
 
 SLUG = "colour-bazaar"
 RULES = GAMES[SLUG]

@@ -1,0 +1,189 @@
+"""Throwaway servers for the live tests, the benches and CI: gunicorn, and PostgreSQL.
+
+Nothing here imports the rest of pbem; bench/, tests/live and .ci/run share it:
+`python -m pbem.devservers -- COMMAND...` (or `-m tests.live.servers`) runs COMMAND with a
+fresh PostgreSQL server, its URL in PBEM_TEST_DATABASE_URL and a restart command in
+PBEM_TEST_PG_RESTART.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+HOST = "127.0.0.1"
+READY_TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(
+    app: str,
+    port: int,
+    env: dict[str, str],
+    options: list[str],
+    log_path: Path,
+    cwd: Path,
+    probe: str | None = None,
+    answers: int = 4,
+) -> Iterator[int]:
+    """Serve `app` on 127.0.0.1:`port` until the block ends; yields the master's pid.
+
+    Ready when the port takes connections, or, with `probe`, when GET `probe` has
+    answered 200 `answers` times in a row (so that every worker is likely up).
+    """
+    command = [sys.executable, "-m", "gunicorn", *options, "--bind", f"{HOST}:{port}", app]
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=log)
+    try:
+        _wait_ready(server, port, probe, answers, log_path)
+        yield server.pid
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(10)
+
+
+def _answers(port: int, probe: str | None) -> bool:
+    try:
+        if probe is None:
+            with socket.create_connection((HOST, port), timeout=1):
+                return True
+        conn = http.client.HTTPConnection(HOST, port, timeout=5)
+        conn.request("GET", probe)
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        return response.status == 200
+    except OSError:
+        return False
+
+
+def _wait_ready(
+    server: subprocess.Popen[bytes], port: int, probe: str | None, answers: int, log_path: Path
+) -> None:
+    give_up = time.monotonic() + READY_TIMEOUT
+    in_a_row = 0
+    while time.monotonic() < give_up:
+        if server.poll() is not None:
+            tail = log_path.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"gunicorn stopped (exit {server.returncode}):\n{tail}")
+        in_a_row = in_a_row + 1 if _answers(port, probe) else 0
+        if in_a_row >= (answers if probe else 1):
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"gunicorn did not answer within {READY_TIMEOUT:.0f} s")
+
+
+def pg_bin() -> Path | None:
+    """The newest installed PostgreSQL's program folder (Debian's layout), if any."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name or 0))
+    return found[-1] if found and (found[-1] / "initdb").exists() else None
+
+
+class Postgres:
+    """A throwaway PostgreSQL server: initdb in a temporary directory, 127.0.0.1 only."""
+
+    def __init__(self, bin_dir: Path, settings: str = "") -> None:
+        """A server to be, in a new temporary directory, on a free port (`settings`: -c ...)."""
+        self.bin_dir = bin_dir
+        self.settings = settings
+        self.dir = Path(tempfile.mkdtemp(prefix="pbem-pg-"))
+        self.data = self.dir / "data"
+        self.log = self.dir / "server.log"
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+
+    def command(self, *command: str) -> list[str]:
+        """A PostgreSQL program's command line, as the postgres user when we are root."""
+        prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
+        return prefix + [str(self.bin_dir / command[0]), *command[1:]]
+
+    def _run(self, *command: str) -> None:
+        done = subprocess.run(self.command(*command), capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"{command[0]} failed:\n{done.stdout}\n{done.stderr}")
+
+    def start(self) -> None:
+        """initdb and start."""
+        if self.as_root:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
+        options = f"-p {self.port} -c listen_addresses={HOST} -c unix_socket_directories={self.dir}"
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
+            "-o", f"{options} {self.settings}".strip(), "start",
+        )  # fmt: skip
+
+    def restart_command(self) -> list[str]:
+        """The command that restarts the server (the fault tests cut the database with it)."""
+        return self.command("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-m", "fast",
+                            "-w", "restart")  # fmt: skip
+
+    def postmaster(self) -> int | None:
+        """The server's pid."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def url(self, database: str) -> str:
+        """The URL of a database on this server."""
+        return f"postgresql+psycopg://postgres@{HOST}:{self.port}/{database}"
+
+    def create_database(self, name: str) -> str:
+        """Create an empty database; its URL."""
+        self._run("createdb", "-h", HOST, "-p", str(self.port), "-U", "postgres", name)
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server and delete its directory."""
+        try:
+            if (self.data / "postmaster.pid").exists():
+                self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def main(argv: list[str]) -> int:
+    """Run the command after `--` with a fresh PostgreSQL server and database; its exit code."""
+    command = argv[argv.index("--") + 1 :] if "--" in argv else argv
+    bin_dir = pg_bin()
+    if bin_dir is None or not command:
+        print("usage: python -m pbem.devservers -- COMMAND (needs PostgreSQL installed)")
+        return 2
+    server = Postgres(bin_dir, "-c fsync=off -c max_connections=200")
+    try:
+        server.start()
+        env = {
+            **os.environ,
+            "PBEM_TEST_DATABASE_URL": server.create_database("pbem_test"),
+            "PBEM_TEST_PG_RESTART": shlex.join(server.restart_command()),
+        }
+        return subprocess.run(command, env=env).returncode
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
