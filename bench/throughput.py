@@ -107,7 +107,7 @@ MAX_FAILURES = 3  # failed requests in a row before a player gives a game up
 READY_TIMEOUT = 60.0
 READY_ANSWERS = 4
 REQUEST_TIMEOUT = 30.0
-MOVE_FORM = re.compile(r'<form method="post" action="[^"]*/move">(.*?)</form>', re.S)
+MOVE_FORM = re.compile(r'<form method="post" action="[^"]*/move"[^>]*>(.*?)</form>', re.S)
 INPUT = re.compile(r'<input type="(hidden|radio)" name="(\w+)" value="([^"]*)"')
 
 
