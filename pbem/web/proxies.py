@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
+from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from pbem.config import Network
-
-if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 SCHEMES = ("http", "https")
 
