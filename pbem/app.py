@@ -14,7 +14,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
 from pbem.cli import register
-from pbem.config import check_config, load_config
+from pbem.config import check_config, load_config, trusted_proxies
 from pbem.mailout.mailer import make_templates
 from pbem.players.links import Site
 from pbem.players.signin import SESSION_DAYS
@@ -38,6 +38,7 @@ from pbem.web import (
     signin,
     webhooks,
 )
+from pbem.web.proxies import TrustedProxies
 
 ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
@@ -93,6 +94,10 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
+    trusted = trusted_proxies(config)
+    if trusted:
+        # Off: no header is read, exactly as without a proxy.
+        app.wsgi_app = TrustedProxies(app.wsgi_app, trusted)  # type: ignore[method-assign]
     check_parts(app.jinja_env, site.mail_templates.text)  # a game missing a part fails here
 
     app.register_blueprint(lobby.bp)

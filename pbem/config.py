@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 from pathlib import Path
 from typing import Any
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULT_SECRET_KEY = "dev-only-not-secret"
 MIN_SECRET_BYTES = 32
@@ -39,6 +42,10 @@ DEFAULTS: dict[str, Any] = {
     "INBOUND_MAX_BYTES": 262144,  # a bigger mail is refused
     "WEBHOOK_ALLOW_LOOPBACK": False,  # tests only: allow http://127.0.0.1 webhooks
     "WEBHOOK_TIMEOUT": 5.0,  # seconds before a silent chat server counts as failed
+    # Who may say who the client is (X-Forwarded-For/-Proto/-Host): empty, none (the peer
+    # is the client); a count of proxies in front, as werkzeug's ProxyFix x_for; or the
+    # proxies' addresses and networks, comma-separated. Rate limits key on that client.
+    "TRUSTED_PROXIES": "",
     "DEBUG": False,
     "DEFAULT_LANG": "en",
 }
@@ -87,6 +94,27 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_MAIL_BACKEND must be 'file' or 'smtp'.")
     if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):
         raise ConfigError("PBEM_SMTP_SECURITY must be 'none', 'starttls' or 'ssl'.")
+    trusted_proxies(config)
+
+
+def trusted_proxies(config: dict[str, Any]) -> int | tuple[Network, ...]:
+    """PBEM_TRUSTED_PROXIES read: a count of proxies (0: none) or the trusted networks."""
+    raw = str(config.get("TRUSTED_PROXIES", "")).strip()
+    if raw.isdigit():
+        return int(raw)
+    if not raw:
+        return 0
+    networks = []
+    for item in (part.strip() for part in raw.split(",")):
+        try:
+            # strict: "10.0.0.1/8" is a typo for one address or for a network; say so.
+            networks.append(ipaddress.ip_network(item, strict=True))
+        except ValueError as exc:
+            raise ConfigError(
+                "PBEM_TRUSTED_PROXIES must be a number of proxies (as 1) or proxy addresses"
+                f" and networks separated by commas (as 10.0.0.2, 192.168.0.0/24): {exc}"
+            ) from None
+    return tuple(networks)
 
 
 def start_logging() -> None:

@@ -26,6 +26,12 @@ def now():  # noqa: ANN201
     return current_app.config["CLOCK"]()
 
 
+def client_address() -> str:
+    """The address the rate limits key on: the client, as trusted proxies report it
+    (pbem.web.proxies), else the peer."""
+    return request.remote_addr or "?"
+
+
 def signed_pair(purpose: str, token: str) -> tuple[int, str]:
     """The (id, key) a link signed for `purpose` carries; 404 (via bad_link) for anything else."""
     try:
@@ -43,5 +49,5 @@ def bad_link() -> NoReturn:
     Only wrong links are counted or looked up: a correctly signed link cannot be guessed,
     so a good link costs no rate-limit query.
     """
-    tries = record(engine(), BAD_LINKS, request.remote_addr or "?", now())
+    tries = record(engine(), BAD_LINKS, client_address(), now())
     abort(429 if tries > BAD_LINKS.count else 404)

@@ -22,7 +22,7 @@ from pbem.present.i18n import languages
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
 from pbem.storage.store import seat_of, seats_of
-from pbem.web import engine, now, site
+from pbem.web import client_address, engine, now, site
 
 bp = Blueprint("lobby", __name__)
 MAX_ROWS = 8
@@ -80,7 +80,7 @@ def create() -> Response | tuple[str, int]:
     made = _game_made_by(form_key)
     if made is not None:
         return _to_created(made)  # the same form sent again: nothing new
-    address = request.remote_addr or "?"
+    address = client_address()
     if exceeded(engine(), NEW_GAMES, address, now()):
         abort(429)
     form = request.form

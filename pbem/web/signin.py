@@ -19,7 +19,7 @@ from pbem.players import signin
 from pbem.players.links import BadLink
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import SIGN_IN_MAILS, SIGN_INS, exceeded, record
-from pbem.web import bad_link, engine, now, site
+from pbem.web import bad_link, client_address, engine, now, site
 
 bp = Blueprint("signin", __name__)
 
@@ -80,7 +80,7 @@ def ask_page() -> str:
 def ask() -> tuple[str, int]:
     """Record the ask; the sender mails a link if the address is a player's. The answer,
     and the work done for it, are the same either way."""
-    address = request.remote_addr or "?"
+    address = client_address()
     if exceeded(engine(), SIGN_INS, address, now()):
         abort(429)
     record(engine(), SIGN_INS, address, now())

@@ -3,6 +3,8 @@ outsider can do to the server itself.
 
 - The access log carries no link token (pbem.web.accesslog): a seat link plays the seat.
 - A huge chunked body is refused with 413 and never read in full (pbem.web.bodies).
+- Behind a trusted proxy (PBEM_TRUSTED_PROXIES) the access log names the client the
+  proxy reports, never an address the client wrote itself, and still no token.
 """
 
 from __future__ import annotations
@@ -124,3 +126,29 @@ def test_the_served_site_logs_no_token_and_reads_no_huge_body(
     # The server stopped reading near the limit (what the sockets buffer aside).
     assert first in ("HTTP/1.1 413 REQUEST ENTITY TOO LARGE", "ConnectionResetError"), first
     assert sent < MAX_BODY + 32 * 1024 * 1024, sent
+
+
+def test_behind_a_trusted_proxy_the_log_names_the_client_and_no_token(
+    client: Any, app: Any, smtpd: Any, tmp_path: Path
+) -> None:
+    links, _ = start_game(client, app, smtpd)
+    seat = next(iter(links.values()))
+    token = seat.rsplit("/", 1)[1]
+    log = tmp_path / "gunicorn.log"
+    port = free_port()
+    # The test connects from 127.0.0.1: that is the proxy here.
+    env = {**server_env(app, tmp_path), "PYTHONUNBUFFERED": "1", "PBEM_TRUSTED_PROXIES": HOST}
+    with servers.gunicorn(
+        "pbem:create_app()", port, {**os.environ, **env}, procfile_options(), log, ROOT
+    ):
+        browser = Browser(port)
+        for forwarded in ("198.51.100.23", "203.0.113.66, 198.51.100.24"):
+            browser.conn.request("GET", seat, headers={"X-Forwarded-For": forwarded})
+            response = browser.conn.getresponse()
+            response.read()
+            assert response.status == 200
+    lines = [line for line in log.read_text(errors="replace").splitlines() if "GET /p/" in line]
+    assert [line.split()[0] for line in lines] == ["198.51.100.23", "198.51.100.24"], lines
+    written = "\n".join(lines)
+    assert token not in written and f'"GET /p/{MASK} HTTP/1.1" 200' in written
+    assert "203.0.113.66" not in written and HOST not in written
