@@ -156,7 +156,8 @@ def test_moves_through_pgbouncer_in_transaction_mode(
     """Two hosts, each its own engine, open games and play at once through one PgBouncer in
     transaction mode with PBEM_DATABASE_POOLER=transaction: every move applies. (Without
     it, psycopg prepares statements on the server connection a transaction had, which the
-    next transaction of another host gets: 6 of 8 failed with DuplicatePreparedStatement.)"""
+    next transaction of another host gets: most of the 8 players failed here, with
+    DuplicatePreparedStatement.)"""
     hosts = [
         make_test_app(
             bouncer_url, clock, smtpd, tmp_path / f"host{n}", DATABASE_POOLER="transaction"
