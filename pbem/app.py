@@ -14,7 +14,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
 from pbem.cli import register
-from pbem.config import check_config, load_config, trusted_proxies
+from pbem.config import check_config, database_settings, load_config, trusted_proxies
 from pbem.mailout.mailer import make_templates
 from pbem.players.links import Site
 from pbem.players.signin import SESSION_DAYS
@@ -84,7 +84,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["SESSION_COOKIE_SECURE"] = config["BASE_URL"].startswith("https://")
     app.config.setdefault("CLOCK", utcnow)
-    engine = make_engine(config["DATABASE_URL"])
+    engine = make_engine(config["DATABASE_URL"], database_settings(config))
     site = Site(
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,13 @@ DEFAULTS: dict[str, Any] = {
     "TRUSTED_PROXIES": "",
     "DEBUG": False,
     "DEFAULT_LANG": "en",
+    # PostgreSQL only. Each process opens up to pool size + overflow connections.
+    "DATABASE_POOL_SIZE": 5,
+    "DATABASE_MAX_OVERFLOW": 10,
+    "DATABASE_STATEMENT_TIMEOUT": 0,  # milliseconds a statement may run; 0: no limit
+    "DATABASE_POOLER": "none",  # none, or transaction (PgBouncer's pool_mode=transaction)
 }
+POOLERS = ("none", "transaction")
 
 _TYPES = {key: type(value) for key, value in DEFAULTS.items()}
 
@@ -57,10 +64,15 @@ def _coerce(key: str, raw: str) -> Any:
     kind = _TYPES.get(key, str)
     if kind is bool:
         return raw.strip().lower() in ("1", "true", "yes", "on")
-    if kind is int:
-        return int(raw)
-    if kind is float:
-        return float(raw)
+    try:
+        if kind is int:
+            return int(raw)
+        if kind is float:
+            return float(raw)
+    except ValueError:
+        # Only numeric settings get here, none of them secret: the value may be shown.
+        what = "a whole number" if kind is int else "a number"
+        raise ConfigError(f"PBEM_{key} must be {what}, not {raw!r}.") from None
     return raw
 
 
@@ -95,6 +107,7 @@ def check_config(config: dict[str, Any]) -> None:
     if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):
         raise ConfigError("PBEM_SMTP_SECURITY must be 'none', 'starttls' or 'ssl'.")
     trusted_proxies(config)
+    database_settings(config)
 
 
 def trusted_proxies(config: dict[str, Any]) -> int | tuple[Network, ...]:
@@ -115,6 +128,46 @@ def trusted_proxies(config: dict[str, Any]) -> int | tuple[Network, ...]:
                 f" and networks separated by commas (as 10.0.0.2, 192.168.0.0/24): {exc}"
             ) from None
     return tuple(networks)
+
+
+@dataclass(frozen=True)
+class DatabaseSettings:
+    """How a process talks to PostgreSQL: its pool, a statement time limit, the pooler."""
+
+    pool_size: int = 5
+    max_overflow: int = 10
+    statement_timeout_ms: int = 0  # 0: no limit
+    pooler: str = "none"
+
+
+def database_settings(config: dict[str, Any]) -> DatabaseSettings:
+    """The database settings in `config`, checked (ConfigError names the bad one)."""
+
+    def whole(key: str, least: int) -> int:
+        value = config[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ConfigError(f"PBEM_{key} must be a whole number of at least {least}.")
+        return value
+
+    pooler = str(config["DATABASE_POOLER"]).strip().lower()
+    if pooler not in POOLERS:
+        raise ConfigError("PBEM_DATABASE_POOLER must be 'none' or 'transaction'.")
+    settings = DatabaseSettings(
+        pool_size=whole("DATABASE_POOL_SIZE", 1),
+        max_overflow=whole("DATABASE_MAX_OVERFLOW", 0),
+        statement_timeout_ms=whole("DATABASE_STATEMENT_TIMEOUT", 0),
+        pooler=pooler,
+    )
+    if settings.statement_timeout_ms and pooler == "transaction":
+        # The limit rides on the connection's startup options, which PgBouncer refuses (or
+        # drops, with ignore_startup_parameters): the role's own setting reaches every
+        # server connection the pooler opens.
+        raise ConfigError(
+            "PBEM_DATABASE_STATEMENT_TIMEOUT cannot pass through a transaction pooler; set"
+            " it on the database role instead (ALTER ROLE ... SET statement_timeout = ...)"
+            " and leave PBEM_DATABASE_STATEMENT_TIMEOUT at 0."
+        )
+    return settings
 
 
 def start_logging() -> None:

@@ -1,4 +1,4 @@
-"""Throwaway servers for the live tests, the benches and CI: gunicorn, and PostgreSQL.
+"""Throwaway servers for the live tests, the benches and CI: gunicorn, PostgreSQL, PgBouncer.
 
 Nothing here imports the rest of pbem; bench/, tests/live and .ci/run share it:
 `python -m pbem.devservers -- COMMAND...` (or `-m tests.live.servers`) runs COMMAND with a
@@ -161,6 +161,73 @@ class Postgres:
         try:
             if (self.data / "postmaster.pid").exists():
                 self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def pgbouncer_bin() -> Path | None:
+    """Debian's PgBouncer program, if installed."""
+    found = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
+    return Path(found) if Path(found).exists() else None
+
+
+class PgBouncer:
+    """A throwaway PgBouncer on 127.0.0.1 in front of a PostgreSQL server there, in
+    transaction mode (as hosted PostgreSQL poolers run), trusting the user `postgres`."""
+
+    def __init__(self, program: Path, server_port: int, pool_size: int = 4) -> None:
+        """A pooler to be, on a free port; `pool_size` server connections per database."""
+        self.program = program
+        self.server_port = server_port
+        self.pool_size = pool_size
+        self.dir = Path(tempfile.mkdtemp(prefix="pbem-pgbouncer-"))
+        self.log = self.dir / "pgbouncer.log"
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Write its ini file and start it; returns once it takes connections."""
+        (self.dir / "userlist.txt").write_text('"postgres" ""\n')
+        (self.dir / "pgbouncer.ini").write_text(
+            "[databases]\n"
+            f"* = host={HOST} port={self.server_port}\n"
+            "[pgbouncer]\n"
+            f"listen_addr = {HOST}\nlisten_port = {self.port}\nunix_socket_dir =\n"
+            f"auth_type = trust\nauth_file = {self.dir / 'userlist.txt'}\n"
+            f"pool_mode = transaction\ndefault_pool_size = {self.pool_size}\n"
+            "max_client_conn = 500\n"
+        )
+        # PgBouncer will not run as root: as the postgres user then, as the server does.
+        as_user = ["-u", "postgres"] if os.geteuid() == 0 else []
+        if as_user:
+            shutil.chown(self.dir, "postgres", "postgres")
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [str(self.program), *as_user, str(self.dir / "pgbouncer.ini")],
+                stdout=log, stderr=log,
+            )  # fmt: skip
+        give_up = time.monotonic() + READY_TIMEOUT
+        while not _answers(self.port, None):
+            if self.process.poll() is not None or time.monotonic() > give_up:
+                tail = self.log.read_text(errors="replace")[-3000:]
+                self.stop()
+                raise RuntimeError(f"pgbouncer did not start:\n{tail}")
+            time.sleep(0.05)
+
+    def url(self, database: str) -> str:
+        """The URL of a database through this pooler."""
+        return f"postgresql+psycopg://postgres@{HOST}:{self.port}/{database}"
+
+    def stop(self) -> None:
+        """Stop the pooler and delete its directory."""
+        try:
+            if self.process is not None and self.process.poll() is None:
+                self.process.send_signal(signal.SIGTERM)
+                try:
+                    self.process.wait(20)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(10)
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
 

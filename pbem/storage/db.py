@@ -14,6 +14,8 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
+from pbem.config import DatabaseSettings
+
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 # What orjson would write otherwise than json.dumps, or take where json.dumps refuses (a
 # datetime left in a JSON column is an error, not a string): handed to json.dumps.
@@ -35,8 +37,10 @@ def dumps(value: Any) -> str:
         return json.dumps(value)
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes.
+def make_engine(url: str, settings: DatabaseSettings | None = None) -> Engine:
+    """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes,
+    PostgreSQL the pool, time limit and pooler of `settings` (pbem.config.database_settings;
+    none: the defaults).
 
     JSON columns (game states, log lines) are read with orjson, and written with it (dumps):
     a page decodes the state and its log lines, and the standard decoder was a tenth of a
@@ -55,15 +59,32 @@ def make_engine(url: str) -> Engine:
         )
         _sqlite_transactions(engine)
         return engine
+    settings = settings or DatabaseSettings()
     return create_engine(
         url,
+        connect_args=_postgres_connect_args(settings),
         pool_pre_ping=True,
-        pool_size=5,
-        max_overflow=10,
+        pool_size=settings.pool_size,
+        max_overflow=settings.max_overflow,
         json_serializer=dumps,
         json_deserializer=orjson.loads,
         hide_parameters=True,
     )
+
+
+def _postgres_connect_args(settings: DatabaseSettings) -> dict[str, Any]:
+    """psycopg's connect() arguments for `settings`."""
+    args: dict[str, Any] = {}
+    if settings.pooler == "transaction":
+        # psycopg prepares a statement on the server after 5 uses; a transaction pooler
+        # hands the next transaction another server connection, where the name is unknown
+        # or already taken (DuplicatePreparedStatement). None: never prepare.
+        args["prepare_threshold"] = None
+    if settings.statement_timeout_ms:
+        # A startup option, not a SET after connecting: nothing to run per connection, and
+        # the limit holds from the first statement (config refuses it with a pooler).
+        args["options"] = f"-c statement_timeout={settings.statement_timeout_ms}"
+    return args
 
 
 def _sqlite_transactions(engine: Engine) -> None:
