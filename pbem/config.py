@@ -39,6 +39,9 @@ DEFAULTS: dict[str, Any] = {
     "INBOUND_MAX_BYTES": 262144,  # a bigger mail is refused
     "WEBHOOK_ALLOW_LOOPBACK": False,  # tests only: allow http://127.0.0.1 webhooks
     "WEBHOOK_TIMEOUT": 5.0,  # seconds before a silent chat server counts as failed
+    # Days after which sent mail, finished webhook deliveries and received mail lose their
+    # text (pbem.storage.retention); 0 keeps everything.
+    "KEEP_DAYS": 30,
     "DEBUG": False,
     "DEFAULT_LANG": "en",
 }
@@ -87,6 +90,8 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_MAIL_BACKEND must be 'file' or 'smtp'.")
     if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):
         raise ConfigError("PBEM_SMTP_SECURITY must be 'none', 'starttls' or 'ssl'.")
+    if int(config["KEEP_DAYS"]) < 0:
+        raise ConfigError("PBEM_KEEP_DAYS must be a number of days, or 0 to keep everything.")
 
 
 def start_logging() -> None:
