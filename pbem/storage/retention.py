@@ -89,9 +89,7 @@ def _sent_pages(
         if after is not None:
             page = page.where(tuple_(table.c.sent_at, table.c.id) > tuple_(*after))
         with engine.connect() as connection:
-            rows = connection.execute(
-                page.order_by(table.c.sent_at, table.c.id).limit(batch)
-            ).all()
+            rows = connection.execute(page.order_by(table.c.sent_at, table.c.id).limit(batch)).all()
         if rows:
             done += _run(engine, prune_page([row.id for row in rows], before))
         if len(rows) < batch:
@@ -100,9 +98,7 @@ def _sent_pages(
         after = (literal(last.sent_at, table.c.sent_at.type), literal(last.id, table.c.id.type))
 
 
-def _received_pages(
-    engine: Engine, before: datetime, lowest: datetime | None, batch: int
-) -> int:
+def _received_pages(engine: Engine, before: datetime, lowest: datetime | None, batch: int) -> int:
     """Walk the received mail older than `before` in pages by id (the table holds 30 days:
     pbem.mailin.receive.forget_old drops older rows whole)."""
     done, after = 0, 0

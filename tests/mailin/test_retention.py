@@ -12,7 +12,7 @@ from sqlmodel import select
 from pbem import play
 from pbem.clock.computers import sweep_computers
 from pbem.clock.scheduler import prune_old
-from pbem.models import Game, InboundMail, Move, Outbox
+from pbem.models import InboundMail, Move, Outbox
 from pbem.storage.db import make_engine, read_session, write_session
 from pbem.storage.retention import prune
 from tests.mailin.conftest import PLAYERS
