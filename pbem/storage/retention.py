@@ -78,24 +78,24 @@ def _sent_pages(
     batch: int,
     prune_page: Callable[[list[int], datetime], Any],
 ) -> int:
-    """Walk the rows sent before `before` (and from `lowest`) in pages, by (sent_at, id):
-    the sent_at index gives them in order, and a page starts where the last one ended
-    instead of reading the pruned rows before it again."""
+    """Walk the rows sent before `before` (and from `lowest`) in pages in the order of
+    their (sent_at, next_attempt_at) index, the id last: a page starts where the last one
+    ended, read from the index, instead of reading the pruned rows before it again."""
+    order = (table.c.sent_at, table.c.next_attempt_at, table.c.id)
     done, after = 0, None
     while True:
-        page = select(table.c.sent_at, table.c.id).where(table.c.sent_at < before)
+        page = select(*order).where(table.c.sent_at < before)
         if lowest is not None:
             page = page.where(table.c.sent_at >= lowest)
         if after is not None:
-            page = page.where(tuple_(table.c.sent_at, table.c.id) > tuple_(*after))
+            page = page.where(tuple_(*order) > tuple_(*after))
         with engine.connect() as connection:
-            rows = connection.execute(page.order_by(table.c.sent_at, table.c.id).limit(batch)).all()
+            rows = connection.execute(page.order_by(*order).limit(batch)).all()
         if rows:
             done += _run(engine, prune_page([row.id for row in rows], before))
         if len(rows) < batch:
             return done
-        last = rows[-1]
-        after = (literal(last.sent_at, table.c.sent_at.type), literal(last.id, table.c.id.type))
+        after = [literal(value, column.type) for value, column in zip(rows[-1], order, strict=True)]
 
 
 def _received_pages(engine: Engine, before: datetime, lowest: datetime | None, batch: int) -> int:
