@@ -13,7 +13,7 @@ from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
 from pbem import play
-from pbem.clock.scheduler import drain_outbox, make_scheduler, sweep_due
+from pbem.clock.scheduler import drain_outbox, make_scheduler, prune_old, sweep_due
 from pbem.config import start_logging
 from pbem.errors import PlayError
 from pbem.games import GAMES
@@ -91,6 +91,21 @@ def send_mail_command() -> None:
     """Send the mail that is due, once."""
     result = drain_outbox(_app())
     click.echo(f"{result['sent']} sent, {result['failed']} failed.")
+
+
+@click.command("prune")
+@with_appcontext
+def prune_command() -> None:
+    """Drop the text of sent mail, webhook deliveries and received mail past PBEM_KEEP_DAYS."""
+    days = current_app.config["KEEP_DAYS"]
+    if float(days) <= 0:
+        click.echo("PBEM_KEEP_DAYS is 0: everything is kept, nothing pruned.")
+        return
+    result = prune_old(_app(), since=None)  # the whole history, not the clock's last week
+    click.echo(
+        f"Pruned after {days} days: {result['mails']} sent mails,"
+        f" {result['webhooks']} webhook deliveries, {result['received']} received mails."
+    )
 
 
 _PLAYER = re.compile(r"^\s*(?P<name>[^<]+?)\s*<(?P<email>[^>]+)>\s*$")
@@ -213,6 +228,7 @@ COMMANDS = [
     clock_command,
     sweep_command,
     send_mail_command,
+    prune_command,
     new_game_command,
     games_command,
     log_command,

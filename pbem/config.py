@@ -47,6 +47,9 @@ DEFAULTS: dict[str, Any] = {
     # is the client); a count of proxies in front, as werkzeug's ProxyFix x_for; or the
     # proxies' addresses and networks, comma-separated. Rate limits key on that client.
     "TRUSTED_PROXIES": "",
+    # Days after which sent mail, finished webhook deliveries and received mail lose their
+    # text (pbem.storage.retention); 0 keeps everything.
+    "KEEP_DAYS": 30,
     "DEBUG": False,
     "DEFAULT_LANG": "en",
     # PostgreSQL only. Each process opens up to pool size + overflow connections.
@@ -106,6 +109,8 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_MAIL_BACKEND must be 'file' or 'smtp'.")
     if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):
         raise ConfigError("PBEM_SMTP_SECURITY must be 'none', 'starttls' or 'ssl'.")
+    if int(config["KEEP_DAYS"]) < 0:
+        raise ConfigError("PBEM_KEEP_DAYS must be a number of days, or 0 to keep everything.")
     trusted_proxies(config)
     database_settings(config)
 

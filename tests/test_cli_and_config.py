@@ -169,3 +169,8 @@ def test_mailbox_is_served_only_under_debug_and_a_file_backend_warns(
         local = create_app({**config, "DEBUG": True})
     assert local.test_client().get("/mailbox/").status_code == 200
     assert "mail goes nowhere" not in caplog.text
+
+
+def test_refuses_a_negative_keep_days(database_url: str) -> None:
+    with pytest.raises(ConfigError, match="PBEM_KEEP_DAYS"):
+        create_app({"DATABASE_URL": database_url, "SECRET_KEY": GOOD_KEY, "KEEP_DAYS": -1})

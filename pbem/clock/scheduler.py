@@ -18,6 +18,7 @@ from pbem.clock.computers import sweep_computers
 from pbem.clock.sweeps import sweep
 from pbem.mailout.mailer import make_backend
 from pbem.mailout.sender import drain
+from pbem.storage.retention import CATCH_UP, prune
 from pbem.webhooks.deliver import drain as drain_hooks
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,17 @@ def computer_moves(app: Flask) -> int:
     return made
 
 
+def prune_old(app: Flask, since: timedelta | None = CATCH_UP) -> dict[str, int]:
+    """Drop the text of mail and webhook rows older than PBEM_KEEP_DAYS (`since`: only
+    those that passed it in that stretch; None: the whole history)."""
+    ext = app.extensions["pbem"]
+    now = app.config["CLOCK"]()
+    result = prune(ext["engine"], now, float(app.config["KEEP_DAYS"]), since=since)
+    if any(result.values()):
+        log.info("prune: %(mails)d mails, %(webhooks)d webhooks, %(received)d received", result)
+    return result
+
+
 def _every(scheduler: Any, app: Flask, job: Any, seconds: float, grace: int, **more: Any) -> None:
     """Run `job(app)` every `seconds`: one run at a time; runs missed while busy or down
     collapse into one, which is enough because each run handles everything due; a run
@@ -95,4 +107,8 @@ def make_scheduler(app: Flask, blocking: bool) -> Any:
     # The sweep finds due rows by indexed queries; a late or doubled run is harmless, and
     # after downtime the first run handles everything that fell due.
     _every(scheduler, app, sweep_due, float(app.config["SWEEP_INTERVAL"]), 300, id="sweep")
+    # Retention once a day, and some minutes after a start (a clock restarted every day
+    # would otherwise never reach its first run), after the catching up that a start does.
+    first = datetime.now(UTC) + timedelta(minutes=10)
+    _every(scheduler, app, prune_old, 86400.0, 3600, next_run_time=first)
     return scheduler

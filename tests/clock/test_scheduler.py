@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -67,3 +68,16 @@ def test_the_pbem_clock_process_says_what_it_sent(
     assert "INFO pbem.clock.scheduler: outbox: 3 sent, 0 failed" in text, text[-2000:]
     assert len(smtpd.messages) == 3
     assert "Running job" not in text
+
+
+def test_the_clock_prunes_once_a_day_and_soon_after_it_starts(app: Any) -> None:
+    """A clock restarted every day (a deploy) still prunes: the first run is minutes after
+    the start, not a day."""
+    scheduler = make_scheduler(app, blocking=False)
+    scheduler.start(paused=True)
+    try:
+        job = scheduler.get_job("prune_old")
+        assert job.trigger.interval.total_seconds() == 86400
+        assert job.next_run_time - datetime.now(UTC) < timedelta(minutes=11)
+    finally:
+        scheduler.shutdown(wait=False)

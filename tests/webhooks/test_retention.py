@@ -1,0 +1,41 @@
+"""Retention (issue 33): a webhook event posted more than PBEM_KEEP_DAYS ago drops its body
+and facts; an event still being retried keeps them and is posted as it was written."""
+
+from __future__ import annotations
+
+from pbem.clock.scheduler import drain_webhooks, prune_old
+from tests.webhooks.helpers import add_hook, deliveries, move, seat_to_act
+
+
+def test_posted_events_lose_their_body_and_retried_ones_keep_it(app, hooks, game):
+    clock = app.config["CLOCK"]
+    seat = seat_to_act(app, game)
+    ok = add_hook(app, game, seat, "table", hooks.url("/ok"), "generic")
+    down = add_hook(app, game, seat, "table", hooks.url("/down"), "generic")
+    hooks.answer("/down", 500)
+    move(app, game)
+    drain_webhooks(app)
+    rows = deliveries(app)
+    posted = [r for r in rows if r.webhook_id == ok.id]
+    waiting = [r for r in rows if r.webhook_id == down.id]
+    assert posted and all(r.sent_at is not None and r.body for r in posted)
+    assert waiting and all(r.sent_at is None for r in waiting)
+    (tried,) = [r for r in waiting if r.attempts]
+    assert [r["body"] for r in hooks.to("/down")] == [tried.body.encode()]
+
+    clock.advance(days=31)
+    assert prune_old(app)["webhooks"] == len(posted)
+    after = {r.id: r for r in deliveries(app)}
+    for row in posted:
+        kept = after[row.id]
+        assert (kept.body, kept.facts) == ("", None)
+        assert (kept.event_id, kept.event, kept.sent_at) == (row.event_id, row.event, row.sent_at)
+    for row in waiting:
+        assert (after[row.id].body, after[row.id].facts) == (row.body, row.facts)
+    assert prune_old(app)["webhooks"] == 0  # run again: nothing left
+
+    # The chat server is back: the retried event is posted as it was first written.
+    drain_webhooks(app)
+    bodies = [r["body"] for r in hooks.to("/down")]
+    assert bodies[:2] == [tried.body.encode()] * 2
+    assert all(r.sent_at is not None for r in deliveries(app))
