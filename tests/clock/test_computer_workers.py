@@ -18,6 +18,7 @@ from pbem import play
 from pbem.clock import computers
 from pbem.clock.computers import claim_due, move_claimed
 from pbem.clock.scheduler import computer_moves, make_scheduler
+from pbem.clock.workers import run_computers
 from pbem.models import Outbox
 from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import moves
@@ -154,3 +155,27 @@ def test_pbem_computers_once_makes_the_moves_due(app: Any, runner: Any, clock: A
     assert result.exit_code == 0, result.output
     assert f"{GAMES} computer moves" in result.output
     assert len(moves(app, "computer")) == GAMES
+
+
+def test_a_worker_loop_plays_until_stopped(app: Any, second: Any, clock: Any) -> None:
+    _games(app, clock)
+    clock.advance(seconds=4)
+    second.config["COMPUTER_INTERVAL"] = 0.05
+    stop = threading.Event()
+    result: list[int] = []
+    worker = threading.Thread(target=lambda: result.append(run_computers(second, stop)))
+    worker.start()
+    try:
+        for _ in range(400):  # at most 20 s: the moves are made at the loop's first look
+            if len(moves(app, "computer")) == GAMES:
+                break
+            time.sleep(0.05)
+        clock.advance(seconds=4)  # the second computers fall due while the loop waits
+        for _ in range(400):
+            if len(moves(app, "computer")) == 2 * GAMES:
+                break
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        worker.join()
+    assert result == [2 * GAMES]
