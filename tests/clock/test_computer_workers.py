@@ -5,10 +5,16 @@ the workers. Each worker is an app with its own engine, as a `pbem computers` pr
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +29,7 @@ from pbem.models import Outbox
 from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import moves
 from tests.conftest import make_test_app
+from tests.settings import process_env
 from tests.web.helpers import deliver, headline
 
 GAMES = 6
@@ -179,3 +186,41 @@ def test_a_worker_loop_plays_until_stopped(app: Any, second: Any, clock: Any) ->
         stop.set()
         worker.join()
     assert result == [2 * GAMES]
+
+
+def test_two_pbem_computers_processes_share_the_moves(
+    app: Any, clock: Any, smtpd: Any, tmp_path: Path
+) -> None:
+    """`pbem computers` as the Procfile runs it, twice, on real time: the seats fell due
+    on the test clock's date, long past."""
+    _games(app, clock)
+    mailed = len(smtpd.messages)
+    env = {
+        **os.environ,
+        **process_env(app, COMPUTER_DELAY=0.2, COMPUTER_INTERVAL=0.1, SENDER_INTERVAL=0.1),
+    }
+    command = [sys.executable, "-c", "from pbem.console import main; main()", "computers"]
+    logs = [tmp_path / f"computers{i}.log" for i in range(2)]
+    processes = []
+    for log in logs:
+        with open(log, "wb") as out:
+            processes.append(subprocess.Popen(command, env=env, stdout=out, stderr=out))
+    try:
+        for _ in range(600):  # up to a minute on a busy machine
+            if len(moves(app, "computer")) == 2 * GAMES and len(smtpd.messages) >= mailed + GAMES:
+                break
+            for process, log in zip(processes, logs, strict=True):
+                assert process.poll() is None, log.read_text(errors="replace")
+            time.sleep(0.1)
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        codes = [process.wait(30) for process in processes]
+    texts = [log.read_text(errors="replace") for log in logs]
+    assert codes == [0, 0], texts
+    # Each process says what it made: together every computer move, once.
+    made = [int(n) for text in texts for n in re.findall(r"computer moves: (\d+)", text)]
+    assert sum(made) == 2 * GAMES, texts
+    assert len(moves(app, "computer")) == 2 * GAMES
+    got = smtpd.messages[mailed:]
+    assert len(got) == GAMES and len({str(m["Message-ID"]) for m in got}) == GAMES
