@@ -110,6 +110,7 @@ def _apply(
         if seat.computer_claimed_until != until:
             # The lease ran out and another worker took the seat: its decision stands.
             return False
+        # Flushed before the move reads the table: the claim ends with this transaction.
         seat.computer_claimed_until = None
         session.add(seat)
         if move is None:
@@ -124,7 +125,6 @@ def _apply(
         seat = seat_of(session, game_id, seat_no)
         rules = GAMES[game.slug]
         state = game.state
-        seat.computer_claimed_until = None
         if game.status == "active" and state and seat_no in rules.to_act(state):
             # Its turn again at once (more specials to play): after the delay too.
             seat.computer_due_at = now

@@ -25,7 +25,7 @@ from pbem.clock import computers
 from pbem.clock.computers import claim_due, move_claimed
 from pbem.clock.scheduler import computer_moves, make_scheduler
 from pbem.clock.workers import run_computers
-from pbem.models import Outbox
+from pbem.models import Outbox, Seat
 from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import moves
 from tests.conftest import make_test_app
@@ -104,6 +104,9 @@ def test_two_workers_make_each_computer_move_once(
         clock.advance(seconds=4)
         assert sum(_race([app, second])) == GAMES
     assert _race([app, second]) == [0, 0]  # Ana's turn everywhere now
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        held = session.exec(select(Seat).where(Seat.computer_claimed_until != None)).all()  # noqa: E711
+    assert held == []  # each claim ended with its move: a seat due again is free at once
     # Twelve seats, each decided once and moved once.
     assert len(decisions) == 2 * GAMES and set(decisions.values()) == {1}
     made = moves(app, "computer")
