@@ -1,9 +1,12 @@
-"""Command line: migrate, serve locally, run the clock, start games, list, log, check replays."""
+"""Command line: migrate, serve locally, run the clock and computer workers, start games,
+list, log, check replays."""
 
 from __future__ import annotations
 
 import re
+import signal
 import sys
+import threading
 from typing import Any
 
 import click
@@ -13,7 +16,14 @@ from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
 from pbem import play
-from pbem.clock.scheduler import drain_outbox, make_scheduler, prune_old, sweep_due
+from pbem.clock.scheduler import (
+    computer_moves,
+    drain_outbox,
+    make_scheduler,
+    prune_old,
+    sweep_due,
+)
+from pbem.clock.workers import run_computers
 from pbem.config import start_logging
 from pbem.errors import PlayError
 from pbem.games import GAMES
@@ -75,6 +85,24 @@ def clock_command() -> None:
     app = _app()
     click.echo("pbem clock running.")
     make_scheduler(app, blocking=True).start()
+
+
+@click.command("computers")
+@click.option("--once", is_flag=True, help="make the moves due now, then stop")
+@with_appcontext
+def computers_command(once: bool) -> None:
+    """Run a computer worker: claim the computer seats due and make their moves."""
+    app = _app()
+    if once:
+        click.echo(f"{computer_moves(app)} computer moves.")
+        return
+    start_logging()
+    stop = threading.Event()
+    # A stop finishes the move under way; a seat claimed but not moved waits out its lease.
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    click.echo("pbem computers running.")
+    run_computers(app, stop)
 
 
 @click.command("sweep")
@@ -226,6 +254,7 @@ COMMANDS = [
     migrate_command,
     serve_command,
     clock_command,
+    computers_command,
     sweep_command,
     send_mail_command,
     prune_command,

@@ -34,6 +34,10 @@ DEFAULTS: dict[str, Any] = {
     "SWEEP_INTERVAL": 30.0,  # seconds between sweeps for timeouts, reminders and digests
     "COMPUTER_DELAY": 3.0,  # seconds a computer player waits before its move
     "COMPUTER_INTERVAL": 2.0,  # seconds between the clock's looks for computer moves due
+    # Whether the clock also makes computer moves; off where `pbem computers` workers run.
+    "CLOCK_COMPUTERS": True,
+    "COMPUTER_BATCH": 4,  # seats a worker claims at a time
+    "COMPUTER_LEASE": 120.0,  # seconds a claim holds a seat; then a killed worker's is free
     # Seconds a "your move" mail waits when the player is looking at the game's page (seen in
     # the last minute): their move cancels it; 0 sends it at once.
     "TURN_MAIL_DELAY": 300.0,

@@ -84,6 +84,9 @@ class Seat(SQLModel, table=True):
     computer: str | None = Field(default=None, max_length=12)  # the level of a computer seat
     # Since when a computer owes this seat's move (a computer seat, or an absent one taken over).
     computer_due_at: datetime | None = Field(default=None, index=True)
+    # Until when a computer worker holds this seat's move (pbem.clock.computers): others skip
+    # it meanwhile; a worker killed mid-decision leaves it to be taken once this has passed.
+    computer_claimed_until: datetime | None = None
     told_talk: int = 0  # the table-talk messages up to this id were in a mail this seat got
     left: bool = False  # the player left the game: the server plays the seat's turns
     # When the seat's page last looked at the game (page or its poll; at most every 20 s):

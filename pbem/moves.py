@@ -71,7 +71,8 @@ def read_table(session: Session, game_id: int, now: datetime) -> TableRead:
     session.expunge(game)
     for seat, player, _ in table:
         session.expunge(seat)
-        session.expunge(player)
+        if player in session:  # two computer seats of one level share one account
+            session.expunge(player)
     for hook in read.hooks:
         session.expunge(hook)
     return read

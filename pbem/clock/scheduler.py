@@ -1,7 +1,7 @@
 """The clock: APScheduler jobs that scan our own tables for due work.
 
 Only the clock process (or the single local `serve` process) starts a
-scheduler; gunicorn workers never do. Jobs are safe to run twice.
+scheduler; gunicorn workers never do. Jobs are safe to run twice, and in several clocks.
 """
 
 from __future__ import annotations
@@ -55,9 +55,15 @@ def sweep_due(app: Flask) -> dict[str, int]:
 
 def computer_moves(app: Flask) -> int:
     """Make the computer moves due for the delay, then send the mail they made."""
-    engine = app.extensions["pbem"]["engine"]
-    delay = timedelta(seconds=float(app.config["COMPUTER_DELAY"]))
-    made = sweep_computers(engine, app.extensions["pbem"]["site"], app.config["CLOCK"](), delay)
+    engine, config = app.extensions["pbem"]["engine"], app.config
+    made = sweep_computers(
+        engine,
+        app.extensions["pbem"]["site"],
+        config["CLOCK"](),
+        timedelta(seconds=float(config["COMPUTER_DELAY"])),
+        int(config["COMPUTER_BATCH"]),
+        timedelta(seconds=float(config["COMPUTER_LEASE"])),
+    )
     if made:
         log.info("computer moves: %d", made)
         drain_outbox(app)
@@ -99,9 +105,11 @@ def make_scheduler(app: Flask, blocking: bool) -> Any:
     # A first run at once, then every interval. (None here would mean "paused" to
     # APScheduler 3: the clock would then send mail only after each sweep.)
     _every(scheduler, app, drain_outbox, interval, 60, next_run_time=datetime.now(UTC))
-    # Computer players move a few seconds after their turn comes, by this job only (never
-    # in a web request); each move in its own transaction.
-    _every(scheduler, app, computer_moves, float(app.config["COMPUTER_INTERVAL"]), 60)
+    # Computer players move a few seconds after their turn comes, by this job or by
+    # `pbem computers` workers (never in a web request); each seat claimed, each move in
+    # its own transaction. PBEM_CLOCK_COMPUTERS=0 leaves them to the workers.
+    if app.config["CLOCK_COMPUTERS"]:
+        _every(scheduler, app, computer_moves, float(app.config["COMPUTER_INTERVAL"]), 60)
     # Webhooks have their own outbox and sender, so a slow chat server never delays mail.
     _every(scheduler, app, drain_webhooks, interval, 60)
     # The sweep finds due rows by indexed queries; a late or doubled run is harmless, and

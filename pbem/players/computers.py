@@ -3,7 +3,8 @@
 A seat is played by a computer when the creator made it a computer seat (`Seat.computer`
 names the level), or while its person is marked absent after their timeouts and the game
 has a takeover level (`Game.takeover`), until they press "I'm back". Such a seat is due
-from `Seat.computer_due_at`; only the clock process moves them (`pbem.clock.computers`).
+from `Seat.computer_due_at`; only the clock or a `pbem computers` worker moves them
+(`pbem.clock.computers`).
 Which level plays a seat now is `pbem.models.level_for`, asked by pages and the clock too.
 """
 
