@@ -1,6 +1,6 @@
-"""Sweeps in two clock processes at once share the due games out (issue 33): each timeout is
-applied once and each sweep applies some (they used to list the same rows, then queue on
-each game's lock in turn, so a second clock made 100 timeouts slower, not faster)."""
+"""Sweeps in two clock processes at once share the due games out (issue 33): each timeout
+is applied once and, on PostgreSQL, each sweep applies some (they used to list the same
+rows, then queue on each game's lock in turn: a second clock made 100 timeouts slower)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.clock.sweeps import sweep_timeouts
+from pbem.storage.db import is_sqlite
 from tests.clock.helpers import moves
 from tests.clock.several import at_once, many_games
 
@@ -26,7 +27,10 @@ def test_two_sweeps_at_once_split_the_timeouts_and_apply_each_once(
 
     results = at_once(database_url, [sweep, sweep])
     assert sum(results) == GAMES_COUNT
-    assert all(applied > 0 for applied in results), results  # each sweep applied some
+    if not is_sqlite(app.extensions["pbem"]["engine"]):
+        # Each applied some. (SQLite has one writer, and its busy wait is not fair: a sweep
+        # whose transactions follow each other may do all before the other gets the lock.)
+        assert all(applied > 0 for applied in results), results
     timeouts = moves(app, "timeout")
     assert Counter(m.game_id for m in timeouts) == Counter(games)  # one in each game
     assert all(m.ply == 0 for m in timeouts)

@@ -1,6 +1,6 @@
 """Senders in several clock processes at once (issue 33): each mail is rendered once and
-received once, and each sender sends a share (2 and 3 senders used to render 183 and 204
-mails for 160 sent: they read the same due rows and rendered before claiming)."""
+received once, and on PostgreSQL each sender sends a share (2 and 3 senders used to render
+183 and 204 mails for 160 sent: they read the same due rows and rendered before claiming)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlmodel import select
 from pbem.mailout import sender
 from pbem.mailout.mailer import make_backend
 from pbem.models import Outbox
-from pbem.storage.db import read_session
+from pbem.storage.db import is_sqlite, read_session
 from tests.clock.several import at_once, many_games
 
 
@@ -44,7 +44,9 @@ def test_senders_at_once_render_and_send_each_mail_once(
     results = at_once(database_url, [drain] * senders)
     assert sum(r["sent"] for r in results) == len(queued)
     assert all(r["failed"] == 0 for r in results)
-    assert all(r["sent"] > 0 for r in results), results  # each sender took a share
+    if not is_sqlite(app.extensions["pbem"]["engine"]):
+        # Each took a share. (SQLite has one writer, and its busy wait is not fair.)
+        assert all(r["sent"] > 0 for r in results), results
     assert sorted(renders) == sorted(queued)  # each rendered once, by the sender that sent it
     received = Counter(str(m["Message-ID"]) for m in smtpd.messages)
     assert received == Counter(queued.values())  # each received once
