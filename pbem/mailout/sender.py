@@ -111,11 +111,13 @@ _DUE = (
     .limit(bindparam("w_batch", type_=Integer))
     .with_for_update(skip_locked=True)
 )
-# A claimed row with the player its mail goes to.
+# A claimed row with the player its mail goes to (player columns p_*), read as Core: the
+# ORM's read of the two cost more than it, for every mail.
+_PLAYER = Player.__table__  # type: ignore[attr-defined]
 _ROW = (
-    select(Outbox, Player)
-    .outerjoin(Player, col(Player.id) == col(Outbox.player_id))
-    .where(col(Outbox.id) == bindparam("w_id"))
+    select(*_OUTBOX.c, *(column.label(f"p_{column.name}") for column in _PLAYER.c))
+    .select_from(_OUTBOX.outerjoin(_PLAYER, _PLAYER.c.id == _OUTBOX.c.player_id))
+    .where(_OUTBOX.c.id == bindparam("w_id"))
 )
 
 
@@ -139,13 +141,19 @@ def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]
     }
 
 
-def _claimed(session: Any, row_id: int) -> Outbox:
-    """A row just claimed, with the unsubscribe key its rendering needs given to its player
-    in the claim's transaction if it has none."""
-    row, player = session.exec(_ROW, params={"w_id": row_id}).one()
-    if row.rendered_at is None and needs_key(row) and player is not None:
+def _claimed(session: Any, row_id: int) -> tuple[Outbox, Player | None]:
+    """A row just claimed and its player (models outside the session), the unsubscribe key
+    its rendering needs given to the player in the claim's transaction if they have none."""
+    found = session.connection().execute(_ROW, {"w_id": row_id}).mappings().one()
+    row = Outbox.model_construct(**{name: found[name] for name in _OUTBOX.c.keys()})
+    if found["p_id"] is None:
+        return row, None
+    if row.rendered_at is None and needs_key(row) and not found["p_unsubscribe_key"]:
+        player = session.get(Player, found["p_id"])
         ensure_unsubscribe_key(session, player)
-    return row
+        return row, player
+    fields = {name: found[f"p_{name}"] for name in _PLAYER.c.keys()}
+    return row, Player.model_construct(**fields)
 
 
 def claim_to_send(
@@ -163,21 +171,25 @@ def claim_to_send(
             _mark_sent(session, *sent)
         if not _claim_one(session, row_id, at, lease):
             return None
-        return _claimed(session, row_id)
+        return _claimed(session, row_id)[0]
 
 
-def claim(
+def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
+    """Claim up to `batch` rows due at `now` that no sender holds, oldest first, each until
+    `now + lease`; rows another sender holds or is claiming are skipped, never waited for."""
+    return [row for row, _ in _claim_due(engine, now, now, batch, lease)]
+
+
+def _claim_due(
     engine: Engine,
     now: datetime,
+    at: datetime,
     batch: int,
-    lease: timedelta = LEASE,
-    at: datetime | None = None,
+    lease: timedelta,
     sent: tuple[int, datetime] | None = None,
-) -> list[Outbox]:
-    """Claim up to `batch` rows due at `now` that no sender holds, oldest first, each until
-    `at + lease` (`at`: the time of the claim, `now` unless given); rows another sender holds
-    or is claiming are skipped, never waited for. `sent` as for claim_to_send."""
-    at = at or now
+) -> list[tuple[Outbox, Player | None]]:
+    """Claim up to `batch` rows due at `now` that no sender holds at `at`, each until `at +
+    lease`: the rows and their players. `sent` as for claim_to_send."""
     with write_session(engine) as session:
         if sent is not None:
             _mark_sent(session, *sent)
@@ -192,9 +204,10 @@ def render(
     site: Site,
     rows: list[Outbox],
     now: datetime,
+    player: Player | None = None,
 ) -> tuple[list[Outbox], int, int]:
     """Render the claimed rows not yet rendered and store them: (rows ready to send,
-    rendered, dropped).
+    rendered, dropped). `player`: the player of a row, if the caller read it already.
 
     A row that cannot be rendered (its game or player is gone) is marked failed. A row
     whose mail has nobody to go to (a sign-in link asked for an address no player has, a
@@ -210,7 +223,7 @@ def render(
     with read_session(engine) as session:
         for row in pending:
             try:
-                done[row.id] = render_row(session, site, row, states)
+                done[row.id] = render_row(session, site, row, states, player)
             except NoRecipient:
                 dropped.add(row.id)  # not logged: the address is nobody's business
             except Unrenderable as exc:
@@ -228,13 +241,19 @@ def render(
             session.connection().execute(
                 _STORE, [_stored(row_id, mail, now) for row_id, mail in done.items()]
             )
-    for row in pending:
-        if row.id in done:
-            mail = done[row.id]
-            for name, value in mail.__dict__.items():
-                setattr(row, name, value)
-            row.rendered_at = now
-    return [r for r in rows if r.id not in broken | dropped], len(done), len(dropped)
+    # The rows as stored, built anew: a row read as Core is no ORM instance to set on.
+    ready = [
+        _with(row, done[row.id], now) if row.id in done else row
+        for row in rows
+        if row.id not in broken | dropped
+    ]
+    return ready, len(done), len(dropped)
+
+
+def _with(row: Outbox, mail: Rendered, now: datetime) -> Outbox:
+    """The row with its rendered mail, as stored at `now`."""
+    kept = {name: getattr(row, name) for name in _OUTBOX.c.keys()}
+    return Outbox.model_construct(**(kept | mail.__dict__ | {"rendered_at": now}))
 
 
 # What became of the next due mail (_send_next): none was left that no other sender holds;
@@ -263,10 +282,11 @@ def _send_next(
     mail it was sending (the others are not leased to it)."""
     clock = time.perf_counter()
     sent = (unmarked.pop(), now) if unmarked else None
-    claimed = claim(engine, now, 1, lease, at, sent)
+    claimed = _claim_due(engine, now, at, 1, lease, sent)
     if not claimed:
         return "none"
-    ready, rendered, dropped = render(engine, site, claimed, now)
+    row, player = claimed[0]
+    ready, rendered, dropped = render(engine, site, [row], now, player)
     stats["rendered"] = stats.get("rendered", 0) + rendered
     stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
     if dropped:
