@@ -1,12 +1,15 @@
 """The clock: APScheduler jobs that scan our own tables for due work.
 
 Only the clock process (or the single local `serve` process) starts a
-scheduler; gunicorn workers never do. Jobs are safe to run twice, and in several clocks.
+scheduler; gunicorn workers never do. Jobs are safe to run twice, in one process or in
+several clock processes at once; within a process one outbox drain runs at a time.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,14 +27,44 @@ from pbem.webhooks.deliver import drain as drain_hooks
 log = logging.getLogger(__name__)
 
 
+@dataclass
+class _Drains:
+    """This process's outbox drain: the lock held while one runs, and a flag raised by each
+    caller, so that a drain asked for while one runs is run by that one when it ends."""
+
+    running: threading.Lock = field(default_factory=threading.Lock)
+    wanted: threading.Event = field(default_factory=threading.Event)
+
+
 def drain_outbox(app: Flask) -> dict[str, int]:
-    """Send the mail that is due now."""
-    engine = app.extensions["pbem"]["engine"]
-    site = app.extensions["pbem"]["site"]
-    result = drain(engine, site, make_backend(app.config), app.config, app.config["CLOCK"]())
+    """Send the mail that is due now: in this drain, or, when one is running in this process,
+    in that one, which goes round again for it (then this returns nothing sent).
+
+    The sender job, each sweep and each computer move ran drains of their own, up to three
+    at once, racing for the same rows; one at a time sends as much, with one connection."""
+    # dict.setdefault is atomic: every thread gets the same _Drains.
+    drains: _Drains = app.extensions.setdefault("pbem.drains", _Drains())
+    drains.wanted.set()
+    result = {"sent": 0, "failed": 0}
+    # Re-checked after the lock is let go: a caller that came just before sees it held.
+    while drains.wanted.is_set() and drains.running.acquire(blocking=False):
+        try:
+            while drains.wanted.is_set():
+                drains.wanted.clear()
+                done = _drain_once(app)
+                result = {key: result[key] + done[key] for key in result}
+        finally:
+            drains.running.release()
     if result["sent"] or result["failed"]:
         log.info("outbox: %(sent)d sent, %(failed)d failed", result)
     return result
+
+
+def _drain_once(app: Flask) -> dict[str, int]:
+    """One drain of the outbox at the clock's time now."""
+    engine = app.extensions["pbem"]["engine"]
+    site = app.extensions["pbem"]["site"]
+    return drain(engine, site, make_backend(app.config), app.config, app.config["CLOCK"]())
 
 
 def drain_webhooks(app: Flask) -> dict[str, int]:

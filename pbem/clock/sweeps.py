@@ -1,11 +1,15 @@
 """The sweeps: play the timeouts, send the reminders, digests and vacation ends that are due.
 
 Everything due is a row with an indexed due time (Seat.deadline,
-Seat.next_reminder_at, Player.next_digest_at, Vacation.ends_at). A sweep finds
-due rows with one indexed query per kind and handles each row in its own short
-transaction that first claims it with a conditional UPDATE, so a sweep can run
-twice, in two clock processes at once, or be killed halfway: every due thing
-is done exactly once, by whichever sweep claims it.
+Seat.next_reminder_at, Player.next_digest_at, Vacation.ends_at). A sweep handles
+each due row in its own short transaction, which picks the soonest due row and
+locks it (its game's row, for a seat) with FOR UPDATE SKIP LOCKED: a row another
+sweep is handling is passed over, not waited for, so sweeps in several clock
+processes share the due rows out (SQLite: BEGIN IMMEDIATE lets one pick run at a
+time). The handler checks again under the lock (and claims with a conditional
+UPDATE where a move may have changed the row), so a sweep can run twice, in two
+clock processes at once, or be killed halfway: every due thing is done exactly
+once, by whichever sweep picks it.
 """
 
 from __future__ import annotations
@@ -26,12 +30,17 @@ from pbem.models import Game, Player, Seat, Vacation
 from pbem.moves import submit_move
 from pbem.players import signin
 from pbem.players.links import Site
-from pbem.storage.db import read_session, write_session
+from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired
 from pbem.storage.store import lock_game, player_of, seat_of
 
 log = logging.getLogger(__name__)
 MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps falling due
+
+
+def _most(batch: int) -> int:
+    """The most rows of one kind a sweep handles: the next sweep takes the rest."""
+    return MAX_ROUNDS * batch
 
 
 def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[str, int]:
@@ -48,30 +57,38 @@ def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[s
     }
 
 
-def _each_due(engine: Engine, query: Any, handle: Callable[[Session, Any], bool]) -> int:
-    """Find due rows with `query` (indexed, limited to a batch) and pass each key to `handle`,
-    in its own transaction; repeat while new rows fall due. Return how many were handled.
+def _each_due(
+    engine: Engine, query: Any, handle: Callable[[Session, Any], bool], limit: int
+) -> int:
+    """Pass the key of each row `query` picks (the soonest due, locked, skipping locked
+    rows) to `handle`, each in its own transaction, until none is due, at most `limit`
+    rows; return how many were handled.
 
     `handle` re-checks the row under its transaction and returns False when another sweep
-    got there first, so a row is never handled twice.
+    got there first, so a row is never handled twice. A row picked twice by one sweep (its
+    handler left it due) ends the sweep: the next one tries it again.
     """
     done = 0
-    previous: list[Any] | None = None
-    for _ in range(MAX_ROUNDS):
-        with read_session(engine) as session:
-            due = list(session.exec(query).all())
-        if not due or due == previous:
-            break  # nothing due, or only rows another sweep is still holding
-        previous = due
-        for key in due:
-            with write_session(engine) as session:
-                done += bool(handle(session, key))
+    picked: set[Any] = set()
+    for _ in range(limit):
+        with write_session(engine) as session:
+            key = session.exec(query).first()
+            if key is None or key in picked:
+                break  # nothing due but what other sweeps hold, or a row left due
+            picked.add(key)
+            done += bool(handle(session, key))
     return done
 
 
-def _due(query: Any, due: Any, now: datetime, batch: int) -> Any:
-    """`query` limited to the first `batch` rows whose `due` time has come, soonest first."""
-    return query.where(col(due) <= now).order_by(col(due)).limit(batch)
+def _due(query: Any, due: Any, now: datetime, locked: Any) -> Any:
+    """`query`'s soonest row whose `due` time has come, with `locked`'s row locked for the
+    transaction, or the next such one when another transaction holds that lock."""
+    return (
+        query.where(col(due) <= now)
+        .order_by(col(due))
+        .limit(1)
+        .with_for_update(of=locked, skip_locked=True)
+    )
 
 
 def _claim(session: Session, statement: Update) -> bool:
@@ -100,8 +117,9 @@ def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int
         submit_move(session, site, game_id, seat_no, move, token, now, source="timeout")
         return True
 
-    seats = select(Seat.game_id, Seat.seat)
-    return _each_due(engine, _due(seats, Seat.deadline, now, batch), handle)
+    # The game's row is the one locked: a move locks it too (lock_game), first.
+    seats = select(Seat.game_id, Seat.seat).join(Game, col(Game.id) == col(Seat.game_id))
+    return _each_due(engine, _due(seats, Seat.deadline, now, Game), handle, _most(batch))
 
 
 def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -137,7 +155,8 @@ def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> in
         tell.carry_out(session)
         return True
 
-    return _each_due(engine, _due(select(Seat.id), Seat.next_reminder_at, now, batch), handle)
+    seats = select(Seat.id).join(Game, col(Game.id) == col(Seat.game_id))
+    return _each_due(engine, _due(seats, Seat.next_reminder_at, now, Game), handle, _most(batch))
 
 
 def sweep_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -157,7 +176,8 @@ def sweep_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
             return False
         return notify.queue_digest(session, site, player, now)
 
-    return _each_due(engine, _due(select(Player.id), Player.next_digest_at, now, batch), handle)
+    due = _due(select(Player.id), Player.next_digest_at, now, Player)
+    return _each_due(engine, due, handle, _most(batch))
 
 
 def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -186,4 +206,4 @@ def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> in
         return True
 
     untold = select(Vacation.id).where(Vacation.end_told == False)  # noqa: E712
-    return _each_due(engine, _due(untold, Vacation.ends_at, now, batch), handle)
+    return _each_due(engine, _due(untold, Vacation.ends_at, now, Vacation), handle, _most(batch))

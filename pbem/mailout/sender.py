@@ -4,9 +4,11 @@ Rendering happens here, after the transaction that queued the mail has committed
 a move holds the write lock only for its writes. A row is rendered once and the
 result stored in it, so a resend is the same mail.
 
-Safe to run twice at once: a row is claimed by a conditional UPDATE just before
-it is sent, and the claim lapses after a lease of a few SMTP timeouts, so a sender
-killed mid-send delays that one mail briefly, never loses it, and holds up no other.
+Safe to run in several clock processes at once, and faster for each: a sender claims the
+oldest due mail that no other holds (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders take
+different rows rather than wait on one; BEGIN IMMEDIATE on SQLite), renders only what it
+claimed, and holds it for a lease of a few SMTP timeouts from its claim. A sender killed
+mid-send delays that one mail briefly, never loses it, and holds up no other.
 A resend carries the row's stable Message-ID.
 """
 
@@ -57,13 +59,6 @@ def lease_for(config: dict[str, Any]) -> timedelta:
 LEASE = lease_for({})
 
 
-def _due(engine: Engine, now: datetime, at: datetime, batch: int) -> list[int]:
-    """Ids of up to `batch` rows due at `now` that no sender holds at `at`."""
-    with engine.connect() as connection:
-        params = {"w_now": now, "w_at": at, "w_batch": batch}
-        return list(connection.execute(_DUE, params).scalars())
-
-
 # Statements built once (the sender runs them for every mail); run on the session's
 # connection, as Core: the ORM's steps for an UPDATE cost more than the UPDATE.
 _OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
@@ -98,8 +93,10 @@ _SENT = (
         last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
     )
 )
-# The due rows, in the order queued: built once (it was built again for every drain, and
-# run twice a drain, as a large share of a mail's cost when players move one at a time).
+# The due rows no sender holds, oldest first, locked as they are read and with the rows
+# another sender is claiming at that moment skipped (FOR UPDATE SKIP LOCKED; SQLite has
+# neither, and needs neither: its BEGIN IMMEDIATE lets one claim run at a time). So senders
+# in several clock processes take different rows, and none renders a row it did not claim.
 _DUE = (
     select(_OUTBOX.c.id)
     .where(
@@ -112,19 +109,15 @@ _DUE = (
     )
     .order_by(_OUTBOX.c.id)
     .limit(bindparam("w_batch", type_=Integer))
+    .with_for_update(skip_locked=True)
 )
-# A row with the player its mail goes to, as render_ahead reads them (player columns p_*).
+# A claimed row with the player its mail goes to (player columns p_*), read as Core: the
+# ORM's read of the two cost more than it, for every mail.
 _PLAYER = Player.__table__  # type: ignore[attr-defined]
-_AHEAD = (
+_ROW = (
     select(*_OUTBOX.c, *(column.label(f"p_{column.name}") for column in _PLAYER.c))
     .select_from(_OUTBOX.outerjoin(_PLAYER, _PLAYER.c.id == _OUTBOX.c.player_id))
     .where(_OUTBOX.c.id == bindparam("w_id"))
-)
-# A claimed row with the player its mail goes to.
-_ROW = (
-    select(Outbox, Player)
-    .outerjoin(Player, col(Player.id) == col(Outbox.player_id))
-    .where(col(Outbox.id) == bindparam("w_id"))
 )
 
 
@@ -141,37 +134,26 @@ def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> boo
     return _changed(session, "claim", _CLAIM, params) == 1
 
 
-def render_ahead(engine: Engine, site: Site, row_id: int) -> tuple[Outbox, Rendered] | None:
-    """A row not yet rendered, as read, and its mail, rendered before the row is claimed (in
-    a read session), so that claim_to_send stores it in the claim's transaction: None when
-    the row is sent or rendered already, gone, needs an unsubscribe key its player does not
-    have yet, or cannot be rendered (those are left to the claim and render that follow)."""
-    with read_session(engine) as session:
-        found = session.connection().execute(_AHEAD, {"w_id": row_id}).mappings().first()
-        if found is None:
-            return None
-        # Models outside the session, from one Core read: the ORM's read cost more than it.
-        row = Outbox.model_construct(**{name: found[name] for name in _OUTBOX.c.keys()})
-        player = None
-        if found["p_id"] is not None:
-            player = Player.model_construct(
-                **{name: found[f"p_{name}"] for name in _PLAYER.c.keys()}
-            )
-        if row.sent_at is not None or row.rendered_at is not None:
-            return None
-        if player is None or (needs_key(row) and not player.unsubscribe_key):
-            return None
-        try:
-            return row, render_row(session, site, row, player=player)
-        except Unrenderable:
-            return None
-
-
 def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]:
     """The parameters that store a rendered mail in its row."""
     return {"w_id": row_id, "w_rendered_at": now} | {
         f"w_{name}": value for name, value in mail.__dict__.items()
     }
+
+
+def _claimed(session: Any, row_id: int) -> tuple[Outbox, Player | None]:
+    """A row just claimed and its player (models outside the session), the unsubscribe key
+    its rendering needs given to the player in the claim's transaction if they have none."""
+    found = session.connection().execute(_ROW, {"w_id": row_id}).mappings().one()
+    row = Outbox.model_construct(**{name: found[name] for name in _OUTBOX.c.keys()})
+    if found["p_id"] is None:
+        return row, None
+    if row.rendered_at is None and needs_key(row) and not found["p_unsubscribe_key"]:
+        player = session.get(Player, found["p_id"])
+        ensure_unsubscribe_key(session, player)
+        return row, player
+    fields = {name: found[f"p_{name}"] for name in _PLAYER.c.keys()}
+    return row, Player.model_construct(**fields)
 
 
 def claim_to_send(
@@ -180,45 +162,41 @@ def claim_to_send(
     at: datetime,
     lease: timedelta,
     sent: tuple[int, datetime] | None = None,
-    ahead: tuple[Outbox, Rendered] | None = None,
-    now: datetime | None = None,
 ) -> Outbox | None:
-    """Claim one row to send now, and in the same transaction give its player the
-    unsubscribe key its rendering needs, if it has none: the row, or None if not claimed.
-
-    `sent`: the mail sent just before (its id, when), marked sent first in the same
-    transaction, which commits that mark even when this row is not claimed. `ahead`: the
-    row as read and its mail rendered before the claim (render_ahead), stored with the
-    claim as rendered at `now` unless the row was rendered meanwhile (then the row is read
-    again): one write transaction a mail, and no read in it."""
+    """Claim one given row until `at + lease`: the row, or None when it is sent, not yet due,
+    or another sender holds it. `sent`: the mail sent just before (its id, when), marked
+    sent first in the same transaction, which commits that mark even when nothing is claimed."""
     with write_session(engine) as session:
         if sent is not None:
             _mark_sent(session, *sent)
         if not _claim_one(session, row_id, at, lease):
             return None
-        if ahead is not None:
-            read, mail = ahead
-            stored_at = now or at
-            if _changed(session, "store", _STORE, _stored(row_id, mail, stored_at)):
-                kept = {name: getattr(read, name) for name in _OUTBOX.c.keys()}
-                return Outbox.model_construct(
-                    **(kept | mail.__dict__ | {"rendered_at": stored_at})
-                )
-        row, player = session.exec(_ROW, params={"w_id": row_id}).one()
-        if row.rendered_at is None and needs_key(row) and player is not None:
-            ensure_unsubscribe_key(session, player)
-        return row
+        return _claimed(session, row_id)[0]
 
 
 def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
-    """Claim up to `batch` due rows for this sender; rows claimed by another are skipped."""
-    ids = _due(engine, now, now, batch)
+    """Claim up to `batch` rows due at `now` that no sender holds, oldest first, each until
+    `now + lease`; rows another sender holds or is claiming are skipped, never waited for."""
+    return [row for row, _ in _claim_due(engine, now, now, batch, lease)]
+
+
+def _claim_due(
+    engine: Engine,
+    now: datetime,
+    at: datetime,
+    batch: int,
+    lease: timedelta,
+    sent: tuple[int, datetime] | None = None,
+) -> list[tuple[Outbox, Player | None]]:
+    """Claim up to `batch` rows due at `now` that no sender holds at `at`, each until `at +
+    lease`: the rows and their players. `sent` as for claim_to_send."""
     with write_session(engine) as session:
-        claimed = [row_id for row_id in ids if _claim_one(session, row_id, now, lease)]
-        if not claimed:
-            return []
-        rows = session.exec(select(Outbox).where(col(Outbox.id).in_(claimed))).all()
-        return sorted(rows, key=lambda r: r.id or 0)
+        if sent is not None:
+            _mark_sent(session, *sent)
+        params = {"w_now": now, "w_at": at, "w_batch": batch}
+        ids = list(session.connection().execute(_DUE, params).scalars())
+        claimed = [row_id for row_id in ids if _claim_one(session, row_id, at, lease)]
+        return [_claimed(session, row_id) for row_id in claimed]
 
 
 def render(
@@ -226,9 +204,10 @@ def render(
     site: Site,
     rows: list[Outbox],
     now: datetime,
+    player: Player | None = None,
 ) -> tuple[list[Outbox], int, int]:
     """Render the claimed rows not yet rendered and store them: (rows ready to send,
-    rendered, dropped).
+    rendered, dropped). `player`: the player of a row, if the caller read it already.
 
     A row that cannot be rendered (its game or player is gone) is marked failed. A row
     whose mail has nobody to go to (a sign-in link asked for an address no player has, a
@@ -244,7 +223,7 @@ def render(
     with read_session(engine) as session:
         for row in pending:
             try:
-                done[row.id] = render_row(session, site, row, states)
+                done[row.id] = render_row(session, site, row, states, player)
             except NoRecipient:
                 dropped.add(row.id)  # not logged: the address is nobody's business
             except Unrenderable as exc:
@@ -262,46 +241,52 @@ def render(
             session.connection().execute(
                 _STORE, [_stored(row_id, mail, now) for row_id, mail in done.items()]
             )
-    for row in pending:
-        if row.id in done:
-            mail = done[row.id]
-            for name, value in mail.__dict__.items():
-                setattr(row, name, value)
-            row.rendered_at = now
-    return [r for r in rows if r.id not in broken | dropped], len(done), len(dropped)
+    # The rows as stored, built anew: a row read as Core is no ORM instance to set on.
+    ready = [
+        _with(row, done[row.id], now) if row.id in done else row
+        for row in rows
+        if row.id not in broken | dropped
+    ]
+    return ready, len(done), len(dropped)
 
 
-# What became of one due mail (_send_one): another sender holds it; it failed and is
-# marked to retry later (or parked); it had nobody to go to and is gone; it was sent; or
-# the server failed to take it.
-Outcome = Literal["held", "failed", "dropped", "sent", "down"]
+def _with(row: Outbox, mail: Rendered, now: datetime) -> Outbox:
+    """The row with its rendered mail, as stored at `now`."""
+    kept = {name: getattr(row, name) for name in _OUTBOX.c.keys()}
+    return Outbox.model_construct(**(kept | mail.__dict__ | {"rendered_at": now}))
 
 
-def _send_one(
+# What became of the next due mail (_send_next): none was left that no other sender holds;
+# it failed and is marked to retry later (or parked); it had nobody to go to and is gone; it
+# was sent; or the server failed to take it.
+Outcome = Literal["none", "failed", "dropped", "sent", "down"]
+
+
+def _send_next(
     engine: Engine,
     site: Site,
     backend: Backend,
     config: dict[str, Any],
-    row_id: int,
-    at: datetime,
     now: datetime,
+    at: datetime,
     lease: timedelta,
     stats: dict[str, float],
     unmarked: list[int],
 ) -> Outcome:
-    """Claim one mail at `at`, render it if need be, check it, send it and leave it in
-    `unmarked`: it is marked sent in the transaction that claims the next (or by drain).
+    """Claim the oldest mail due at `now` that no sender holds, at `at`; render it if need
+    be, check it, send it and leave it in `unmarked`: it is marked sent in the transaction
+    that claims the next (or by drain).
 
-    The mail sent before is marked in this one's claim, and the mail is rendered before
-    the claim and stored with it: one write transaction a mail, where there were two."""
+    Only the mail claimed is rendered, after its claim: a sender never renders a mail that
+    another sends. One mail a claim, so that a sender killed mid-send holds up only the
+    mail it was sending (the others are not leased to it)."""
     clock = time.perf_counter()
     sent = (unmarked.pop(), now) if unmarked else None
-    ahead = render_ahead(engine, site, row_id)
-    row = claim_to_send(engine, row_id, at, lease, sent, ahead, now)
-    if row is None:
-        return "held"  # another sender has it
-    ready, rendered, dropped = render(engine, site, [row], now)
-    rendered += ahead is not None  # rendered here, before the claim
+    claimed = _claim_due(engine, now, at, 1, lease, sent)
+    if not claimed:
+        return "none"
+    row, player = claimed[0]
+    ready, rendered, dropped = render(engine, site, [row], now, player)
     stats["rendered"] = stats.get("rendered", 0) + rendered
     stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
     if dropped:
@@ -337,47 +322,33 @@ def drain(
     now: datetime,
     stats: dict[str, float] | None = None,
 ) -> dict[str, int]:
-    """Render and send every due mail once; return how many were sent and how many failed.
+    """Render and send every mail due at `now` once; return how many were sent and failed.
 
     Each mail is claimed just before it is rendered (if it is not yet) and sent, for a few
-    SMTP timeouts, and marked sent in the transaction that claims the next (the last one
-    on its own); the time of a claim is `now` moved on by the time this drain has run.
-    `stats`, when given, is added to: rows rendered and sent, seconds rendering and sending.
+    SMTP timeouts from its claim, and marked sent in the transaction that claims the next
+    (the last one on its own); the time of a claim is `now` moved on by the time this drain
+    has run. Drains in several processes share the due mail out between them. A mail queued
+    during the drain is due after `now`: the next drain sends it. `stats`, when given, is
+    added to: rows rendered and sent, seconds rendering and sending.
     """
     stats = stats if stats is not None else {}
     lease = lease_for(config)
     started = time.monotonic()
-
-    def at() -> datetime:
-        return now + timedelta(seconds=time.monotonic() - started)
-
     done = {"sent": 0, "failed": 0}
     unmarked: list[int] = []  # the mail just sent, marked with the next claim
     try:
-        outcome: Outcome = "held"
-        batch = int(config.get("SENDER_BATCH", 50))
-        more = True
-        while more:
-            due = _due(engine, now, at(), batch)
-            # Another pass only after a full one: a row queued during this drain is due
-            # after `now`, so a pass that found fewer than a batch left nothing due behind.
-            more = len(due) == batch
-            progress = False
-            for row_id in due:
-                outcome = _send_one(
-                    engine, site, backend, config, row_id, at(), now, lease, stats, unmarked
-                )
-                if outcome == "held":
-                    continue
-                progress = True
-                if outcome == "dropped":
-                    continue  # neither sent nor failed: there was no mail
-                done["sent" if outcome == "sent" else "failed"] += 1
-                if outcome == "down":
-                    # The server is likely down or hanging: leave the rest for the next drain
-                    # rather than wait out a timeout for each.
-                    break
-            more = more and progress and outcome != "down"
+        while True:
+            at = now + timedelta(seconds=time.monotonic() - started)
+            outcome = _send_next(engine, site, backend, config, now, at, lease, stats, unmarked)
+            if outcome == "none":
+                break
+            if outcome == "dropped":
+                continue  # neither sent nor failed: there was no mail
+            done["sent" if outcome == "sent" else "failed"] += 1
+            if outcome == "down":
+                # The server is likely down or hanging: leave the rest for the next drain
+                # rather than wait out a timeout for each.
+                break
         for row_id in unmarked:  # the last mail sent
             _mark(engine, row_id, now, now, error=None)
         return done

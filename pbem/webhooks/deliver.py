@@ -8,8 +8,10 @@ runs inside a web request.
 
 Each webhook's events go on a worker of their own, oldest first, so a slow server holds up
 only its own. An event is claimed by a conditional UPDATE just before it is posted, for a
-lease that outlasts the request's deadline; a drain skips a webhook while another holds
-one of its events. So two drains (two clock hosts) never post one event at once.
+lease from that claim that outlasts the request's deadline; a drain skips a webhook while
+another holds or is claiming one of its events (its row locked with FOR UPDATE SKIP LOCKED
+on PostgreSQL). So drains in several clock processes never post one event twice, and
+share the webhooks out between them.
 """
 
 from __future__ import annotations
@@ -91,6 +93,17 @@ def claim_next(
     """Claim the webhook's oldest event due at `now` until `at + lease`: None when it has
     none, or another drain holds it (then this one leaves the webhook alone)."""
     with write_session(engine) as session:
+        # The webhook's row, locked while its next event is claimed, or skipped when another
+        # drain is claiming one of its events: that drain posts them, this one goes on with
+        # other webhooks instead of waiting (its events go in order, by one drain at a time).
+        # (NO KEY UPDATE: a move adding an event for the webhook is not waited for, nor waits.)
+        hook = session.exec(
+            select(Webhook)
+            .where(Webhook.id == hook_id)
+            .with_for_update(skip_locked=True, key_share=True)
+        ).first()
+        if hook is None:
+            return None
         row = session.exec(
             select(WebhookDelivery)
             .where(WebhookDelivery.webhook_id == hook_id)
@@ -108,8 +121,7 @@ def claim_next(
             .where(_free(at))
             .values(claimed_until=at + lease)
         )
-        hook = session.get(Webhook, hook_id)
-        if claimed.rowcount != 1 or hook is None:  # type: ignore[attr-defined]
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
             return None
         row.claimed_until = at + lease
         return row, hook

@@ -8,11 +8,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from pbem.clock.scheduler import make_scheduler
+from pbem.clock import scheduler
+from pbem.clock.scheduler import drain_outbox, make_scheduler
 from tests.settings import process_env
 from tests.web.helpers import PLAYERS
 
@@ -81,3 +83,60 @@ def test_the_clock_prunes_once_a_day_and_soon_after_it_starts(app: Any) -> None:
         assert job.next_run_time - datetime.now(UTC) < timedelta(minutes=11)
     finally:
         scheduler.shutdown(wait=False)
+
+
+def test_one_outbox_drain_at_a_time_in_a_process_and_none_asked_for_is_lost(
+    client: Any, app: Any, smtpd: Any, monkeypatch: Any
+) -> None:
+    """The sender job, each sweep and each computer move drained the outbox on their own, up
+    to three drains at once in one clock. Now a drain asked for while one runs is run by
+    that one when its pass ends: one at a time, each mail once, and none left waiting."""
+    running: list[int] = []
+    most: list[int] = []
+    first_in = threading.Event()
+    go = threading.Event()
+    lock = threading.Lock()
+
+    def watched(*args: Any, **kwargs: Any) -> dict[str, int]:
+        with lock:
+            running.append(1)
+            most.append(len(running))
+        if not first_in.is_set():
+            first_in.set()
+            go.wait(30)  # held, while the others ask for drains
+        try:
+            return real_drain(*args, **kwargs)
+        finally:
+            with lock:
+                running.pop()
+
+    real_drain = scheduler.drain
+    monkeypatch.setattr(scheduler, "drain", watched)
+    create(client)
+    results: list[dict[str, int]] = []
+    held = threading.Thread(target=lambda: results.append(drain_outbox(app)))
+    held.start()
+    try:
+        assert first_in.wait(30)
+        create(client)  # more mail, queued while the drain runs
+        others = [threading.Thread(target=lambda: results.append(drain_outbox(app)))]
+        others.append(threading.Thread(target=lambda: results.append(drain_outbox(app))))
+        for thread in others:
+            thread.start()
+        for thread in others:
+            thread.join(30)
+        assert results == [{"sent": 0, "failed": 0}] * 2  # left to the drain running
+    finally:
+        go.set()
+        held.join(60)
+    assert results[-1] == {"sent": 6, "failed": 0}  # it went round again for them
+    assert max(most) == 1
+    assert sorted(Counter(str(m["Message-ID"]) for m in smtpd.messages).values()) == [1] * 6
+
+
+def create(client: Any) -> None:
+    """A game of three: three invitations queued."""
+    form = {"game": "colour-bazaar"}
+    for row, (name, email) in enumerate(PLAYERS):
+        form[f"name_{row}"], form[f"email_{row}"] = name, email
+    assert client.post("/games", data=form).status_code == 303

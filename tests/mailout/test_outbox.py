@@ -12,8 +12,9 @@ from sqlmodel import select
 
 from pbem.games import GAMES
 from pbem.games.message import Message
+from pbem.mailout import sender
 from pbem.mailout.notify import decode, encode
-from pbem.mailout.sender import LEASE, claim, claim_to_send, render_ahead
+from pbem.mailout.sender import LEASE, claim, claim_to_send
 from pbem.mailout.sender import render as render_claimed
 from pbem.models import Game, Move, Outbox, Player
 from pbem.present import presenter, rounds_viewed
@@ -197,23 +198,26 @@ def test_rendered_mail_is_kept_for_a_resend(client: Any, app: Any, smtpd: Any) -
     assert {r.id: (r.subject, r.body_text) for r in rows(app) if r.id in first} == first
 
 
-def test_a_mail_rendered_before_its_claim_is_stored_only_by_the_sender_that_claims_it(
-    client: Any, app: Any, smtpd: Any, clock: Any
+def test_a_mail_is_rendered_only_by_the_sender_that_claims_it(
+    client: Any, app: Any, smtpd: Any, clock: Any, monkeypatch: Any
 ) -> None:
-    """The sender renders a mail, then claims it and stores it in one transaction: a sender
-    that loses the claim stores nothing, and a mail stored meanwhile is the one that goes."""
+    """A sender renders a mail only after claiming it: a mail another sender holds is
+    neither rendered nor sent, and a mail stored by another sender is the one that goes."""
     create(client)
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
-    first, second = (r.id for r in rows(app)[:2])
-    ahead = render_ahead(engine, site, first)
-    assert ahead is not None and "Ana" in ahead[1].body_text
-    assert len(claim(engine, clock(), 1)) == 1  # another sender holds the first mail
-    assert claim_to_send(engine, first, clock(), LEASE, None, ahead, clock()) is None
-    assert rows(app)[0].rendered_at is None  # not stored by the sender that lost the claim
-    # The second mail: rendered ahead, then rendered and stored by another sender after its
-    # reader chose French; the stale rendering is not stored over it.
-    stale = render_ahead(engine, site, second)
-    assert stale is not None
+    renders: list[int] = []
+    real_render = sender.render_row
+
+    def counted(session: Any, site: Any, row: Outbox, *args: Any, **kwargs: Any) -> Any:
+        renders.append(row.id or 0)
+        return real_render(session, site, row, *args, **kwargs)
+
+    monkeypatch.setattr(sender, "render_row", counted)
+    first, second, third = (r.id for r in rows(app))
+    assert [r.id for r in claim(engine, clock(), 1)] == [first]  # another sender holds it
+    assert claim_to_send(engine, first, clock(), LEASE) is None
+    # The second mail: rendered and stored by a sender after its reader chose French, and
+    # that sender died; the mail stored is the one that goes, not rendered again.
     with write_session(engine) as session:
         for player in session.exec(select(Player)):
             player.lang = "fr"
@@ -222,13 +226,12 @@ def test_a_mail_rendered_before_its_claim_is_stored_only_by_the_sender_that_clai
     assert other is not None
     render_claimed(engine, site, [other], clock())
     stored = rows(app)[1]
-    assert stored.subject != stale[1].subject and " avec " in stored.subject
-    clock.advance(seconds=LEASE.total_seconds() + 1)
-    claimed = claim_to_send(engine, second, clock(), LEASE, None, stale, clock())
-    assert claimed is not None and claimed.subject == stored.subject  # what it will send
-    assert rows(app)[1].body_text == stored.body_text
-    clock.advance(seconds=LEASE.total_seconds() + 1)  # that sender died too: its claim lapses
-    assert deliver(app) == {"sent": 3, "failed": 0}
+    assert " avec " in stored.subject and renders == [second]
+    assert deliver(app) == {"sent": 1, "failed": 0}  # the third: the others are held
+    assert renders == [second, third]
+    clock.advance(seconds=LEASE.total_seconds() + 1)  # both senders died: their claims lapse
+    assert deliver(app) == {"sent": 2, "failed": 0}
+    assert renders == [second, third, first]
     sent = [m for m in smtpd.messages if str(m["Message-ID"]) == stored.message_id]
     assert [str(m["Subject"]) for m in sent] == [stored.subject]  # in French, as stored
 
