@@ -203,9 +203,9 @@ def clock(kind: str, config: dict[str, Any], ready: Any, start: Any, results: An
     job(app)
     ready.wait()
     start.wait()
-    began = time.time()
+    cpu = time.process_time()
     done = job(app)
-    results.put((i, done, began, time.time()))
+    results.put((i, done, time.process_time() - cpu, time.time()))
 
 
 JOBS: dict[str, Callable[[Any], int]] = {
@@ -238,6 +238,7 @@ class Run:
     check: str
     once: bool
     load: float  # the machine's 1-minute load average when it ended, ours included
+    cpu: float  # the clocks' CPU seconds, all together (PostgreSQL's and the sink's not)
 
     @property
     def rate(self) -> float:
@@ -292,7 +293,8 @@ def timed(kind: str, processes: int, size: int, args: argparse.Namespace, where:
     seconds = max(end for _, _, _, end in done) - began
     counts, once = check(kind, where.url, prepared, where.sink_log)
     load = os.getloadavg()[0]
-    return Run(kind, processes, prepared, split, seconds, counts, once, load)
+    cpu = sum(used for _, _, used, _ in done)
+    return Run(kind, processes, prepared, split, seconds, counts, once, load, cpu)
 
 
 def bench(args: argparse.Namespace, where: Where) -> list[Run]:
@@ -312,7 +314,7 @@ def report(runs: list[Run], args: argparse.Namespace) -> None:
     print()
     print(
         f"{'':10} {'procs':>5} {'items':>6} {'seconds':>8} {'per s':>8} {'speed-up':>8}"
-        f" {'load':>5}  {'split':16} counts"
+        f" {'CPU s':>6} {'load':>5}  {'split':16} counts"
     )
     one: dict[str, float] = {}
     for run in runs:
@@ -322,7 +324,8 @@ def report(runs: list[Run], args: argparse.Namespace) -> None:
         verdict = "once ok" if run.once else "MISSED"
         print(
             f"{run.kind:10} {run.processes:>5} {sum(run.split):>6} {run.seconds:>8.2f}"
-            f" {run.rate:>8.1f} {speed:>7.2f}x {run.load:>5.1f}  {split:16} {run.check}: {verdict}"
+            f" {run.rate:>8.1f} {speed:>7.2f}x {run.cpu:>6.2f} {run.load:>5.1f}  {split:16}"
+            f" {run.check}: {verdict}"
         )
     print()
     mails = {run.processes: run.rate for run in runs if run.kind == "mails"}
@@ -337,8 +340,8 @@ def report(runs: list[Run], args: argparse.Namespace) -> None:
     )
     print(
         f"  (the SMTP sink answers each mail {args.delay * 1000:.0f} ms late;"
-        f" computer players: {args.level}; load: the 1-minute load average at the end of the"
-        f" run, on {os.cpu_count()} CPUs)"
+        f" computer players: {args.level}; CPU s: the clocks' CPU time, all together;"
+        f" load: the 1-minute load average at the end of the run, on {os.cpu_count()} CPUs)"
     )
 
 
