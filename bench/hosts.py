@@ -1,24 +1,20 @@
 """Mails/s, timeouts/s and computer moves/s with 1, 2 and 3 clock processes on PostgreSQL.
 
-On a throwaway PostgreSQL server (pbem.devservers), for each kind of work and each number
-of processes, the database is emptied and 1, 2 or 3 processes are started, each a clock
-of its own (its own app and engine; its job run once on the empty database, so imports
-and connections are ready). While they wait, the work is prepared through pbem's own lobby
-functions, fixed seeds: `--mails` queued mails (three-player Colour Bazaar games, their
-invitations and start mails), `--timeouts` games whose seat to move is three days past
-its deadline, or `--computers` games whose computer seat (`--level`) is due to move. Then
-all go at once, each running the clock's job until nothing is left for it:
-pbem.clock.scheduler's drain_outbox for mail, sweep_due for timeouts and computer_moves
-for computers (what the clock and `pbem computers` workers run). Mail goes to an SMTP sink
-in a process of its own that answers each mail `--delay` seconds late (50 ms); the mail
-the timeouts and computer moves make goes to a sink that answers at once, so those
-figures are the sweep or the decision and the mail it makes.
-
-Printed for each: processes, items, seconds (from the start signal to the last process
-done), per second, speed-up against one process, the split between processes, and the
-check that each mail was received once at the sink, each timeout applied once, each
-computer move made once. The issue's aim: mail >= 1.7x with 2 clocks and >= 2.3x with 3.
-Nothing is asserted.
+On a throwaway PostgreSQL server (pbem.devservers), for each kind of work and 1, 2 or 3
+processes: the database is emptied; the processes start, each a clock with its own app
+and engine, and run their job once on nothing (imports, connections); meanwhile the work
+is made through pbem's lobby functions, fixed seeds: `--mails` queued mails (invitations
+and start mails of three-player Colour Bazaar games), `--timeouts` games a day past the
+deadline of the seat to move, or `--computers` games whose computer seat (`--level`) is
+due. Then all run the clock's job at once until nothing is left for them: drain_outbox,
+sweep_due or computer_moves of pbem.clock.scheduler (what `pbem clock` and `pbem
+computers` run). The mail goes to an SMTP sink in a process of its own that answers each
+mail `--delay` seconds late (50 ms); the mail that the timeouts and computer moves make,
+to one that answers at once. Printed for each run: seconds from the start to the last
+process done, items per second, speed-up against one process, the clocks' and
+PostgreSQL's CPU seconds, the load, the split between processes, and the counts that say
+each mail was received once at the sink, each timeout applied once, each computer move
+made once. The issue's aim: mail >= 1.7x with 2 clocks, >= 2.3x with 3. Nothing is asserted.
 
     python bench/hosts.py            # 300 mails, 200 timeouts, 24 strong computer moves
     python bench/hosts.py --quick    # 30 mails, 20 timeouts, 8 casual moves; a smoke test
@@ -36,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import re
@@ -49,6 +46,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from aiosmtpd.controller import Controller
 from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
@@ -62,6 +60,7 @@ from pbem.storage.db import migrate, write_session
 SECRET = "bench-hosts-secret-of-at-least-32-bytes"
 AIMS = {2: 1.7, 3: 2.3}  # mail speed-up against one clock (issue 33)
 KINDS = ("mails", "timeouts", "computers")
+SLUG = "colour-bazaar"
 MESSAGE_ID = re.compile(rb"^Message-ID:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
@@ -85,21 +84,16 @@ class Sink:
 
 def wait_for(port: int) -> None:
     """Return once something listens on `port` (the sink has started)."""
-    give_up = time.monotonic() + 60
-    while time.monotonic() < give_up:
-        try:
-            socket.create_connection((HOST, port), timeout=1).close()
+    for _ in range(600):
+        with contextlib.suppress(OSError), socket.create_connection((HOST, port), timeout=1):
             return
-        except OSError:
-            time.sleep(0.05)
+        time.sleep(0.1)
     raise RuntimeError(f"the SMTP sink did not start on port {port}")
 
 
 def serve_sinks(port: int, delay: float, log: Path, instant_port: int) -> None:
     """Run the slow sink on `port` and one that answers at once on `instant_port` until
     killed (a process of their own: their CPU is not the clocks')."""
-    from aiosmtpd.controller import Controller
-
     Controller(Sink(delay, log), hostname=HOST, port=port).start()
     Controller(Sink(0.0, log.with_suffix(".instant")), hostname=HOST, port=instant_port).start()
     while True:
@@ -148,8 +142,7 @@ def prepare(kind: str, count: int, app: Any, level: str) -> int:
     at = datetime.now(UTC).replace(microsecond=0) - timedelta(
         days=4 if kind == "timeouts" else 0, hours=1
     )
-    seed = 0
-    made = 0
+    seed = made = 0
     while made < count:
         seed += 1
         with write_session(engine) as session:
@@ -168,16 +161,8 @@ def prepare(kind: str, count: int, app: Any, level: str) -> int:
                 ]
                 options = {"first": 0}
             # No reminders: in the timeouts' games only the timeouts are due.
-            game = play.create_game(
-                session,
-                site,
-                "colour-bazaar",
-                people,
-                options,
-                at,
-                seed=seed,
-                timing=TimeControl(reminders=[]),
-            )
+            timing = TimeControl(reminders=[])
+            game = play.create_game(session, site, SLUG, people, options, at, seed, timing)
             game_id = game.id or 0
         if kind != "computers":
             with write_session(engine) as session:
@@ -224,6 +209,16 @@ class Where:
     smtp_port: int
     instant_port: int
     sink_log: Path
+    pg_pid: int | None = None  # the postmaster, whose reaped backends' CPU is the database's
+
+
+def db_cpu(pid: int | None) -> float:
+    """CPU seconds of the PostgreSQL backends that have ended so far (0 if unknown)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime
 
 
 @dataclass
@@ -238,9 +233,9 @@ class Run:
     check: str
     once: bool
     load: float  # the machine's 1-minute load average when it ended, ours included
-    cpu: float  # the clocks' CPU seconds, all together (PostgreSQL's and the sink's not)
+    cpu: float  # the clocks' CPU seconds, all together
+    db: float  # PostgreSQL's CPU seconds meanwhile
 
-    @property
     def rate(self) -> float:
         """Items a second."""
         return sum(self.split) / self.seconds if self.seconds else 0.0
@@ -251,15 +246,13 @@ def check(kind: str, url: str, prepared: int, sink_log: Path) -> tuple[str, bool
     if kind == "mails":
         ids = Counter(sink_log.read_bytes().split())
         sent = sql(url, "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL")
-        twice = sum(1 for n in ids.values() if n > 1)
-        received = sum(ids.values())
+        received, twice = sum(ids.values()), sum(1 for n in ids.values() if n > 1)
         ok = received == len(ids) == sent == prepared
         return f"{received} received, {len(ids)} distinct, {sent} marked sent, {twice} twice", ok
     source = "timeout" if kind == "timeouts" else "computer"
-    moves = sql(url, f"SELECT count(*) FROM move WHERE source = '{source}'")
-    games = sql(url, f"SELECT count(DISTINCT game_id) FROM move WHERE source = '{source}'")
-    ok = moves == games == prepared
-    return f"{moves} {source} moves in {games} games", ok
+    counts = f"count(*) || ' {source} moves in ' || count(DISTINCT game_id) || ' games'"
+    said = sql(url, f"SELECT {counts} FROM move WHERE source = '{source}'")
+    return said, said == f"{prepared} {source} moves in {prepared} games"
 
 
 def timed(kind: str, processes: int, size: int, args: argparse.Namespace, where: Where) -> Run:
@@ -284,17 +277,21 @@ def timed(kind: str, processes: int, size: int, args: argparse.Namespace, where:
         # Only the mail the timeouts and computer moves make is left for their clocks to send.
         sql(where.url, "UPDATE outbox SET sent_at = now() WHERE sent_at IS NULL")
     where.sink_log.write_bytes(b"")
+    time.sleep(0.5)  # the preparation's backends ended: their CPU is not the run's
+    db = db_cpu(where.pg_pid)
     start.wait(timeout=60)
     began = time.time()
     done = [results.get(timeout=900) for _ in workers]
     for worker in workers:
         worker.join(30)
+    time.sleep(0.5)  # the clocks' backends ended with them
+    db = db_cpu(where.pg_pid) - db
     split = [n for _, n, _, _ in sorted(done)]
     seconds = max(end for _, _, _, end in done) - began
     counts, once = check(kind, where.url, prepared, where.sink_log)
     load = os.getloadavg()[0]
     cpu = sum(used for _, _, used, _ in done)
-    return Run(kind, processes, prepared, split, seconds, counts, once, load, cpu)
+    return Run(kind, processes, prepared, split, seconds, counts, once, load, cpu, db)
 
 
 def bench(args: argparse.Namespace, where: Where) -> list[Run]:
@@ -314,21 +311,21 @@ def report(runs: list[Run], args: argparse.Namespace) -> None:
     print()
     print(
         f"{'':10} {'procs':>5} {'items':>6} {'seconds':>8} {'per s':>8} {'speed-up':>8}"
-        f" {'CPU s':>6} {'load':>5}  {'split':16} counts"
+        f" {'CPU s':>6} {'db s':>5} {'load':>5}  {'split':16} counts"
     )
     one: dict[str, float] = {}
     for run in runs:
-        one.setdefault(run.kind, run.rate)
-        speed = run.rate / one[run.kind] if one[run.kind] else 0.0
+        one.setdefault(run.kind, run.rate())
+        speed = run.rate() / one[run.kind] if one[run.kind] else 0.0
         split = "/".join(str(n) for n in run.split)
         verdict = "once ok" if run.once else "MISSED"
         print(
             f"{run.kind:10} {run.processes:>5} {sum(run.split):>6} {run.seconds:>8.2f}"
-            f" {run.rate:>8.1f} {speed:>7.2f}x {run.cpu:>6.2f} {run.load:>5.1f}  {split:16}"
-            f" {run.check}: {verdict}"
+            f" {run.rate():>8.1f} {speed:>7.2f}x {run.cpu:>6.2f} {run.db:>5.2f} {run.load:>5.1f}"
+            f"  {split:16} {run.check}: {verdict}"
         )
     print()
-    mails = {run.processes: run.rate for run in runs if run.kind == "mails"}
+    mails = {run.processes: run.rate() for run in runs if run.kind == "mails"}
     for processes, aim in AIMS.items():
         speed = mails[processes] / mails[1] if mails[1] else 0.0
         label = f"mail speed-up, {processes} clocks"
@@ -340,7 +337,8 @@ def report(runs: list[Run], args: argparse.Namespace) -> None:
     )
     print(
         f"  (the SMTP sink answers each mail {args.delay * 1000:.0f} ms late;"
-        f" computer players: {args.level}; CPU s: the clocks' CPU time, all together;"
+        f" computer players: {args.level}; CPU s, db s: the clocks' and"
+        f" PostgreSQL's CPU time;"
         f" load: the 1-minute load average at the end of the run, on {os.cpu_count()} CPUs)"
     )
 
@@ -378,11 +376,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         server.start()
-        where = replace(where, url=server.create_database("pbem_hosts"))
+        url = server.create_database("pbem_hosts")
+        where = replace(where, url=url, pg_pid=server.postmaster())
         migrate(where.url)
         sink.start()
-        wait_for(where.smtp_port)
-        wait_for(where.instant_port)
+        for port in (where.smtp_port, where.instant_port):
+            wait_for(port)
         print(f"PostgreSQL on {HOST}:{server.port}; SMTP sinks on {HOST}", flush=True)
         runs = bench(args, where)
         report(runs, args)
