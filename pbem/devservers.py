@@ -64,7 +64,8 @@ def gunicorn(
             server.wait(10)
 
 
-def _answers(port: int, probe: str | None) -> bool:
+def serves(port: int, probe: str | None = "/") -> bool:
+    """Whether the port answers now: GET `probe` gives 200 (None: it takes a connection)."""
     try:
         if probe is None:
             with socket.create_connection((HOST, port), timeout=1):
@@ -88,7 +89,7 @@ def _wait_ready(
         if server.poll() is not None:
             tail = log_path.read_text(errors="replace")[-3000:]
             raise RuntimeError(f"gunicorn stopped (exit {server.returncode}):\n{tail}")
-        in_a_row = in_a_row + 1 if _answers(port, probe) else 0
+        in_a_row = in_a_row + 1 if serves(port, probe) else 0
         if in_a_row >= (answers if probe else 1):
             return
         time.sleep(0.1)
@@ -207,7 +208,7 @@ class PgBouncer:
                 stdout=log, stderr=log,
             )  # fmt: skip
         give_up = time.monotonic() + READY_TIMEOUT
-        while not _answers(self.port, None):
+        while not serves(self.port, None):
             if self.process.poll() is not None or time.monotonic() > give_up:
                 tail = self.log.read_text(errors="replace")[-3000:]
                 self.stop()

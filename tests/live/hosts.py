@@ -85,19 +85,6 @@ class Host:
             pass  # gone meanwhile
 
 
-def answers(port: int, path: str = "/") -> bool:
-    """Whether GET `path` on the port answers 200 now."""
-    try:
-        conn = http.client.HTTPConnection(HOST, port, timeout=5)
-        conn.request("GET", path)
-        response = conn.getresponse()
-        response.read()
-        conn.close()
-        return response.status == 200
-    except OSError:
-        return False
-
-
 def listens(port: int) -> bool:
     """Whether the port takes connections now."""
     try:

@@ -26,14 +26,14 @@ import pytest
 from sqlalchemy.engine import make_url
 from sqlmodel import col, func, select
 
-from pbem.devservers import HOST, PgBouncer, free_port, pgbouncer_bin
+from pbem.devservers import HOST, PgBouncer, free_port, pgbouncer_bin, serves
 from pbem.models import Game, Move, Outbox, Seat, Webhook, WebhookDelivery
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import SIGN_INS
 from pbem.storage.store import seats_of
 from tests.conftest import PG_URL
-from tests.live.hosts import PBEM, HookSink, Host, Proxy, answers, listens, wait_until
+from tests.live.hosts import PBEM, HookSink, Host, Proxy, listens, wait_until
 from tests.live.server import Browser, turn_form
 from tests.live.test_gunicorn_facing import procfile_options
 from tests.mailin.helpers import answer, example_in, send
@@ -214,7 +214,7 @@ def test_several_hosts_apply_every_move_and_mail_once(
         for host in hosts:
             host.start()
         for port, web in zip(ports, webs, strict=True):
-            wait_until(f"{web.name} answers", lambda p=port, w=web: w.alive() and answers(p))
+            wait_until(f"{web.name} answers", lambda p=port, w=web: w.alive() and serves(p))
         wait_until("inbound listens", lambda: inbound.alive() and listens(inbound_port))
         for host in [*clocks, *workers]:
             wait_until(f"{host.name} runs", lambda h=host: h.alive() and "running" in h.text())
@@ -240,7 +240,7 @@ def test_several_hosts_apply_every_move_and_mail_once(
             wait_until("a quarter of the moves", lambda: count(engine) >= 90, PLAYING)
             webs[0].kill()
             webs[0].start()
-            wait_until("web0 answers again", lambda: webs[0].alive() and answers(ports[0]))
+            wait_until("web0 answers again", lambda: webs[0].alive() and serves(ports[0]))
             wait_until("half of the moves", lambda: count(engine) >= 180, PLAYING)
             clocks[0].kill()
             # The mail a killed sender had sent but not yet marked goes again once its lease
