@@ -12,7 +12,7 @@ from pbem.games.fantasy_business.orders import settle_card
 from pbem.games.message import Message
 from pbem.present.text import render, translated
 from pbem.present.vocabulary import VOCABULARY
-from tests.games.fantasy_business.test_rules import G, play, raises
+from tests.games.fantasy_business.test_rules import G, play, raises, skip_to_specials
 
 NAMES = ["Ana", "Léo", "Zoé", "Max"]
 ORDERS = {"auction": "orders"}
@@ -43,19 +43,6 @@ def plays(*entries):
 
 def lines(state, seat, move, viewer, lang="en"):
     return [render(m, lang, NAMES) for m in G.describe(state, seat, move, viewer)]
-
-
-def to_specials(state, articles=None, specials=None, money=None):
-    """Drop the round's sale and give seats cards and écus; run on to the specials lists."""
-    for seat, cards in (articles or {}).items():
-        state["articles"][seat] = list(cards)
-    for seat, cards in (specials or {}).items():
-        state["specials"][seat] = list(cards)
-    for seat, amount in (money or {}).items():
-        state["money"][seat] = amount
-    state.update(pending=[], auction=None, step="specials_start", won=[], events=[])
-    engine.run(state)
-    return state
 
 
 # --- the sale of one card, worked out by hand (Spec, Playing by mail, 4) -----------------
@@ -249,7 +236,7 @@ def test_a_row_of_one_card_needs_no_order():
 
 
 def test_lists_are_simultaneous_secret_and_carried_out_clockwise():
-    state = to_specials(
+    state = skip_to_specials(
         fresh(3, ROW3, first=1),
         articles={0: ["herbs-1"], 2: ["horses-1"]},
         specials={0: ["subsidy-1"], 1: ["defaulting-1", "subsidy-2"]},
@@ -283,7 +270,7 @@ def test_a_target_that_became_invalid_is_skipped_and_logged():
     # First buyer Ana (0). Ana steals Zoé's only horses; Léo's defective goods on Zoé's
     # horses then has no target; Léo's antitrust on Max's herbs monopoly stays valid only
     # until Ana's second theft breaks it, and Ana plays before Léo.
-    state = to_specials(
+    state = skip_to_specials(
         fresh(4, ["swords-1", "horses-2", "herbs-3", "bows-1"], first=0),
         articles={2: ["horses-1"], 3: ["herbs-1", "herbs-2"]},
         specials={0: ["theft-1", "theft-2"], 1: ["defective-1", "antitrust-1"]},
@@ -321,7 +308,7 @@ def test_a_target_that_became_invalid_is_skipped_and_logged():
 
 
 def test_lists_are_checked_when_sent():
-    state = to_specials(
+    state = skip_to_specials(
         fresh(3, ROW3), articles={2: ["horses-1"]}, specials={0: ["theft-1", "subsidy-1"]}
     )
     raises("fb.plays_not_list", state, 0, {"action": "specials", "plays": "theft-1"})
@@ -339,7 +326,7 @@ def test_lists_are_checked_when_sent():
 def _antitrust_state():
     # Léo (1) alone owns three horses (base 5); Ana (0) plays antitrust on them. Zoé (2)
     # won a card this round and may still bid: the sale is not one of the round's auctions.
-    state = to_specials(
+    state = skip_to_specials(
         fresh(4, ["swords-1", "bows-2", "herbs-3", "armour-1"], first=0),
         articles={1: ["horses-1", "horses-2", "horses-3"], 2: ["bows-1"]},
         specials={0: ["antitrust-1"]},
@@ -389,7 +376,9 @@ def test_antitrust_limits_are_secret_until_the_sale():
 
 
 def test_antitrust_in_orders_mode_names_another_player_only():
-    state = to_specials(fresh(3, ROW3), articles={0: ["horses-1"]}, specials={0: ["antitrust-1"]})
+    state = skip_to_specials(
+        fresh(3, ROW3), articles={0: ["horses-1"]}, specials={0: ["antitrust-1"]}
+    )
     raises("fb.target_self", state, 0, plays({"card": "antitrust-1", "target": 0}))
     state = play(state, (0, plays({"card": "antitrust-1"})))
     assert state["articles"][0] == ["horses-1"] and "antitrust-1" in state["discard"]
