@@ -33,6 +33,7 @@ from pbem.web import (
     lobby,
     markup,
     me,
+    notes,
     replay,
     rules,
     signin,
@@ -107,6 +108,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(signin.bp)
     app.register_blueprint(me.bp)
+    app.register_blueprint(notes.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
     if config["MAIL_BACKEND"] == "file":

@@ -60,6 +60,8 @@ class Game(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     rematch_of: int | None = Field(default=None, index=True)  # the finished game this replays
+    # The creator was told that this unstarted game is called off tomorrow (pbem.clock.expiry).
+    expiry_warned: bool = False
 
 
 class Seat(SQLModel, table=True):
@@ -182,6 +184,18 @@ class Talk(SQLModel, table=True):
     to_seat: int | None = None  # None: everyone
     text: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime
+
+
+class Note(SQLModel, table=True):
+    """A seat's private notes on a game: shown to that seat alone, kept with the game."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: int
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    updated_at: datetime
 
 
 class InboundMail(SQLModel, table=True):

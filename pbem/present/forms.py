@@ -255,3 +255,23 @@ class TalkForm(Form):
         if len(text) > TALK_MAX:
             raise _refuse("talk.error.long", limit=TALK_MAX)
         return text
+
+
+NOTE_MAX = 4000  # a seat's private notes on one game
+
+
+class NoteForm(Form):
+    """A seat's private notes on a game; empty clears them."""
+
+    text: str = ""
+    refusals = {"text": ("notes.error.long", {"limit": NOTE_MAX})}
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        if not isinstance(value, str):
+            raise _refuse("notes.error.long", limit=NOTE_MAX)
+        text = _TALK_JUNK.sub("", value.replace("\r\n", "\n")).strip()
+        if len(text) > NOTE_MAX:
+            raise _refuse("notes.error.long", limit=NOTE_MAX)
+        return text

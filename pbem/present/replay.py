@@ -35,10 +35,16 @@ def may_view_as(game: Game, viewer: int | None, wanted: int | None) -> bool:
 
 
 def export(
-    game: Game, names: list[str], moves: list[Move], viewer: int | None, lang: str
+    game: Game,
+    names: list[str],
+    moves: list[Move],
+    viewer: int | None,
+    lang: str,
+    notes: str = "",
 ) -> dict[str, Any]:
     """The log as data. While the game runs each move is what `viewer` was told of it (no
-    hidden card, bid or price); once it is over, the moves themselves and the seed too."""
+    hidden card, bid or price); once it is over, the moves themselves and the seed too.
+    `notes`: the viewer's own private notes, in their own export only."""
     over = game.status == "over"
     key = "watch" if viewer is None else str(viewer)
     entries = []
@@ -67,14 +73,19 @@ def export(
     if over:
         data["seed"] = game.seed
         data["outcome"] = game.outcome
+    if notes and viewer is not None:
+        data["notes"] = notes
     return data
 
 
-def export_text(data: dict[str, Any], title: str) -> str:
-    """The exported log as plain text: one numbered line per move."""
+def export_text(data: dict[str, Any], title: str, notes_title: str = "") -> str:
+    """The exported log as plain text: one numbered line per move (then the reader's notes,
+    under `notes_title`)."""
     lines = [title, ", ".join(data["players"]), ""]
     for entry in data["moves"]:
         lines.append(f"{entry['ply']}. " + " ".join(entry["text"]))
     if "seed" in data:
         lines += ["", f"seed: {data['seed']}"]
+    if "notes" in data:
+        lines += ["", notes_title, "", data["notes"]]
     return "\n".join(lines) + "\n"

@@ -360,6 +360,8 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.which_monopoly": N_("%(target_seat)s holds several monopolies: name the article to put up for auction."),
     # Keys the site builds or passes along: form and play errors, options, statuses
     "api.error.body": N_("Send a JSON object with a “turn” string and a “move” object."),
+    "export.notes": N_("My notes"),
+    "api.error.notes": N_("Send a JSON object with a “text” string."),
     "api.error.json": N_("The body is not JSON that can be read (or it is nested too deeply)."),
     "api.error.move": N_("The rules cannot read this move: see legal_moves for its shape."),
     "error.csrf": N_("This form is too old, or did not come from this site. Go back, reload the page and send it again: nothing was changed."),
@@ -448,6 +450,7 @@ VOCABULARY: dict[str, Msgid] = {
     "settings.notify.every": N_("A mail every time it is my turn, and reminders"),
     "settings.notify.none": N_("No turn mails and no reminders (I check the site myself)"),
     "settings.notify.reminders": N_("Only reminders when a move has waited"),
+    "notes.error.long": N_("Notes hold at most %(limit)s characters."),
     "talk.error.closed": N_("This game was called off."),
     "talk.error.empty": N_("Write something first."),
     "talk.error.long": N_("A message holds at most %(limit)s characters."),

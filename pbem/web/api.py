@@ -17,14 +17,16 @@ from werkzeug.wrappers import Response
 from pbem import moves
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
-from pbem.models import Game
+from pbem.models import Game, Note
+from pbem.players import notes
 from pbem.present.api import game_json
+from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
 from pbem.present.text import error_text, say
-from pbem.storage.db import read_session
-from pbem.storage.store import log_of
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import id_of, log_of
 from pbem.web import engine, now, site
-from pbem.web.apimodels import read_move
+from pbem.web.apimodels import read_move, read_notes
 from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
 from pbem.webhooks.events import hooks_of_game
@@ -105,6 +107,43 @@ def move(token: str) -> tuple[Response, int] | Response:
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
         return jsonify(_view(session, game, table, seat_no))
+
+
+@bp.get("/seat/<token>/notes")
+def notes_read(token: str) -> Response:
+    """The seat's private notes on the game."""
+    with read_session(engine()) as session:
+        game, _, seat_no = open_seat(session, token)
+        return jsonify(_notes_json(notes.note_of(session, id_of(game), seat_no)))
+
+
+@bp.put("/seat/<token>/notes")
+def notes_write(token: str) -> tuple[Response, int] | Response:
+    """Replace the seat's private notes (an empty text clears them)."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        lang = _lang(table, seat_no)
+    if not request.is_json:
+        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+    read = read_notes(request.get_data(cache=False))
+    if read == "bad_json":
+        return error(400, "bad_json", say(lang, "api.error.json"))
+    if read == "bad_request":
+        return error(400, "bad_request", say(lang, "api.error.notes"))
+    try:
+        form = NoteForm.read({"text": read.text})
+        with write_session(engine()) as session:
+            return jsonify(_notes_json(notes.save(session, id_of(game), seat_no, form, now())))
+    except PlayError as exc:
+        return error(exc.status, "bad_request", say(lang, exc.key, **exc.params))
+
+
+def _notes_json(note: Note | None) -> dict[str, Any]:
+    return {
+        "text": note.text if note is not None else "",
+        "updated_at": note.updated_at.isoformat() if note is not None else None,
+        "limit": NOTE_MAX,
+    }
 
 
 def _refused(problem: PlayError, lang: str) -> tuple[Response, int]:

@@ -130,6 +130,34 @@ class MoveRequest(BaseModel):
     move: dict[str, Any] = Field(description="A move shaped as in legal_moves")
 
 
+class Notes(Answer):
+    """A seat's private notes on the game: only that seat's link reads or writes them."""
+
+    text: str = Field(description="The notes, empty when none were written")
+    updated_at: datetime | None = Field(description="When they were last saved")
+    limit: int = Field(description="The most characters they may hold")
+
+
+class NotesRequest(BaseModel):
+    """New notes for the seat; an empty text clears them."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    text: str = Field(description="The notes (at most `limit` characters, as Notes gives)")
+
+
+def read_notes(data: bytes) -> NotesRequest | Literal["bad_json", "bad_request"]:
+    """The notes a body holds, or why it holds none (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return NotesRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
 def read_move(data: bytes) -> MoveRequest | Literal["bad_json", "bad_request"]:
     """The move a body holds, or why it holds none: "bad_json" for a body that is no JSON
     (or nested too deeply), "bad_request" for JSON of another shape."""

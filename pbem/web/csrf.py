@@ -64,9 +64,12 @@ def _refuse(status: int) -> tuple[str, int]:
 
 
 def check() -> Response | tuple[str, int] | None:
-    """Refuse a POST that comes from another site or lacks a good token for its link."""
-    if request.method != "POST" or request.url_rule is None or request.endpoint in EXEMPT:
-        return None  # not a POST route (Flask answers 404 or 405), or exempt
+    """Refuse a POST (or the API's PUT) that comes from another site or lacks a good token
+    for its link."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if request.url_rule is None or request.endpoint in EXEMPT:
+        return None  # no route takes this method here (Flask answers 404 or 405), or exempt
     cross = request.headers.get("Sec-Fetch-Site") == "cross-site"
     origin = request.headers.get("Origin")
     if cross or (origin and origin != "null" and urlsplit(origin).netloc != request.host):

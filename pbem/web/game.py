@@ -25,10 +25,10 @@ from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, IllegalMove
 from pbem.mailout.replies import page_moves
 from pbem.models import Game, Player, Seat, level_for
-from pbem.players import account, home, presence, talk
+from pbem.players import account, home, notes, presence, talk
 from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
-from pbem.present.forms import TALK_MAX, ExtendForm, TalkForm
+from pbem.present.forms import NOTE_MAX, TALK_MAX, ExtendForm, TalkForm
 from pbem.present.i18n import languages
 from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import deadline_words, format_when
@@ -107,6 +107,10 @@ def _render_page(
     ]
     if game.status in ("forming", "cancelled") or game.state is None:
         return render_template("game/join.html", **context), status
+    if seat_no is not None and "note_text" not in extra:
+        note = notes.note_of(session, id_of(game), seat_no)
+        context["note_text"] = note.text if note is not None else ""
+    context.update(note_max=NOTE_MAX, note_saved=bool(request.args.get("saved")))
     rules = GAMES[game.slug]
     shown = presenter(game.slug)
     # A paged log: the last LOG_PAGE moves unless the reader asked for all of them.

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from pbem.web.apimodels import Document, Error, MoveRequest, View
+from pbem.web.apimodels import Document, Error, MoveRequest, Notes, NotesRequest, View
 
 REF = "#/components/schemas/{model}"
 
@@ -72,6 +72,25 @@ ROUTES = (
         "The move is played: the new view",
         (400, 403, 409, 415, *LINK, *ANY),
         body=MoveRequest,
+    ),
+    Route(
+        "get",
+        "/api/v1/seat/{token}/notes",
+        "seatNotes",
+        "The seat's private notes on the game (no one else reads them)",
+        Notes,
+        "The seat's notes",
+        (*LINK, *ANY),
+    ),
+    Route(
+        "put",
+        "/api/v1/seat/{token}/notes",
+        "seatNotesWrite",
+        "Replace the seat's private notes (an empty text clears them)",
+        Notes,
+        "The notes are kept",
+        (400, 403, 415, *LINK, *ANY),
+        body=NotesRequest,
     ),
     Route(
         "get",

@@ -9,8 +9,10 @@ from flask import Blueprint, Response, abort, g, render_template, request, url_f
 
 from pbem.games import GAMES
 from pbem.models import Game, Player
+from pbem.players import notes
 from pbem.present import presenter, replay
 from pbem.present.common import game_title, log_lines, result_names
+from pbem.present.text import say
 from pbem.storage.db import read_session
 from pbem.storage.store import moves_of, seats_of
 from pbem.web import engine
@@ -130,14 +132,16 @@ def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
         seats = seats_of(session, game)
         names = [s.name for s in seats]
         moves = moves_of(session, game)
-        data = replay.export(game, names, moves, viewer, g.lang)
+        note = notes.note_of(session, game_id, viewer) if viewer is not None else None
+        data = replay.export(game, names, moves, viewer, g.lang, note.text if note else "")
         title = game_title(game, g.lang)
     name = f"pbem-{game.slug}-{game.id}.{fmt}"
     headers = {"Content-Disposition": f'inline; filename="{name}"'}
     if fmt == "json":
         body = json.dumps(data, ensure_ascii=False, indent=1)
         return Response(body, mimetype="application/json", headers=headers)
-    return Response(replay.export_text(data, title), mimetype="text/plain", headers=headers)
+    text = replay.export_text(data, title, say(g.lang, "export.notes"))
+    return Response(text, mimetype="text/plain", headers=headers)
 
 
 @bp.get("/p/<token>/replay")

@@ -12,6 +12,8 @@ switched off, and every chat-room webhook payload (a seat's own webhook as that 
 table's as a spectator). Two checks:
 
 - by name: no card (by name, in either language) the viewer may not see;
+- by notes: each seat's private notes hold a word of its own, found on that seat's page and
+  export and nowhere else (no other seat, spectator, mail or webhook);
 - by difference: changing what the viewer may not see (the cards of other hands and of
   the draw pile, others' sealed bids and prices) leaves every page of the viewer unchanged.
 """
@@ -339,6 +341,8 @@ class Walk:
         self.seen = 0
         self.rng = random.Random(f"{slug}-{lang}")  # the differences tried: fixed too
         self.watch = ""
+        # Each seat's private notes hold a word of its own: only that seat ever reads it.
+        self.notes = [f"notezq{seat}word" for seat in range(len(self.players))]
 
     def start(self, seed: int, options: dict[str, str]) -> None:
         form = {"game": self.slug, **{f"opt_{self.slug}_{k}": v for k, v in options.items()}}
@@ -356,6 +360,9 @@ class Walk:
             assert str(seed) not in html or seed < 1000
         for link in self.links[1:]:
             assert self.client.post(f"{link}/join").status_code == 303
+        for link, word in zip(self.links, self.notes, strict=True):
+            saved = self.client.post(f"{link}/notes", data={"text": f"Plan: {word}"})
+            assert saved.status_code == 303
         deliver(self.app)
         page = self.client.get(self.links[0]).get_data(as_text=True)
         self.watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
@@ -387,6 +394,7 @@ class Walk:
             bodies = [body_of(session, row, session.get(Webhook, row.webhook_id)) for row in rows]
         for row, body in zip(rows, bodies, strict=True):
             viewer = self.hooks[row.webhook_id]
+            assert not [w for w in self.notes if w in body], f"notes in webhook {row.event}"
             self.check(body, state, viewer, self.names, f"webhook {row.event} of {viewer}", log)
             self.kinds_seen.add(row.event)
             self.hooks_seen = max(self.hooks_seen, row.id or 0)
@@ -429,6 +437,7 @@ class Walk:
             assert injected(html) == [], f"a name became markup in a mail to seat {seat}"
             body = text_of(mail) + html
             self.check(body, state, seat, self.names, f"mail to seat {seat}", log)
+            assert not [w for w in self.notes if w in body], f"notes in a mail to seat {seat}"
         self.seen = len(self.smtpd.messages)
         self.webhooks(state, log)
 
@@ -532,9 +541,15 @@ class Walk:
         )
         for viewer in viewers:
             found = self.pages(viewer, state, due, light)
+            others = [w for s, w in enumerate(self.notes) if s != viewer]
             for where, html in found.items():
                 self.check(html, state, viewer, self.names, f"{where} of seat {viewer}", log)
                 self.elements_seen.update(e for e in ELEMENTS if e in html)
+                assert not [w for w in others if w in html], f"notes in {where} of {viewer}"
+            if viewer is not None and not light:
+                # The check has teeth: the seat's own notes are on its page and in its export.
+                mine = self.notes[viewer]
+                assert mine in found["table"] and mine in found["export (json)"]
             if viewer is not None:
                 for card in state.get("hands", [[]] * (viewer + 1))[viewer]:
                     # The check has teeth: the seat's own hand is on its page.

@@ -1,0 +1,83 @@
+"""Private notes: a seat keeps notes on its game, sees them on its page, in its export and
+through its API link, and no one else ever does (the whole-game check of that is in
+test_hidden_information.py); too long is refused with the text kept."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.present.forms import NOTE_MAX
+from tests.web.helpers import PLAYERS, start_game
+
+ANA, LEO, ZOE = (email for _, email in PLAYERS)
+
+
+def api(link: str) -> str:
+    return "/api/v1/seat/" + link.rsplit("/", 1)[1] + "/notes"
+
+
+def test_notes_are_kept_for_their_seat_alone(client: Any, app: Any, smtpd: Any) -> None:
+    links, _ = start_game(client, app, smtpd)
+    saved = client.post(f"{links[ANA]}/notes", data={"text": "Léo hoards <b>Moons</b>\r\n"})
+    assert saved.status_code == 303 and saved.headers["Location"].endswith("#notes")
+    page = client.get(saved.headers["Location"].split("#")[0]).get_data(as_text=True)
+    # Kept as typed (markup as text), and said saved.
+    assert "Léo hoards &lt;b&gt;Moons&lt;/b&gt;</textarea>" in page and "Notes saved." in page
+    for other in (links[LEO], links[ZOE]):
+        assert "hoards" not in client.get(other).get_data(as_text=True)
+        assert "hoards" not in client.get(f"{other}/export.json").get_data(as_text=True)
+        assert client.get(api(other)).get_json()["text"] == ""
+    watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
+    assert "hoards" not in client.get(f"/w/{watch}").get_data(as_text=True)
+    assert "hoards" not in client.get(f"/w/{watch}/export.txt").get_data(as_text=True)
+    exported = json.loads(client.get(f"{links[ANA]}/export.json").get_data(as_text=True))
+    assert exported["notes"] == "Léo hoards <b>Moons</b>"
+    text = client.get(f"{links[ANA]}/export.txt").get_data(as_text=True)
+    assert text.endswith("My notes\n\nLéo hoards <b>Moons</b>\n")
+    assert not any("hoards" in m.as_string() for m in smtpd.messages)
+
+
+def test_the_page_script_saves_without_a_reload(client: Any, app: Any, smtpd: Any) -> None:
+    links, _ = start_game(client, app, smtpd)
+    answer = client.post(
+        f"{links[LEO]}/notes", data={"text": "Moons first"}, headers={"X-Requested-With": "fetch"}
+    )
+    assert answer.status_code == 204 and answer.data == b""
+    assert "Moons first</textarea>" in client.get(links[LEO]).get_data(as_text=True)
+    # Cleared by saving nothing.
+    client.post(f"{links[LEO]}/notes", data={"text": "  "}, headers={"X-Requested-With": "fetch"})
+    assert client.get(api(links[LEO])).get_json()["text"] == ""
+
+
+def test_notes_past_the_limit_are_refused_and_kept_in_the_box(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links, _ = start_game(client, app, smtpd)
+    client.post(f"{links[ANA]}/notes", data={"text": "the old notes"})
+    long = "x" * (NOTE_MAX + 1)
+    refused = client.post(f"{links[ANA]}/notes", data={"text": long})
+    assert refused.status_code == 400
+    html = refused.get_data(as_text=True)
+    assert f"Notes hold at most {NOTE_MAX} characters." in html
+    assert "x" * NOTE_MAX + "</textarea>" in html  # what was typed, cut to the box's size
+    assert client.get(api(links[ANA])).get_json()["text"] == "the old notes"
+    fetched = client.post(
+        f"{links[ANA]}/notes", data={"text": long}, headers={"X-Requested-With": "fetch"}
+    )
+    assert fetched.status_code == 400
+
+
+def test_notes_through_the_api(client: Any, app: Any, smtpd: Any) -> None:
+    links, _ = start_game(client, app, smtpd)
+    path = api(links[ZOE])
+    assert client.get(path).get_json() == {"text": "", "updated_at": None, "limit": NOTE_MAX}
+    kept = client.put(path, json={"text": "Ana will take the Bard"})
+    assert kept.status_code == 200 and kept.get_json()["text"] == "Ana will take the Bard"
+    assert client.get(path).get_json()["updated_at"] is not None
+    assert "take the Bard</textarea>" in client.get(links[ZOE]).get_data(as_text=True)
+    too_long = client.put(path, json={"text": "y" * (NOTE_MAX + 1)})
+    assert too_long.status_code == 400 and too_long.get_json()["error"] == "bad_request"
+    french = client.put(f"{path}?lang=fr", json={"text": 3})
+    assert french.status_code == 400 and "« text »" in french.get_json()["message"]
+    assert client.get(path).get_json()["text"] == "Ana will take the Bard"
