@@ -54,6 +54,9 @@ DEFAULTS: dict[str, Any] = {
     # Days after which sent mail, finished webhook deliveries and received mail lose their
     # text (pbem.storage.retention); 0 keeps everything.
     "KEEP_DAYS": 30,
+    # Days after which a game that never started is called off (its creator warned a day
+    # before: pbem.clock.expiry); 0 never calls one off.
+    "FORMING_DAYS": 14,
     "DEBUG": False,
     "DEFAULT_LANG": "en",
     # PostgreSQL only. Each process opens up to pool size + overflow connections.
@@ -113,6 +116,8 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_MAIL_BACKEND must be 'file' or 'smtp'.")
     if config["SMTP_SECURITY"] not in ("none", "starttls", "ssl"):
         raise ConfigError("PBEM_SMTP_SECURITY must be 'none', 'starttls' or 'ssl'.")
+    if int(config["FORMING_DAYS"]) < 0:
+        raise ConfigError("PBEM_FORMING_DAYS must be a number of days, or 0 to keep waiting.")
     if int(config["KEEP_DAYS"]) < 0:
         raise ConfigError("PBEM_KEEP_DAYS must be a number of days, or 0 to keep everything.")
     trusted_proxies(config)

@@ -60,8 +60,9 @@ class Game(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     rematch_of: int | None = Field(default=None, index=True)  # the finished game this replays
-    # The creator was told that this unstarted game is called off tomorrow (pbem.clock.expiry).
-    expiry_warned: bool = False
+    # When the creator was told that this unstarted game is called off in a day
+    # (pbem.clock.expiry): it is called off no sooner than a day after that.
+    expiry_warned_at: datetime | None = None
 
 
 class Seat(SQLModel, table=True):

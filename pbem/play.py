@@ -201,8 +201,15 @@ def cancel(session: Session, site: Site, game_id: int, seat_no: int, now: dateti
     return game
 
 
+def expire(session: Session, site: Site, game: Game, now: datetime, days: int) -> None:
+    """Call off a game (locked by the caller) still forming after `days` days; everyone
+    invited who did not decline is told why."""
+    by = seat_of(session, id_of(game), game.creator_seat).name
+    _call_off(session, site, game, now, reason="expired", by=by, days=days)
+
+
 def _call_off(
-    session: Session, site: Site, game: Game, now: datetime, reason: str, by: str
+    session: Session, site: Site, game: Game, now: datetime, reason: str, by: str, days: int = 0
 ) -> None:
     game.status = "cancelled"
     game.updated_at = now
@@ -211,7 +218,7 @@ def _call_off(
     tell = telling(session, site, game, now)
     for seat in tell.seats:
         if seat.status != "declined":
-            queue(tell, seat, "cancelled", extra={"reason": reason, "by": by})
+            queue(tell, seat, "cancelled", extra={"reason": reason, "by": by, "days": days})
     tell.carry_out(session)
 
 

@@ -1,7 +1,7 @@
 """private notes and the expiry of unstarted games
 
 A seat's private notes on a game (one per seat and game, shown to that seat alone), and
-whether a game that never started has had its creator warned of its calling off.
+when the creator of a game that never started was warned that it will be called off.
 
 Revision ID: 0018
 Revises: 0017
@@ -37,14 +37,14 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_note_game_id"), ["game_id"], unique=False)
     with op.batch_alter_table("game", schema=None) as batch_op:
         batch_op.add_column(
-            sa.Column("expiry_warned", sa.Boolean(), nullable=False, server_default=sa.false())
+            sa.Column("expiry_warned_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True)
         )
 
 
 def downgrade() -> None:
     """Undo this revision."""
     with op.batch_alter_table("game", schema=None) as batch_op:
-        batch_op.drop_column("expiry_warned")
+        batch_op.drop_column("expiry_warned_at")
     with op.batch_alter_table("note", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_note_game_id"))
     op.drop_table("note")

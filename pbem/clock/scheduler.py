@@ -77,9 +77,11 @@ def drain_webhooks(app: Flask) -> dict[str, int]:
 
 
 def sweep_due(app: Flask) -> dict[str, int]:
-    """Timeouts, reminders, digests and vacation ends that are due, then the mail they made."""
+    """Timeouts, reminders, digests, vacation ends and unstarted games that are due, then the
+    mail they made."""
     engine = app.extensions["pbem"]["engine"]
-    result = sweep(engine, app.extensions["pbem"]["site"], app.config["CLOCK"]())
+    site, days = app.extensions["pbem"]["site"], int(app.config["FORMING_DAYS"])
+    result = sweep(engine, site, app.config["CLOCK"](), forming_days=days)
     if any(result.values()):
         log.info("sweep: %s", result)
     drain_outbox(app)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, Update, update
@@ -28,8 +28,10 @@ from pbem.mailin import receive
 from pbem.mailout import notify
 from pbem.models import Game, Player, Seat, Vacation
 from pbem.moves import submit_move
+from pbem.play import expire
 from pbem.players import signin
 from pbem.players.links import Site
+from pbem.present.text import join_names
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired
 from pbem.storage.store import lock_game, player_of, seat_of
@@ -43,8 +45,11 @@ def _most(batch: int) -> int:
     return MAX_ROUNDS * batch
 
 
-def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[str, int]:
-    """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends."""
+def sweep(
+    engine: Engine, site: Site, now: datetime, batch: int = 100, forming_days: int = 14
+) -> dict[str, int]:
+    """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends,
+    and the games that never started (called off after `forming_days`; 0: never)."""
     with write_session(engine) as session:  # what has run its time, in one transaction
         forget_expired(session, now)
         signin.forget_old(session, now)
@@ -54,6 +59,7 @@ def sweep(engine: Engine, site: Site, now: datetime, batch: int = 100) -> dict[s
         "reminders": sweep_reminders(engine, site, now, batch),
         "digests": sweep_digests(engine, site, now, batch),
         "vacations": sweep_vacations(engine, site, now, batch),
+        **sweep_unstarted(engine, site, now, batch, forming_days),
     }
 
 
@@ -207,3 +213,57 @@ def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> in
 
     untold = select(Vacation.id).where(Vacation.end_told == False)  # noqa: E712
     return _each_due(engine, _due(untold, Vacation.ends_at, now, Vacation), handle, _most(batch))
+
+
+WARNING_AHEAD = timedelta(days=1)  # the creator of a game that never started is warned
+
+
+def sweep_unstarted(
+    engine: Engine, site: Site, now: datetime, batch: int, days: int
+) -> dict[str, int]:
+    """Warn the creators of games still forming a day before `days` days have passed, then
+    call those games off, at the earliest a day after the warning (a game found late, after
+    downtime or an upgrade, still gets its day); 0 days: never."""
+    if days <= 0:
+        return {"expiry warnings": 0, "expired": 0}
+    limit = timedelta(days=days)
+
+    def warn(session: Session, game_id: Any) -> bool:
+        game = lock_game(session, game_id)
+        if game.status != "forming" or game.expiry_warned_at is not None:
+            return False  # started, called off, or warned by another sweep
+        game.expiry_warned_at = now
+        session.add(game)
+        tell = notify.telling(session, site, game, now)
+        creator = tell.seats[game.creator_seat]
+        player = player_of(session, creator)
+        waiting = [s.name for s in tell.seats if s.status == "invited"]
+        extra = {
+            "days": days,
+            "expires_at": max(game.created_at + limit, now + WARNING_AHEAD),
+            "waiting_text": join_names(waiting, player.lang),
+        }
+        notify.queue(tell, creator, "expiry_warning", extra=extra)
+        tell.carry_out(session)
+        return True
+
+    def call_off(session: Session, game_id: Any) -> bool:
+        game = lock_game(session, game_id)
+        warned = game.expiry_warned_at
+        if game.status != "forming" or warned is None or warned > now - WARNING_AHEAD:
+            return False
+        expire(session, site, game, now, days)
+        return True
+
+    forming = select(Game.id).where(Game.status == "forming")
+    unwarned = forming.where(col(Game.expiry_warned_at).is_(None))
+    warned = forming.where(col(Game.expiry_warned_at) <= now - WARNING_AHEAD)
+    most = _most(batch)
+    return {
+        "expiry warnings": _each_due(
+            engine, _due(unwarned, Game.created_at, now - limit + WARNING_AHEAD, Game), warn, most
+        ),
+        "expired": _each_due(
+            engine, _due(warned, Game.created_at, now - limit, Game), call_off, most
+        ),
+    }

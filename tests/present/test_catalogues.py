@@ -238,6 +238,9 @@ CASES = [
     ("signin", {}),
     ("cancelled", {"reason": "declined", "by": "Zoé"}),
     ("cancelled", {"reason": "cancelled", "by": "Ana"}),
+    ("cancelled", {"reason": "expired", "by": "Ana", "days": 14}),
+    ("expiry_warning", {"days": 14, "expires_at": datetime(2026, 3, 5, 9, tzinfo=UTC),
+                        "waiting_text": "Léo and Zoé"}),  # fmt: skip
     ("game_over", {}),
     ("game_over", {"winners": 2}),
     ("your_turn", {"reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",
