@@ -37,6 +37,7 @@ from pbem.web import (
     replay,
     rules,
     signin,
+    verify,
     webhooks,
 )
 from pbem.web.proxies import TrustedProxies
@@ -109,6 +110,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(signin.bp)
     app.register_blueprint(me.bp)
     app.register_blueprint(notes.bp)
+    app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
     if config["MAIL_BACKEND"] == "file":

@@ -10,6 +10,7 @@ import threading
 from typing import Any
 
 import click
+import orjson
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlmodel import col, select
@@ -26,13 +27,13 @@ from pbem.clock.scheduler import (
 from pbem.clock.workers import run_computers
 from pbem.config import start_logging
 from pbem.errors import PlayError
-from pbem.games import GAMES
+from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
 from pbem.mailin.cli import inbound_command
 from pbem.models import Game
 from pbem.players.computers import LEVELS
 from pbem.present.forms import TimeControl
-from pbem.present.text import render
+from pbem.present.text import render, say
 from pbem.storage.db import migrate as run_migrations
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import moves_of, seats_of
@@ -108,7 +109,7 @@ def computers_command(once: bool) -> None:
 @click.command("sweep")
 @with_appcontext
 def sweep_command() -> None:
-    """Handle the timeouts, reminders, digests and vacation ends that are due, once."""
+    """Handle the timeouts, reminders, digests, vacation ends and unstarted games due, once."""
     result = sweep_due(_app())
     click.echo(", ".join(f"{count} {kind}" for kind, count in result.items()))
 
@@ -250,6 +251,29 @@ def check_command() -> None:
         sys.exit(1)
 
 
+VERIFY_MAX = 2 * 1024 * 1024  # bytes of an export read by `pbem verify`, as /verify
+
+
+@click.command("verify")
+@click.argument("export", type=click.File("rb"))
+@click.option("--lang", default="en", help="The language of the report (en or fr).")
+def verify_command(export: Any, lang: str) -> None:
+    """Check a finished game's exported log (JSON): its sealed deal, every move, the result."""
+    raw = export.read(VERIFY_MAX + 1)
+    if len(raw) > VERIFY_MAX:
+        raise click.ClickException(f"the export is larger than {VERIFY_MAX} bytes")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        data = {}
+    checks = fairdeal.check(data if isinstance(data, dict) else {})
+    for check in checks:
+        mark = "ok " if check.ok else "NO "
+        click.echo(mark + say(lang, check.say.key, **check.say.params))
+    if not all(check.ok for check in checks):
+        sys.exit(1)
+
+
 COMMANDS = [
     migrate_command,
     serve_command,
@@ -262,6 +286,7 @@ COMMANDS = [
     games_command,
     log_command,
     check_command,
+    verify_command,
     inbound_command,
 ]
 

@@ -63,6 +63,11 @@ class Game(SQLModel, table=True):
     # When the creator was told that this unstarted game is called off in a day
     # (pbem.clock.expiry): it is called off no sooner than a day after that.
     expiry_warned_at: datetime | None = None
+    # A checkable deal (pbem.games.fairdeal): the server's secret and salt, sealed when the
+    # game is made; the seed is derived from them and the seats' shares at the start. None
+    # for a game given its seed (tests, the command line) or made before checkable deals.
+    deal_secret: str | None = Field(default=None, max_length=64)
+    deal_salt: str | None = Field(default=None, max_length=64)
 
 
 class Seat(SQLModel, table=True):
@@ -98,6 +103,8 @@ class Seat(SQLModel, table=True):
     # A "your move" mail for this seat waits in the outbox (held while they look): their
     # move cancels it (pbem.players.presence).
     held_mail: bool = False
+    # The player's share of a checkable deal, given when joining; secret until the end.
+    share: str = Field(default="", max_length=200)
 
 
 class Move(SQLModel, table=True):

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from pbem.clock.deadlines import away_at, start_clock, update_clocks
 from pbem.errors import Gone, PlayError
-from pbem.games import GAMES, GameError
+from pbem.games import GAMES, GameError, fairdeal
 from pbem.games import Game as Rules
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, Player, Seat
@@ -103,9 +103,12 @@ def create_game(
     seed: int | None = None,
     timing: TimeControl | None = None,
     creator_looking: bool = False,
+    share: str = "",
 ) -> Game:
     """Create a game whose first invitee is its creator, and invite the others by mail.
 
+    Without a `seed`, the deal is a checkable one (pbem.games.fairdeal): sealed now, fixed
+    at the start from the server's secret and every seat's share (`share`: the creator's).
     `creator_looking`: the creator is shown their seat page if the game starts at once (only
     computers besides them), so they get no mail of its start (issue 31: the page is open).
     """
@@ -114,6 +117,7 @@ def create_game(
     rules = GAMES[slug]
     invitees, opts = check_invitees(rules, invitees, options)
     timing = timing or TimeControl()
+    secret, salt = fairdeal.new_secret() if seed is None else (None, None)
     game = Game(
         slug=slug,
         options=opts,
@@ -121,7 +125,10 @@ def create_game(
         reminders=timing.reminders,
         absent_after=timing.absent_after,
         takeover=timing.takeover,
+        # A checkable deal's seed is derived at the start; until then it is a random stand-in.
         seed=seed if seed is not None else new_seed(),
+        deal_secret=secret,
+        deal_salt=salt,
         status="forming",
         creator_seat=0,
         watch_key=new_key(),
@@ -145,6 +152,7 @@ def create_game(
             status="joined" if number == 0 or person.computer else "invited",
             computer=person.computer,
             link_key=new_key(),
+            share=read_share(share) if number == 0 else "",
         )
         session.add(seat)
         seats.append(seat)
@@ -160,8 +168,20 @@ def create_game(
     return game
 
 
-def join(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> Game:
-    """Take the invited seat; the game starts when everyone has joined."""
+def read_share(share: str) -> str:
+    """A player's share of a checkable deal as kept: trimmed, or refused when too long."""
+    share = share.strip()
+    if len(share) > fairdeal.SHARE_MAX:
+        raise PlayError("join.error.share", limit=fairdeal.SHARE_MAX)
+    return share
+
+
+def join(
+    session: Session, site: Site, game_id: int, seat_no: int, now: datetime, share: str = ""
+) -> Game:
+    """Take the invited seat, giving `share` to a checkable deal; the game starts when
+    everyone has joined."""
+    share = read_share(share)
     game = lock_game(session, game_id)
     seat = seat_of(session, game_id, seat_no)
     if seat.status == "joined":
@@ -169,6 +189,7 @@ def join(session: Session, site: Site, game_id: int, seat_no: int, now: datetime
     if game.status != "forming":
         raise Gone("join.error.not_forming")
     seat.status = "joined"
+    seat.share = share
     session.add(seat)
     game.updated_at = now
     session.flush()
@@ -231,6 +252,9 @@ def start(
     rules = GAMES[game.slug]
     table = seats_with_players(session, id_of(game))
     seats = [seat for seat, _ in table]
+    if game.deal_secret is not None:
+        # The deal sealed when the game was made, with every seat's share in seat order.
+        game.seed = fairdeal.seed_of(game.deal_secret, [seat.share for seat in seats])
     game.state = rules.setup(len(seats), game.options, game.seed)
     game.status = "active"
     game.ply = 0

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from pbem.games import GAMES
+from pbem.games import GAMES, fairdeal
 from pbem.models import Game, Player, Seat
 from pbem.players.links import Site
 from pbem.present import presenter
@@ -78,6 +78,13 @@ def mail_context(
             **deadline_context(facts["deadline"], player, now),
         }
     )
+    context.update(deal_sealed="", deal_committed="")
+    if game.deal_secret is not None and game.deal_salt is not None:
+        # A checkable deal: sealed in the invitations, its seed committed in the first mail.
+        if not facts["started"]:
+            context["deal_sealed"] = fairdeal.sealed(game.deal_secret, game.deal_salt)
+        elif ply == 0:
+            context["deal_committed"] = fairdeal.committed(game.seed, game.deal_salt)
     if facts["started"]:
         context["to_act"] = [names[s] for s in facts["to_act"]]
         recent = [

@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from pbem.games import GAMES
+from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
 from pbem.models import Game, Move
 from pbem.present.text import render
@@ -34,6 +34,21 @@ def may_view_as(game: Game, viewer: int | None, wanted: int | None) -> bool:
     return game.status == "over" or wanted == viewer
 
 
+def deal_shown(game: Game, shares: list[str]) -> dict[str, Any] | None:
+    """What anyone may see of a checkable deal now: its seal from the start, the seed's
+    commitment once dealt, and at the end the secret, salt and shares (pbem.games.fairdeal).
+    None for a game given its seed."""
+    secret, salt = game.deal_secret, game.deal_salt
+    if secret is None or salt is None:
+        return None
+    shown: dict[str, Any] = {"sealed": fairdeal.sealed(secret, salt)}
+    if game.state is not None:
+        shown["committed"] = fairdeal.committed(game.seed, salt)
+    if game.status == "over":
+        shown.update(secret=secret, salt=salt, shares=shares)
+    return shown
+
+
 def export(
     game: Game,
     names: list[str],
@@ -41,6 +56,7 @@ def export(
     viewer: int | None,
     lang: str,
     notes: str = "",
+    shares: list[str] | None = None,
 ) -> dict[str, Any]:
     """The log as data. While the game runs each move is what `viewer` was told of it (no
     hidden card, bid or price); once it is over, the moves themselves and the seed too.
@@ -73,6 +89,9 @@ def export(
     if over:
         data["seed"] = game.seed
         data["outcome"] = game.outcome
+    deal = deal_shown(game, shares or [])
+    if deal is not None:
+        data["deal"] = deal
     if notes and viewer is not None:
         data["notes"] = notes
     return data

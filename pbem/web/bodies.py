@@ -17,11 +17,19 @@ from pbem.web import api
 # message of 1,000 characters at most 9 KiB).
 MAX_BODY = 64 * 1024
 API_MAX_BODY = 16 * 1024  # a move is a few hundred bytes
+# An exported log sent to /verify: a long Fantasy Business game's is a few hundred KiB.
+EXPORT_MAX_BODY = 2 * 1024 * 1024
 
 
 def bound_body() -> None:
     """Set this request's limit; read a chunked body whole (up to it) or answer 413."""
-    request.max_content_length = API_MAX_BODY if api.is_api() else MAX_BODY
+    if api.is_api():
+        request.max_content_length = API_MAX_BODY
+    elif request.path == "/verify":
+        request.max_content_length = EXPORT_MAX_BODY
+        request.max_form_memory_size = EXPORT_MAX_BODY
+    else:
+        request.max_content_length = MAX_BODY
     if request.content_length is None and request.environ.get("wsgi.input_terminated"):
         request.get_data(cache=True)  # the form is parsed from what this keeps
         if request.environ["wsgi.input"].read(1):

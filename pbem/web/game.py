@@ -30,6 +30,7 @@ from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.forms import NOTE_MAX, TALK_MAX, ExtendForm, TalkForm
 from pbem.present.i18n import languages
+from pbem.present.replay import deal_shown
 from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import deadline_words, format_when
 from pbem.storage.db import read_session, write_session
@@ -105,6 +106,7 @@ def _render_page(
         }
         for m in talk.visible(session, game, seat_no)
     ]
+    context["deal"] = deal_shown(game, [s.share for s in seats])
     if game.status in ("forming", "cancelled") or game.state is None:
         return render_template("game/join.html", **context), status
     if seat_no is not None and "note_text" not in extra:
@@ -360,8 +362,8 @@ def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
 
 @bp.post("/p/<token>/join")
 def join(token: str) -> Response | tuple[str, int]:
-    """Accept the invitation."""
-    return _lobby_action(token, play.join)
+    """Accept the invitation, with the player's share of a checkable deal."""
+    return _lobby_action(token, partial(play.join, share=request.form.get("share", "")))
 
 
 @bp.post("/p/<token>/decline")

@@ -118,6 +118,7 @@ def create() -> Response | tuple[str, int]:
                     now(),
                     timing=timing,
                     creator_looking=True,
+                    share=form.get("share", ""),
                 )
                 game.form_key = form_key
                 session.add(game)

@@ -133,7 +133,8 @@ def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
         names = [s.name for s in seats]
         moves = moves_of(session, game)
         note = notes.note_of(session, game_id, viewer) if viewer is not None else None
-        data = replay.export(game, names, moves, viewer, g.lang, note.text if note else "")
+        shares = [s.share for s in seats]
+        data = replay.export(game, names, moves, viewer, g.lang, note.text if note else "", shares)
         title = game_title(game, g.lang)
     name = f"pbem-{game.slug}-{game.id}.{fmt}"
     headers = {"Content-Disposition": f'inline; filename="{name}"'}

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 LANGS = languages()
 NAMES = ["Ana", "Léo", "Zoé"]
+SEALED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 # say('prefix.' ~ name): a key built in a template, looked up in the vocabulary.
 BUILT_KEY = re.compile(r"(?<![\w.])say\('([a-z0-9_.\-]+)'\s*~")
 INCLUDE = re.compile(r"{%-?\s*(?:include|extends)\s+\"([^\"]+)\"")
@@ -130,6 +131,9 @@ def sample_context(
             "time_control": "3 days per move",
             "since": [],
             "talk": [],
+            # A checkable deal: sealed in invitations, committed in the first mail after.
+            "deal_sealed": SEALED if event in ("invitation", "created") else "",
+            "deal_committed": SEALED if event in ("started", "your_turn") else "",
             "to_act": to_act,
             "results": None,
             "absent": [],
@@ -284,6 +288,9 @@ def test_mail_renders(
             assert ends and ends in body and ends in html
         return
     assert "Colour Bazaar #12" in subject
+    for sealed in (context.get("deal_sealed"), context.get("deal_committed")):
+        if sealed:
+            assert sealed in body and sealed in html
     if event != "cancelled":
         assert context["link"] in body and context["link"] in html
         assert context["settings_link"] in body and context["settings_link"] in html

@@ -254,6 +254,7 @@ class Table:
             game = session.get(Game, 1)
             assert game is not None and game.state is None  # not dealt yet
             game.seed = seed
+            game.deal_secret = None  # a seed given: no checkable deal to derive it at the start
         deliver(self.app)
         for email in EMAILS:
             (mail,) = self.smtpd.to(email)

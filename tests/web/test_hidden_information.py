@@ -12,6 +12,7 @@ switched off, and every chat-room webhook payload (a seat's own webhook as that 
 table's as a spectator). Two checks:
 
 - by name: no card (by name, in either language) the viewer may not see;
+- by the deal: a checkable deal's secret, salt and shares show nowhere before the end;
 - by notes: each seat's private notes hold a word of its own, found on that seat's page and
   export and nowhere else (no other seat, spectator, mail or webhook);
 - by difference: changing what the viewer may not see (the cards of other hands and of
@@ -140,6 +141,7 @@ def put_seed(app: Any, seed: int) -> None:
         game = session.get(Game, 1)
         assert game is not None and game.state is None  # not dealt yet
         game.seed = seed
+        game.deal_secret = None  # a seed given: no checkable deal to derive it at the start
         session.add(game)
 
 
@@ -363,10 +365,24 @@ class Walk:
         for link, word in zip(self.links, self.notes, strict=True):
             saved = self.client.post(f"{link}/notes", data={"text": f"Plan: {word}"})
             assert saved.status_code == 303
+        self.plant_deal()
         deliver(self.app)
         page = self.client.get(self.links[0]).get_data(as_text=True)
         self.watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
         self.add_webhooks()
+
+    def plant_deal(self) -> None:
+        """A checkable deal's secret, salt and shares, planted once dealt (the walk needs its
+        fixed seed, which a deal made by the server would replace): each holds "dealzq", a
+        word no page, export, API answer, webhook or mail may show before the end."""
+        with write_session(self.app.extensions["pbem"]["engine"]) as session:
+            game = session.get(Game, 1)
+            assert game is not None and game.state is not None
+            game.deal_secret, game.deal_salt = "dealzqsecret", "dealzqsalt"
+            session.add(game)
+            for seat in session.exec(select(Seat).where(Seat.game_id == 1)).all():
+                seat.share = f"dealzqshare{seat.seat}"
+                session.add(seat)
 
     def add_webhooks(self) -> None:
         """Each seat's own webhook (a different kind each) and the creator's table webhook."""
@@ -395,6 +411,7 @@ class Walk:
         for row, body in zip(rows, bodies, strict=True):
             viewer = self.hooks[row.webhook_id]
             assert not [w for w in self.notes if w in body], f"notes in webhook {row.event}"
+            assert "dealzq" not in body, f"the deal's secrets in webhook {row.event}"
             self.check(body, state, viewer, self.names, f"webhook {row.event} of {viewer}", log)
             self.kinds_seen.add(row.event)
             self.hooks_seen = max(self.hooks_seen, row.id or 0)
@@ -438,6 +455,7 @@ class Walk:
             body = text_of(mail) + html
             self.check(body, state, seat, self.names, f"mail to seat {seat}", log)
             assert not [w for w in self.notes if w in body], f"notes in a mail to seat {seat}"
+            assert "dealzq" not in body, f"the deal's secrets in a mail to seat {seat}"
         self.seen = len(self.smtpd.messages)
         self.webhooks(state, log)
 
@@ -533,6 +551,7 @@ class Walk:
         when `light`, only the tables and reviews of the seats due, by name."""
         game = stored(self.app)
         state, log = game.state, moves(self.app)
+        over = game.status == "over"
         rules = GAMES[self.slug]
         due = rules.to_act(state) if state is not None else []
         self.mails(state, log)
@@ -546,10 +565,14 @@ class Walk:
                 self.check(html, state, viewer, self.names, f"{where} of seat {viewer}", log)
                 self.elements_seen.update(e for e in ELEMENTS if e in html)
                 assert not [w for w in others if w in html], f"notes in {where} of {viewer}"
+                assert over or "dealzq" not in html, f"the deal's secrets in {where} of {viewer}"
             if viewer is not None and not light:
                 # The check has teeth: the seat's own notes are on its page and in its export.
                 mine = self.notes[viewer]
                 assert mine in found["table"] and mine in found["export (json)"]
+            if over and not light:
+                # The check has teeth: at the end the deal's values are shown to everyone.
+                assert "dealzqsecret" in found["export (json)"]
             if viewer is not None:
                 for card in state.get("hands", [[]] * (viewer + 1))[viewer]:
                     # The check has teeth: the seat's own hand is on its page.
