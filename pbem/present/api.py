@@ -13,6 +13,7 @@ from typing import Any
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, level_for
 from pbem.present.common import LogEntry, log_lines
+from pbem.present.replay import deal_shown
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -54,6 +55,7 @@ def game_json(
             ],
             "to_act": list(rules.to_act(state)) if playing else [],  # type: ignore[arg-type]
             "outcome": game.outcome,
+            "deal": deal_shown(game, [seat.share for seat, _, _ in table]),
         },
         "seat": viewer,
         "lang": lang,

@@ -70,6 +70,16 @@ class Seat(Answer):
     )
 
 
+class Deal(Answer):
+    """A checkable deal (see the README): what anyone may see of it now."""
+
+    sealed: str = Field(description="SHA-256 sealing the server's secret, before anyone joined")
+    committed: str | None = Field(None, description="SHA-256 committing the seed, once dealt")
+    secret: str | None = Field(None, description="The server's secret, once the game is over")
+    salt: str | None = Field(None, description="The salt, once the game is over")
+    shares: list[str] | None = Field(None, description="Each seat's share, once it is over")
+
+
 class Game(Answer):
     """The game's public facts: who sits where, who is to act, how it ended."""
 
@@ -83,6 +93,7 @@ class Game(Answer):
     outcome: dict[str, Any] | None = Field(
         description="Scores, ranks and their breakdown, once the game is over"
     )
+    deal: Deal | None = Field(description="The checkable deal; null for a game given its seed")
 
 
 class LogLine(Answer):

@@ -76,6 +76,8 @@ def test_the_deal_is_sealed_fixed_by_the_shares_kept_secret_then_checked(
     assert game.seed == fairdeal.seed_of(game.deal_secret or "", shares)
     committed = fairdeal.committed(game.seed, game.deal_salt or "")
     assert committed in client.get(links[ANA[1]]).get_data(as_text=True)
+    api = client.get(links[LEO[1]].replace("/p/", "/api/v1/seat/")).get_json()["game"]["deal"]
+    assert api == {"sealed": sealed, "committed": committed}
     first_mails = [m for m in smtpd.messages if committed in text_of(m)]
     assert {m["To"].addresses[0].addr_spec for m in first_mails} == {ANA[1], LEO[1]}
 
@@ -100,6 +102,8 @@ def test_the_deal_is_sealed_fixed_by_the_shares_kept_secret_then_checked(
     for value in secrets_of(app):
         assert value.replace("'", "&#39;") in results
     export = client.get(f"{links[LEO[1]]}/export.json").get_data(as_text=True)
+    api = client.get(links[LEO[1]].replace("/p/", "/api/v1/seat/")).get_json()["game"]["deal"]
+    assert api["shares"] == ["Ana's lucky phrase", "Léo's own words"]
     checked = client.post("/verify", data={"export": export})
     assert checked.status_code == 200
     assert "This game checks out." in checked.get_data(as_text=True)
