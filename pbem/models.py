@@ -95,6 +95,9 @@ class Seat(SQLModel, table=True):
     # A "your move" mail for this seat waits in the outbox (held while they look): their
     # move cancels it (pbem.players.presence).
     held_mail: bool = False
+    # Conditional moves, secret to this seat (pbem.games.ahead): {"tree": [...], "ply": made
+    # at, "note": "used"/"cancelled"/None for the seat's page}; None when it never made any.
+    ahead: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class Move(SQLModel, table=True):

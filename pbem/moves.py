@@ -24,7 +24,7 @@ from sqlmodel import Session
 
 from pbem.clock.deadlines import update_clocks
 from pbem.errors import Gone, PlayError, Stale
-from pbem.games import GAMES, GameError, Message
+from pbem.games import GAMES, GameError, Message, ahead
 from pbem.games import Game as Rules
 from pbem.mailout.notify import Telling, queue
 from pbem.models import Game, Move, Player, Seat, Webhook
@@ -131,6 +131,20 @@ def prepare_move(
     check_turn(rules, state, seat_no, token)
     if source == "web" and left:
         raise Gone("play.error.left")
+    return _applied(rules, id_of(game), state, game.ply, seat_count, seat_no, move, source)
+
+
+def _applied(
+    rules: Rules,
+    game_id: int,
+    state: dict[str, Any],
+    ply: int,
+    seat_count: int,
+    seat_no: int,
+    move: dict[str, Any],
+    source: str,
+) -> Prepared:
+    """A move applied to `state` with its log lines, for each viewer and the onlookers."""
     before_acting = set(rules.to_act(state))
     try:
         new_state = rules.apply(state, seat_no, move)
@@ -138,18 +152,18 @@ def prepare_move(
         raise  # IllegalMove and its kin: the rules say why
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         raise Unreadable("api.error.move") from None
-    lines = {
-        str(viewer): _to_json(rules.describe(state, seat_no, move, viewer))
-        for viewer in range(seat_count)
-    }
-    lines["watch"] = _to_json(rules.describe(state, seat_no, move, None))
+    viewers: list[int | None] = [*range(seat_count), None]
+    lines: dict[str, Any] = {}
+    for viewer in viewers:
+        said = rules.describe(state, seat_no, move, viewer)
+        if source == "ahead":
+            said.append(Message("ahead.log.played", {"seat": seat_no}))
+        lines["watch" if viewer is None else str(viewer)] = _to_json(said)
     result = rules.outcome(new_state)
     outcome = None
     if result is not None:
         outcome = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
-    return Prepared(
-        id_of(game), seat_no, move, source, game.ply, new_state, before_acting, lines, outcome
-    )
+    return Prepared(game_id, seat_no, move, source, ply, new_state, before_acting, lines, outcome)
 
 
 def _to_json(messages: list[Message]) -> list[dict[str, Any]]:
@@ -173,23 +187,61 @@ class Plan:
 
 
 def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
-    """Work out everything a prepared move writes, from `read`, touching no database.
+    """Work out everything a prepared move writes, from `read`, touching no database: the
+    move, then the answers the next seats' plans play ahead (pbem.games.ahead) in turn.
 
-    The read game and seats take the values the move gives them: read no more from them."""
+    The read game and seats take the values the moves give them: read no more from them."""
     game = read.game
     talk_read = game.last_talk
-    values: dict[str, Any] = {"state": prepared.new_state, "ply": prepared.ply + 1}
+    before = [seat_row(seat) for seat in read.seats]
+    chain = _ahead_chain(game, read.seats, prepared)
+    last = chain[-1]
+    values: dict[str, Any] = {"state": last.new_state, "ply": prepared.ply + len(chain)}
     values["updated_at"] = now
-    if prepared.outcome is not None:
-        values.update(status="over", finished_at=now, outcome=prepared.outcome)
+    if last.outcome is not None:
+        values.update(status="over", finished_at=now, outcome=last.outcome)
     for name, value in values.items():
         setattr(game, name, value)
-    before = [seat_row(seat) for seat in read.seats]
     tell = Telling(site, game, read.seats, read.hooks, now)
-    tell.writes.add(Move, _move_row(prepared, now))
-    _after_move(tell, prepared, read.notify, read.away)
+    for step in chain:
+        tell.writes.add(Move, _move_row(step, now))
+    _after_move(tell, chain, read.notify, read.away)
     update_seats(tell.writes, before, read.seats)
     return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes)
+
+
+def _ahead_chain(game: Game, seats: list[Seat], prepared: Prepared) -> list[Prepared]:
+    """The move, then the answers it triggers from the plans the seats left (pbem.games.ahead),
+    each checked again on the table as it is; a plan that does not fit is cancelled."""
+    chain = [prepared]
+    mover = seats[prepared.seat]
+    if prepared.source != "ahead" and mover.ahead and not mover.ahead.get("tree"):
+        mover.ahead = None  # its note (used, cancelled) was for the turn the seat just played
+    rules = GAMES[game.slug]
+    while chain[-1].outcome is None:
+        last = chain[-1]
+        acting = rules.to_act(last.new_state)
+        if len(acting) != 1 or acting[0] == last.seat:
+            break
+        seat = seats[acting[0]]
+        kept = seat.ahead or {}
+        if not kept.get("tree") or seat.left or seat.absent:
+            break
+        branch = ahead.branch_for(kept["tree"], last.move)
+        try:
+            if branch is None:
+                raise GameError("ahead.cancelled")
+            state, ply, count = last.new_state, last.ply + 1, len(seats)
+            answer = _applied(
+                rules, game.id or 0, state, ply, count, seat.seat, branch["then"], "ahead"
+            )
+        except (GameError, Unreadable):
+            # Promise: a plan never plays a move the table no longer allows; its player moves.
+            seat.ahead = {**kept, "tree": [], "note": "cancelled"}
+            break
+        seat.ahead = {**kept, "tree": branch.get("next") or [], "note": "used"}
+        chain.append(answer)
+    return chain
 
 
 def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
@@ -206,27 +258,34 @@ def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
 
 
 def _after_move(
-    tell: Telling, prepared: Prepared, notify: dict[int, str], away: dict[int, datetime]
+    tell: Telling, chain: list[Prepared], notify: dict[int, str], away: dict[int, datetime]
 ) -> None:
-    """The clocks and the mails the move makes: those who newly have to act are told; the
-    end of the game, a timeout and a seat newly absent are told to everyone."""
-    game, seats, source, now = tell.game, tell.seats, prepared.source, tell.now
-    mover = seats[prepared.seat]
-    newly_absent = _count_timeouts(game, mover, source)
-    # A "your move" mail held while the mover looked is not sent now that they moved.
-    presence.cancel_held(tell.writes, mover, prepared.ply)
-    update_clocks(game, seats, prepared.before_acting, now, away)
-    if prepared.outcome is not None:
+    """The clocks and the mails the moves make (one mail for the state after the whole
+    chain): those who newly have to act are told; the end of the game, a timeout and a seat
+    newly absent are told to everyone."""
+    game, seats, now = tell.game, tell.seats, tell.now
+    first, last = chain[0], chain[-1]
+    rules = GAMES[game.slug]
+    # Seats due to act all along the chain keep their clocks; the others act anew.
+    steady = set(first.before_acting)
+    newly_absent = False
+    for step in chain:
+        newly_absent = _count_timeouts(game, seats[step.seat], step.source) or newly_absent
+        # A "your move" mail held while the mover looked is not sent now that they moved.
+        presence.cancel_held(tell.writes, seats[step.seat], step.ply)
+        steady &= set(rules.to_act(step.new_state))
+    mover = seats[first.seat]
+    update_clocks(game, seats, steady, now, away)
+    if last.outcome is not None:
         for seat in seats:
-            presence.cancel_held(tell.writes, seat, prepared.ply)  # the game is over: no turn
+            presence.cancel_held(tell.writes, seat, last.ply)  # the game is over: no turn
             queue(tell, seat, "game_over")
         return
-    rules = GAMES[game.slug]
-    newly = {s for s in rules.to_act(prepared.new_state) if s not in prepared.before_acting}
+    newly = {s for s in rules.to_act(last.new_state) if s not in steady}
     for seat in seats:
         if seat.seat in newly:
             tell_turn(tell, seat, notify[seat.seat])
-        elif source == "timeout" and not newly_absent:
+        elif first.source == "timeout" and not newly_absent:
             queue(tell, seat, "timeout", {"who": mover.name})
     if newly_absent:
         for seat in seats:
