@@ -22,6 +22,15 @@ def plan_of(seat: Seat) -> dict[str, Any]:
     return {"tree": list(kept.get("tree") or []), "note": kept.get("note")}
 
 
+def plan_json(game: Game, seat: Seat) -> dict[str, Any]:
+    """The seat's plan for the API: may it plan now, the plan kept, its note, and the other's
+    moves it may name (as its own view tells: nothing hidden)."""
+    allowed = may_plan(game, seat.seat)
+    kept = plan_of(seat)
+    theirs = ahead.their_moves(game.state, seat.seat) if allowed and game.state else []
+    return {"may_plan": allowed, "plan": kept["tree"], "note": kept["note"], "their_moves": theirs}
+
+
 def may_plan(game: Game, seat_no: int) -> bool:
     """True when the seat may leave a plan now (two-player Colour Bazaar, the other to move)."""
     return game.status == "active" and ahead.may_plan(game.slug, game.state, seat_no)
@@ -33,6 +42,9 @@ def set_plan(
     """Replace the seat's plan by `tree`, checked; the plan as kept. Raises Gone when no plan
     may be made now, and ahead.BadPlan (or IllegalMove) when the tree cannot be kept."""
     game = lock_game(session, game_id)
+    if tree == []:
+        clear_plan(session, game_id, seat_no)  # dropping a plan is always allowed
+        return []
     if not may_plan(game, seat_no):
         raise Gone("ahead.error.not_now")
     assert game.state is not None  # may_plan says the game is on

@@ -130,6 +130,55 @@ class MoveRequest(BaseModel):
     move: dict[str, Any] = Field(description="A move shaped as in legal_moves")
 
 
+class PlanBranch(BaseModel):
+    """One branch of a plan: their move, my answer, and what follows (one level more)."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    if_: dict[str, Any] = Field(alias="if", description="Their move, shaped as in legal_moves")
+    then: dict[str, Any] = Field(description="My answer, shaped as in legal_moves")
+    next: list[PlanBranch] = Field(
+        default_factory=list, description="Branches for their move after my answer (one level)"
+    )
+
+
+class PlanRequest(BaseModel):
+    """A plan ahead to keep in place of the seat's (an empty one drops it)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    plan: list[PlanBranch] = Field(
+        max_length=12, description="Their move -> my answer, at most two levels"
+    )
+
+
+class Plan(Answer):
+    """The reader's own plan ahead (conditional moves): secret to this seat until the end."""
+
+    may_plan: bool = Field(
+        description="True in a two-player Colour Bazaar while the other is to move"
+    )
+    plan: list[dict[str, Any]] = Field(description="The branches kept: if, then, next")
+    note: Literal["used", "cancelled"] | None = Field(
+        description="Whether the last plan was played ahead or cancelled by a move it did not name"
+    )
+    their_moves: list[dict[str, Any]] = Field(
+        description="The other's moves a plan may name now, as far as this seat can see"
+    )
+
+
+def read_plan(data: bytes) -> PlanRequest | Literal["bad_json", "bad_request"]:
+    """The plan a body holds, or why it holds none (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return PlanRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
 def read_move(data: bytes) -> MoveRequest | Literal["bad_json", "bad_request"]:
     """The move a body holds, or why it holds none: "bad_json" for a body that is no JSON
     (or nested too deeply), "bad_request" for JSON of another shape."""

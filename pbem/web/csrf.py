@@ -65,8 +65,9 @@ def _refuse(status: int) -> tuple[str, int]:
 
 def check() -> Response | tuple[str, int] | None:
     """Refuse a POST that comes from another site or lacks a good token for its link."""
-    if request.method != "POST" or request.url_rule is None or request.endpoint in EXEMPT:
-        return None  # not a POST route (Flask answers 404 or 405), or exempt
+    unsafe = request.method in ("POST", "PUT", "DELETE")  # the API's plan takes PUT, DELETE
+    if not unsafe or request.url_rule is None or request.endpoint in EXEMPT:
+        return None  # not a route that changes anything (Flask answers 404 or 405), or exempt
     cross = request.headers.get("Sec-Fetch-Site") == "cross-site"
     origin = request.headers.get("Origin")
     if cross or (origin and origin != "null" and urlsplit(origin).netloc != request.host):

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from pbem.web.apimodels import Document, Error, MoveRequest, View
+from pbem.web.apimodels import Document, Error, MoveRequest, Plan, PlanRequest, View
 
 REF = "#/components/schemas/{model}"
 
@@ -72,6 +72,34 @@ ROUTES = (
         "The move is played: the new view",
         (400, 403, 409, 415, *LINK, *ANY),
         body=MoveRequest,
+    ),
+    Route(
+        "get",
+        "/api/v1/seat/{token}/plan",
+        "seatPlan",
+        "The seat's own plan ahead (conditional moves) and the moves it may name",
+        Plan,
+        "The plan, secret to this seat",
+        (*LINK, *ANY),
+    ),
+    Route(
+        "put",
+        "/api/v1/seat/{token}/plan",
+        "seatPlanPut",
+        "Keep a plan ahead (their move -> my answer, two levels at most); [] drops it",
+        Plan,
+        "The plan is kept: the plan as kept",
+        (400, 403, 409, 415, *LINK, *ANY),
+        body=PlanRequest,
+    ),
+    Route(
+        "delete",
+        "/api/v1/seat/{token}/plan",
+        "seatPlanDelete",
+        "Drop the seat's plan ahead",
+        Plan,
+        "The plan is dropped",
+        (403, *LINK, *ANY),
     ),
     Route(
         "get",

@@ -74,8 +74,9 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         answers.append((answer.status_code, answer.get_json()))
 
     keep(send(path, raw=True) if route.method == "post" else send(path))
+    served = {r.method for r in ROUTES if r.path == route.path}
     for method in METHODS:
-        if method != route.method:
+        if method not in served:
             keep(getattr(client, method)(path))
     status, body = chunked_too_large(app, route.method, path)
     answers.append((status, json.loads(body)))
@@ -93,6 +94,13 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(client.post(path, json=good, raw=True))  # the same turn again: stale
         elsewhere = concrete(route, table["other"])
         keep(client.post(elsewhere, json=good, raw=True))  # not this seat's turn
+    elif route.method == "put":  # a plan ahead (the table's game has three seats)
+        keep(client.put(path, json={"plan": []}, headers=cross))
+        keep(client.put(path, data="{", content_type="application/json"))
+        keep(client.put(path, json={"plan": "x"}))
+        keep(client.put(path, json={"plan": []}))  # dropped: always allowed
+        keep(client.put(path, json={"plan": [{"if": {}, "then": {}}]}))  # two players only
+        keep(client.put(path, data="plan", content_type="text/plain"))
     else:
         keep(send(path, headers=cross))
     if route.token:
@@ -103,7 +111,7 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
             if route.method == "post":
                 keep(guesser.post(wrong, json={}, raw=True))
             else:
-                keep(guesser.get(wrong))
+                keep(getattr(guesser, route.method)(wrong))
         with monkeypatch.context() as patch:
             patch.setattr("pbem.web.api.read_session", down)
             keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))
