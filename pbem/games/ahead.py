@@ -91,6 +91,13 @@ def _check_level(state: State, seat: int, tree: Any, depth: int) -> list[dict[st
     return kept
 
 
+def imagined_after(
+    state: State, seat: int, theirs: dict[str, Any], mine: dict[str, Any]
+) -> State:
+    """The table as `seat` imagines it after their move and its answer (a plan's next level)."""
+    return _RULES.apply(_after_theirs(state, seat, theirs), seat, mine)
+
+
 def branch_for(tree: list[dict[str, Any]], move: dict[str, Any]) -> dict[str, Any] | None:
     """The branch whose "if" is `move`, or None (a move no branch names cancels the plan)."""
     move = _clean(move)
