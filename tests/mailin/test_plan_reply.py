@@ -11,11 +11,11 @@ from sqlmodel import select
 from pbem import play
 from pbem.games import GAMES
 from pbem.models import InboundMail
-from pbem.present.colour_bazaar_text import text_of
+from pbem.present.colour_bazaar_text import text_of as move_text
 from pbem.storage.db import read_session, write_session
 from tests.mailin.helpers import answer, game_row, send, turn_mail
 from tests.test_ahead import a_play, logged, move, plan_kept
-from tests.web.helpers import deliver
+from tests.web.helpers import deliver, text_of
 
 RULES = GAMES["colour-bazaar"]
 
@@ -45,10 +45,12 @@ def test_a_reply_leaves_a_plan_that_is_played_ahead(app, smtpd, inbound, clock) 
     theirs = a_play(after, them)
     answer_move = a_play(RULES.apply(after, them, theirs), me)
     body = (
-        f"{text_of(mine, 'en')}\n"
-        f"if {text_of(theirs, 'en')} then {text_of(answer_move, 'en')}\n"
+        f"{move_text(mine, 'en')}\n"
+        f"if {move_text(theirs, 'en')} then {move_text(answer_move, 'en')}\n"
     )
-    code, _ = send(inbound, answer(turn_mail(smtpd), body))
+    mail = turn_mail(smtpd)
+    assert "if [their move] then [your move]" in text_of(mail).replace("\n", " ")
+    code, _ = send(inbound, answer(mail, body))
     assert code == 250
     assert game_row(app, game_id).ply == 1
     kept = plan_kept(app, game_id, me)
@@ -66,7 +68,7 @@ def test_a_plan_line_that_cannot_be_kept_refuses_the_reply(app, smtpd, inbound, 
     mine = a_play(state, me)
     # "If they play" a card of my own hand: I can see they do not hold it.
     own = next(m for m in RULES.legal_moves(state, me) if "card" in m and m["card"] != mine["card"])
-    body = f"{text_of(mine, 'en')}\nif {text_of(own, 'en')} then {text_of(own, 'en')}\n"
+    body = f"{move_text(mine, 'en')}\nif {move_text(own, 'en')} then {move_text(own, 'en')}\n"
     code, _ = send(inbound, answer(turn_mail(smtpd), body))
     assert code == 250
     assert game_row(app, game_id).ply == 0
