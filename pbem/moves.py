@@ -26,6 +26,8 @@ from pbem.clock.deadlines import update_clocks
 from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES, GameError, Message, ahead
 from pbem.games import Game as Rules
+from pbem.games.fantasy_business import FantasyBusiness
+from pbem.games.fantasy_business.standing import standing_move
 from pbem.mailout.notify import Telling, queue
 from pbem.models import Game, Move, Player, Seat, Webhook
 from pbem.players import presence
@@ -158,6 +160,8 @@ def _applied(
         said = rules.describe(state, seat_no, move, viewer)
         if source == "ahead":
             said.append(Message("ahead.log.played", {"seat": seat_no}))
+        elif source == "standing":
+            said.append(Message("standing.log.played", {"seat": seat_no}))
         lines["watch" if viewer is None else str(viewer)] = _to_json(said)
     result = rules.outcome(new_state)
     outcome = None
@@ -216,10 +220,14 @@ def _ahead_chain(game: Game, seats: list[Seat], prepared: Prepared) -> list[Prep
     chain = [prepared]
     mover = seats[prepared.seat]
     if prepared.source != "ahead" and mover.ahead and not mover.ahead.get("tree"):
-        mover.ahead = None  # its note (used, cancelled) was for the turn the seat just played
+        # Its note (used, cancelled) was for the turn the seat just played; orders stay.
+        mover.ahead = {"standing": mover.ahead["standing"]} if "standing" in mover.ahead else None
     rules = GAMES[game.slug]
     while chain[-1].outcome is None:
         last = chain[-1]
+        if (auto := _standing_answer(rules, game, seats, last)) is not None:
+            chain.append(auto)  # a Fantasy Business seat's standing orders decide its input
+            continue
         acting = rules.to_act(last.new_state)
         if len(acting) != 1 or acting[0] == last.seat:
             break
@@ -242,6 +250,21 @@ def _ahead_chain(game: Game, seats: list[Seat], prepared: Prepared) -> list[Prep
         seat.ahead = {**kept, "tree": branch.get("next") or [], "note": "used"}
         chain.append(answer)
     return chain
+
+
+def _standing_answer(
+    rules: Rules, game: Game, seats: list[Seat], last: Prepared
+) -> Prepared | None:
+    """The first move a waited-on seat's standing orders decide after `last`, or None."""
+    if game.slug != FantasyBusiness.slug:
+        return None
+    for seat_no in rules.to_act(last.new_state):
+        orders = (seats[seat_no].ahead or {}).get("standing")
+        decided = standing_move(last.new_state, seat_no, orders)
+        if decided is not None:
+            state, ply, count = last.new_state, last.ply + 1, len(seats)
+            return _applied(rules, game.id or 0, state, ply, count, seat_no, decided, "standing")
+    return None
 
 
 def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
