@@ -182,5 +182,5 @@ def test_a_plan_is_checked_when_made(app: Any, clock: Any) -> None:
         own = {"card": state["hands"][me][0], "market": 0, "chip": "moons"}
         leave_plan(app, clock, game_id, me, [{"if": own, "then": wrong}])
     with pytest.raises(Exception, match="ahead.error.not_now"):  # not while I am to move
-        leave_plan(app, clock, game_id, them, [])
+        leave_plan(app, clock, game_id, them, [{"if": wrong, "then": wrong}])
     assert plan_kept(app, game_id, me) is None
