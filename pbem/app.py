@@ -33,6 +33,7 @@ from pbem.web import (
     lobby,
     markup,
     me,
+    plan,
     replay,
     rules,
     signin,
@@ -102,6 +103,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
+    app.register_blueprint(plan.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(rules.bp)

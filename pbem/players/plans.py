@@ -50,7 +50,8 @@ def set_plan(
     assert game.state is not None  # may_plan says the game is on
     kept = ahead.check_plan(game.state, seat_no, tree)
     seat = seat_of(session, game_id, seat_no)
-    seat.ahead = {"tree": kept, "ply": game.ply, "note": None} if kept else None
+    plan = {"tree": kept, "ply": game.ply, "note": None} if kept else {}
+    seat.ahead = {**_others(seat), **plan} or None
     session.add(seat)
     return kept
 
@@ -64,8 +65,23 @@ def add_branch(
     return set_plan(session, game_id, seat_no, [*tree, branch], now)
 
 
+def remove_branch(session: Session, game_id: int, seat_no: int, index: int) -> None:
+    """Take the branch at `index` out of the seat's plan (nothing for an index past its end)."""
+    seat = seat_of(session, game_id, seat_no)
+    tree = plan_of(seat)["tree"]
+    if 0 <= index < len(tree):
+        del tree[index]
+        seat.ahead = {**seat.ahead, "tree": tree} if tree and seat.ahead else _others(seat) or None
+        session.add(seat)
+
+
 def clear_plan(session: Session, game_id: int, seat_no: int) -> None:
     """Drop the seat's plan (at any time: nothing is played ahead any more)."""
     seat = seat_of(session, game_id, seat_no)
-    seat.ahead = None
+    seat.ahead = _others(seat) or None
     session.add(seat)
+
+
+def _others(seat: Seat) -> dict[str, Any]:
+    """What else the seat's row keeps beside a plan (a Fantasy Business seat's orders)."""
+    return {k: v for k, v in (seat.ahead or {}).items() if k not in ("tree", "ply", "note")}

@@ -37,6 +37,7 @@ from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.markup import said
+from pbem.web.plan import plan_context
 from pbem.web.seats import (
     LOG_PAGE,
     open_seat,
@@ -148,6 +149,7 @@ def _render_page(
         next_game=_next_game(session, game, seat, rules),
         time_control=game.days_per_move,
         by_mail=page_moves(site(), game, seat, lang, names),
+        plan=plan_context(game, seat, lang),
     )
     return render_template(f"games/{game.slug}/page.html", **context), status
 
