@@ -33,10 +33,31 @@ def set_orders(session: Session, game_id: int, seat_no: int, orders: Any) -> dic
     orders as kept. Raises Gone outside a Fantasy Business game under way, IllegalMove for
     orders that cannot be kept."""
     game = lock_game(session, game_id)
+    kept = check_orders(orders)
+    if not kept:
+        cancel_orders(session, game_id, seat_no)  # cancelling is always allowed
+        return kept
     if not may_order(game):
         raise Gone("standing.error.not_now")
-    kept = check_orders(orders)
     seat = seat_of(session, game_id, seat_no)
     seat.ahead = {"standing": kept} if kept else None
     session.add(seat)
     return kept
+
+
+def standing_json(game: Game, seat: Seat) -> dict[str, Any]:
+    """The seat's orders for the API: may it set them now, and the orders kept."""
+    kept = orders_of(seat)
+    return {
+        "may_order": may_order(game),
+        "pass_above": kept.get("pass_above"),
+        "base_prices": bool(kept.get("base_prices")),
+    }
+
+
+def cancel_orders(session: Session, game_id: int, seat_no: int) -> None:
+    """Cancel the seat's standing orders (at any time; a plan ahead it holds stays)."""
+    seat = seat_of(session, game_id, seat_no)
+    rest = {k: v for k, v in (seat.ahead or {}).items() if k != "standing"}
+    seat.ahead = rest or None
+    session.add(seat)

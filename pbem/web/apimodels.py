@@ -115,6 +115,25 @@ class View(Answer):
     log_from: int = Field(ge=0, description="The first ply in log")
 
 
+class Standing(Answer):
+    """A Fantasy Business seat's standing orders: secret to this seat."""
+
+    may_order: bool = Field(description="True in a Fantasy Business game under way")
+    pass_above: int | None = Field(
+        description="Pass on every lot whose price is above this many écus; null: no order"
+    )
+    base_prices: bool = Field(description="Price each article at its base price")
+
+
+class StandingRequest(BaseModel):
+    """Standing orders to keep in place of the seat's (both left out: none)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    pass_above: int | None = Field(default=None, ge=0, le=1000, description="N, or null")
+    base_prices: bool = Field(default=False, description="Price each article at its base")
+
+
 class Document(RootModel[dict[str, Any]]):
     """The OpenAPI document itself."""
 
@@ -175,6 +194,18 @@ def read_plan(data: bytes) -> PlanRequest | Literal["bad_json", "bad_request"]:
         return "bad_json"
     try:
         return PlanRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
+def read_standing(data: bytes) -> StandingRequest | Literal["bad_json", "bad_request"]:
+    """The standing orders a body holds, or why it holds none (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return StandingRequest.model_validate(body)
     except ValidationError:
         return "bad_request"
 

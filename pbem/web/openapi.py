@@ -14,7 +14,16 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from pbem.web.apimodels import Document, Error, MoveRequest, Plan, PlanRequest, View
+from pbem.web.apimodels import (
+    Document,
+    Error,
+    MoveRequest,
+    Plan,
+    PlanRequest,
+    Standing,
+    StandingRequest,
+    View,
+)
 
 REF = "#/components/schemas/{model}"
 
@@ -99,6 +108,34 @@ ROUTES = (
         "Drop the seat's plan ahead",
         Plan,
         "The plan is dropped",
+        (403, *LINK, *ANY),
+    ),
+    Route(
+        "get",
+        "/api/v1/seat/{token}/standing",
+        "seatStanding",
+        "The seat's own standing orders (Fantasy Business)",
+        Standing,
+        "The orders, secret to this seat",
+        (*LINK, *ANY),
+    ),
+    Route(
+        "put",
+        "/api/v1/seat/{token}/standing",
+        "seatStandingPut",
+        "Keep standing orders: pass on every lot above N, price each article at its base",
+        Standing,
+        "The orders are kept (a move they decide now is played at once)",
+        (400, 403, 409, 415, *LINK, *ANY),
+        body=StandingRequest,
+    ),
+    Route(
+        "delete",
+        "/api/v1/seat/{token}/standing",
+        "seatStandingDelete",
+        "Cancel the seat's standing orders",
+        Standing,
+        "The orders are cancelled",
         (403, *LINK, *ANY),
     ),
     Route(

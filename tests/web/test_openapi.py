@@ -101,6 +101,7 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(client.put(path, json={"plan": []}))  # dropped: always allowed
         keep(client.put(path, json={"plan": [{"if": {}, "then": {}}]}))  # two players only
         keep(client.put(path, data="plan", content_type="text/plain"))
+        keep(client.put(path, json={"pass_above": 3}))  # standing orders: Fantasy Business
     else:
         keep(send(path, headers=cross))
     if route.token:
