@@ -99,6 +99,11 @@ VOCABULARY: dict[str, Msgid] = {
     "ahead.error.their_move": N_("That is not a move they could make, as far as you can see."),
     "ahead.error.twice": N_("Your plan names the same move of theirs twice."),
     "ahead.log.played": N_("(%(seat)s played this ahead, as planned.)"),
+    # Standing orders (Fantasy Business)
+    "standing.error.amount": N_("A limit must be a whole number from 0 to %(most)s."),
+    "standing.error.not_now": N_("Standing orders are for a Fantasy Business game under way."),
+    "standing.error.shape": N_("Those standing orders are not understood."),
+    "standing.log.played": N_("%(seat)s's move was played by standing order."),
     # Colour Bazaar
     "cb.bad_market": N_("Choose a market from 1 to 4."),
     "cb.chip_gone": N_("There are no %(suit)s chips left."),
