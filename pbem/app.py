@@ -37,6 +37,7 @@ from pbem.web import (
     replay,
     rules,
     signin,
+    standing,
     webhooks,
 )
 from pbem.web.proxies import TrustedProxies
@@ -104,6 +105,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(plan.bp)
+    app.register_blueprint(standing.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(rules.bp)

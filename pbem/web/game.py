@@ -46,6 +46,7 @@ from pbem.web.seats import (
     seat_payload,
     watch_payload,
 )
+from pbem.web.standing import standing_context
 from pbem.webhooks.events import hooks_of_game
 
 bp = Blueprint("game", __name__)
@@ -150,6 +151,7 @@ def _render_page(
         time_control=game.days_per_move,
         by_mail=page_moves(site(), game, seat, lang, names),
         plan=plan_context(game, seat, lang),
+        standing=standing_context(game, seat, lang),
     )
     return render_template(f"games/{game.slug}/page.html", **context), status
 
