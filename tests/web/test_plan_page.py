@@ -42,7 +42,8 @@ def test_plan_ahead_on_the_page(client: Any, app: Any, clock: Any) -> None:
     kept = plan_kept(app, game_id, me)
     assert kept is not None and kept["tree"] == [{"if": theirs, "then": mine}]
     shown = client.get(mine_page, query_string={"lang": "en"}).get_data(as_text=True)
-    assert f"If their move is “{move_text(theirs, 'en')}”, you answer “{move_text(mine, 'en')}”." in shown
+    line = f"If their move is “{move_text(theirs, 'en')}”, you answer “{move_text(mine, 'en')}”."
+    assert line in shown
     # The other seat's page never shows it.
     assert move_text(mine, "en") not in client.get(their_page).get_data(as_text=True)
 
