@@ -9,6 +9,8 @@ values (pbem.storage.writes), touching no database. `write_move` moves the game 
 one UPDATE conditional on the ply (Stale if another move came first), checks that the
 seats and the table talk are as the plan read them (else plans again from them as they
 are, under the lock), and writes the plan. Nothing is written that the plan does not list.
+A move's answers played ahead by plans or standing orders are planned with it (.chain).
+The page and the API take Unreadable and check_turn from here with prepare_move (.prepare).
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.clock.deadlines import update_clocks
-from pbem.errors import Gone, PlayError, Stale
-from pbem.games import GAMES, GameError, Message, ahead
-from pbem.games import Game as Rules
-from pbem.games.fantasy_business import FantasyBusiness
-from pbem.games.fantasy_business.standing import standing_move
+from pbem.errors import Stale
+from pbem.games import GAMES
 from pbem.mailout.notify import Telling, queue
 from pbem.models import Game, Move, Player, Seat, Webhook
+from pbem.moves.chain import ahead_chain
+from pbem.moves.prepare import Prepared, prepare_move
+from pbem.moves.prepare import Unreadable as Unreadable
+from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
@@ -80,100 +83,6 @@ def read_table(session: Session, game_id: int, now: datetime) -> TableRead:
     return read
 
 
-# --- preparing ----------------------------------------------------------------
-
-
-class Unreadable(PlayError):
-    """A move whose fields the rules cannot read at all (wrong types, missing keys): only
-    the API takes a move as it is sent; the page's and the mail's are read by their forms."""
-
-
-@dataclass
-class Prepared:
-    """A move checked and applied to the game as it was read: what writing it needs."""
-
-    game_id: int
-    seat: int
-    move: dict[str, Any]
-    source: str
-    ply: int  # the ply the move was made at
-    new_state: dict[str, Any]
-    before_acting: set[int]
-    lines: dict[str, Any]
-    outcome: dict[str, Any] | None
-
-
-def check_turn(rules: Rules, state: dict[str, Any], seat_no: int, token: str) -> None:
-    """Refuse a form made for an earlier turn (Stale) or sent by a seat that may not act."""
-    if token != rules.turn_token(state, seat_no):
-        raise Stale("play.error.stale")
-    if not rules.may_act(state, seat_no):
-        raise Stale("play.error.not_your_turn")
-
-
-def prepare_move(
-    game: Game,
-    seat_count: int,
-    seat_no: int,
-    move: dict[str, Any],
-    token: str,
-    source: str,
-    left: bool = False,
-) -> Prepared:
-    """Check and apply a move to the game as read, writing nothing (no lock needed).
-
-    `left`: the seat's player left the game (a computer plays it; no move from the web).
-    Raises Gone, Stale, or the game's IllegalMove.
-    """
-    if game.status != "active" or game.state is None:
-        raise Gone("play.error.not_active")
-    rules = GAMES[game.slug]
-    state = game.state
-    # Promise 2: a move carries the turn it was made for; a repeat or an old form is stale.
-    check_turn(rules, state, seat_no, token)
-    if source == "web" and left:
-        raise Gone("play.error.left")
-    return _applied(rules, id_of(game), state, game.ply, seat_count, seat_no, move, source)
-
-
-def _applied(
-    rules: Rules,
-    game_id: int,
-    state: dict[str, Any],
-    ply: int,
-    seat_count: int,
-    seat_no: int,
-    move: dict[str, Any],
-    source: str,
-) -> Prepared:
-    """A move applied to `state` with its log lines, for each viewer and the onlookers."""
-    before_acting = set(rules.to_act(state))
-    try:
-        new_state = rules.apply(state, seat_no, move)
-    except GameError:
-        raise  # IllegalMove and its kin: the rules say why
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        raise Unreadable("api.error.move") from None
-    viewers: list[int | None] = [*range(seat_count), None]
-    lines: dict[str, Any] = {}
-    for viewer in viewers:
-        said = rules.describe(state, seat_no, move, viewer)
-        if source == "ahead":
-            said.append(Message("ahead.log.played", {"seat": seat_no}))
-        elif source == "standing":
-            said.append(Message("standing.log.played", {"seat": seat_no}))
-        lines["watch" if viewer is None else str(viewer)] = _to_json(said)
-    result = rules.outcome(new_state)
-    outcome = None
-    if result is not None:
-        outcome = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
-    return Prepared(game_id, seat_no, move, source, ply, new_state, before_acting, lines, outcome)
-
-
-def _to_json(messages: list[Message]) -> list[dict[str, Any]]:
-    return [m.to_json() for m in messages]
-
-
 # --- planning -----------------------------------------------------------------
 
 
@@ -198,7 +107,7 @@ def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> 
     game = read.game
     talk_read = game.last_talk
     before = [seat_row(seat) for seat in read.seats]
-    chain = _ahead_chain(game, read.seats, prepared)
+    chain = ahead_chain(game, read.seats, prepared)
     last = chain[-1]
     values: dict[str, Any] = {"state": last.new_state, "ply": prepared.ply + len(chain)}
     values["updated_at"] = now
@@ -212,59 +121,6 @@ def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> 
     _after_move(tell, chain, read.notify, read.away)
     update_seats(tell.writes, before, read.seats)
     return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes)
-
-
-def _ahead_chain(game: Game, seats: list[Seat], prepared: Prepared) -> list[Prepared]:
-    """The move, then the answers it triggers from the plans the seats left (pbem.games.ahead),
-    each checked again on the table as it is; a plan that does not fit is cancelled."""
-    chain = [prepared]
-    mover = seats[prepared.seat]
-    if prepared.source != "ahead" and mover.ahead and not mover.ahead.get("tree"):
-        # Its note (used, cancelled) was for the turn the seat just played; orders stay.
-        mover.ahead = {"standing": mover.ahead["standing"]} if "standing" in mover.ahead else None
-    rules = GAMES[game.slug]
-    while chain[-1].outcome is None:
-        last = chain[-1]
-        if (auto := _standing_answer(rules, game, seats, last)) is not None:
-            chain.append(auto)  # a Fantasy Business seat's standing orders decide its input
-            continue
-        acting = rules.to_act(last.new_state)
-        if len(acting) != 1 or acting[0] == last.seat:
-            break
-        seat = seats[acting[0]]
-        kept = seat.ahead or {}
-        if not kept.get("tree") or seat.left or seat.absent:
-            break
-        branch = ahead.branch_for(kept["tree"], last.move)
-        try:
-            if branch is None:
-                raise GameError("ahead.cancelled")
-            state, ply, count = last.new_state, last.ply + 1, len(seats)
-            answer = _applied(
-                rules, game.id or 0, state, ply, count, seat.seat, branch["then"], "ahead"
-            )
-        except (GameError, Unreadable):
-            # Promise: a plan never plays a move the table no longer allows; its player moves.
-            seat.ahead = {**kept, "tree": [], "note": "cancelled"}
-            break
-        seat.ahead = {**kept, "tree": branch.get("next") or [], "note": "used"}
-        chain.append(answer)
-    return chain
-
-
-def _standing_answer(
-    rules: Rules, game: Game, seats: list[Seat], last: Prepared
-) -> Prepared | None:
-    """The first move a waited-on seat's standing orders decide after `last`, or None."""
-    if game.slug != FantasyBusiness.slug:
-        return None
-    for seat_no in rules.to_act(last.new_state):
-        orders = (seats[seat_no].ahead or {}).get("standing")
-        decided = standing_move(last.new_state, seat_no, orders)
-        if decided is not None:
-            state, ply, count = last.new_state, last.ply + 1, len(seats)
-            return _applied(rules, game.id or 0, state, ply, count, seat_no, decided, "standing")
-    return None
 
 
 def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
