@@ -40,7 +40,8 @@ def test_a_plan_over_the_api(client: Any, app: Any, clock: Any) -> None:
     assert client.get(their_path).get_json()["may_plan"] is False
 
     mine = a_play(RULES.apply(state, them, theirs), me)
-    wrong = client.put(mine_path, json={"plan": [{"if": theirs, "then": {"chip": "moons"}}]})
+    bad = {"plan": [{"if": theirs, "then": {"chip": "moons"}}]}
+    wrong = client.put(mine_path + "?lang=en", json=bad)
     assert wrong.status_code == 400 and wrong.get_json()["error"] == "illegal"
     assert "not a move you could make" in wrong.get_json()["message"]
     refused = client.put(their_path, json={"plan": [{"if": mine, "then": theirs}]})
@@ -62,7 +63,7 @@ def test_a_plan_over_the_api(client: Any, app: Any, clock: Any) -> None:
 
     view = client.get(paths[them]).get_json()
     played = client.post(
-        paths[them] + "/move", json={"turn": view["turn"], "move": theirs}, raw=True
+        paths[them] + "/move?lang=en", json={"turn": view["turn"], "move": theirs}, raw=True
     )
     assert played.status_code == 200
     assert [r.source for r in logged(app, game_id)] == ["web", "ahead"]
