@@ -14,6 +14,7 @@ from pbem.games import GAMES, ahead
 from pbem.models import Game, Move, Outbox, Seat
 from pbem.players import plans
 from pbem.storage.db import read_session, write_session
+from tests.web.helpers import deliver, text_of
 
 PEOPLE = [
     play.Invitee("Ana", "ana@example.org", "en"),
@@ -121,7 +122,7 @@ def test_an_answer_is_played_ahead_at_both_levels_with_one_mail(app: Any, clock:
     assert plan_kept(app, game_id, me) == {"tree": [], "ply": 0, "note": "used"}
 
 
-def test_a_move_the_plan_does_not_name_cancels_it(app: Any, clock: Any) -> None:
+def test_a_move_the_plan_does_not_name_cancels_it(app: Any, clock: Any, smtpd: Any) -> None:
     game_id = started(app, clock)
     state = game_of(app, game_id).state
     assert state is not None
@@ -138,6 +139,11 @@ def test_a_move_the_plan_does_not_name_cancels_it(app: Any, clock: Any) -> None:
     assert game.state is not None and game.state["turn"] == me
     assert plan_kept(app, game_id, me) == {"tree": [], "ply": 0, "note": "cancelled"}
     assert (me, game.ply) in turn_mails(app, game_id)
+    # The turn mail says the plan was cancelled (rendered from the outbox as it is sent).
+    deliver(app)
+    said = ("Your plan was cancelled", "Votre plan est annulé")  # Léo reads French
+    (mail,) = [m for m in smtpd.messages if any(s in text_of(m) for s in said)]
+    assert mail["To"].addresses[0].addr_spec == PEOPLE[me].email
 
 
 def test_an_answer_no_longer_legal_cancels_the_plan(app: Any, clock: Any) -> None:

@@ -180,7 +180,9 @@ def tell_turn(tell: Telling, seat: Seat, choice: str) -> None:
         return
     if choice == "every":
         hold = tell.site.turn_mail_delay if presence.looking(seat, tell.now) else None
-        queue(tell, seat, "your_turn", hold=hold)
+        # A plan ahead this move cancelled: the mail says so (its player alone reads it).
+        cancelled = (seat.ahead or {}).get("note") == "cancelled"
+        queue(tell, seat, "your_turn", {"plan_cancelled": True} if cancelled else None, hold)
     else:
         # No mail, but a chat-room webhook still hears of the turn.
         names = [s.name for s in tell.seats]
