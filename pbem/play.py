@@ -22,6 +22,7 @@ from pbem.games.fantasy_business.standing import standing_move
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, Player, Seat
 from pbem.moves import plan_move, prepare_move, read_table, tell_turn, write_move
+from pbem.players import standing
 from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.links import Site, new_key
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
@@ -334,6 +335,17 @@ def leave(session: Session, site: Site, game_id: int, seat_no: int, now: datetim
     session.add(seat)
     game.updated_at = now
     session.add(game)
+
+
+def keep_orders(
+    session: Session, site: Site, game_id: int, seat_no: int, orders: Any, now: datetime
+) -> dict[str, Any]:
+    """Keep a seat's standing orders (pbem.players.standing) and play at once what they
+    decide at the step under way; the orders as kept. In the caller's write transaction;
+    Gone outside a Fantasy Business game under way, IllegalMove for wrong orders."""
+    kept = standing.set_orders(session, game_id, seat_no, orders)
+    play_standing(session, site, game_id, seat_no, now)
+    return kept
 
 
 def play_standing(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> bool:

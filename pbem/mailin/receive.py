@@ -22,15 +22,18 @@ from sqlmodel import Session, col, select
 
 from pbem.errors import PlayError
 from pbem.games import GAMES, GameError, IllegalMove, ahead
+from pbem.games.fantasy_business.standing import SLUG as STANDING_SLUG
 from pbem.games.message import Message
 from pbem.mailin import reading, resend
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.moves import submit_move
+from pbem.play import keep_orders
 from pbem.players import plans
 from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
 from pbem.present.plantext import plan_lines, read_plan
+from pbem.present.standingtext import read_orders, standing_lines
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
@@ -346,14 +349,17 @@ def _decide(
         return refuse("not_your_turn", Message("play.error.not_your_turn", {}))
     # "if they play X then I play Y" lines leave a plan ahead with the move (pbem.games.ahead).
     plan_text, lines = plan_lines(lines) if game.slug == ahead.SLUG else ([], lines)
+    # "standing: ..." lines set a Fantasy Business seat's standing orders with the move.
+    order_text, lines = standing_lines(lines) if game.slug == STANDING_SLUG else ([], lines)
     try:
         move, used = first_move(parser.parse, lines, game.state, seat.seat, names)
     except TextMoveError as error:
         return refuse("unreadable", Message(error.key, error.params), lines[0] if lines else "")
     try:
         tree = _plan_of(game.state, seat.seat, move, plan_text)
+        orders = read_orders(order_text) if order_text else None
     except TextMoveError as error:
-        return refuse("unreadable", Message(error.key, error.params), plan_text[0])
+        return refuse("unreadable", Message(error.key, error.params), (plan_text or order_text)[0])
     if resend.applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
         _record(session, message_id, reply, sender, "ignored", "resend", now)
@@ -371,6 +377,9 @@ def _decide(
                 plans.set_plan(session, id_of(game), seat.seat, tree, now)
         except (GameError, PlayError):
             pass  # a plan ahead answered their move at once: it is the player's turn again
+    if orders is not None:
+        with session.begin_nested():
+            keep_orders(session, site, id_of(game), seat.seat, orders, now)
     _record(session, message_id, reply, sender, "applied", "", now, move)
     # The page says "your turn again" to a mover the table still waits on; by mail, that
     # is a new turn mail with the new turn's reply address. (The move took the rows it

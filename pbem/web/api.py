@@ -18,7 +18,7 @@ from pbem import moves
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.models import Game
-from pbem.play import play_standing
+from pbem.play import keep_orders
 from pbem.players import plans, standing
 from pbem.present.api import game_json
 from pbem.present.i18n import languages
@@ -188,9 +188,7 @@ def put_orders(token: str) -> tuple[Response, int] | Response:
         )
     try:
         with write_session(engine()) as session:
-            standing.set_orders(session, game.id or 0, seat_no, read.model_dump())
-        with write_session(engine()) as session:
-            play_standing(session, site(), game.id or 0, seat_no, moment)
+            keep_orders(session, site(), game.id or 0, seat_no, read.model_dump(), moment)
     except GameError as exc:  # orders the rules refuse: the catalogue says why
         return error(400, "illegal", error_text(exc, lang, names))
     except PlayError as exc:

@@ -16,7 +16,7 @@ from pbem.errors import PlayError
 from pbem.games import GameError
 from pbem.games.fantasy_business.standing import MOST
 from pbem.models import Game, Seat
-from pbem.play import play_standing
+from pbem.play import keep_orders
 from pbem.players import standing
 from pbem.present.text import say
 from pbem.storage.db import write_session
@@ -58,9 +58,7 @@ def keep(token: str) -> Response:
     moment = now()
     try:
         with write_session(engine()) as session:
-            standing.set_orders(session, game_id, seat_no, orders)
-        with write_session(engine()) as session:
-            play_standing(session, site(), game_id, seat_no, moment)
+            keep_orders(session, site(), game_id, seat_no, orders, moment)
     except GameError as exc:
         return _back(token, _reason(exc.msg.key))
     except PlayError as exc:

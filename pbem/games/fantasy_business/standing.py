@@ -21,6 +21,7 @@ from pbem.games.fantasy_business import engine
 from pbem.games.fantasy_business.auction import min_bid
 from pbem.games.fantasy_business.cards import article_base, base_price
 
+SLUG = "fantasy-business"
 KEYS = ("pass_above", "base_prices")
 MOST = 1000  # no lot costs this much: a larger N is a slip
 
