@@ -57,11 +57,25 @@ def set_plan(
 
 
 def add_branch(
-    session: Session, game_id: int, seat_no: int, branch: dict[str, Any], now: datetime
+    session: Session,
+    game_id: int,
+    seat_no: int,
+    branch: dict[str, Any],
+    now: datetime,
+    under: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Add one branch ("if they play X, I play Y") to the seat's plan; the plan as kept."""
+    """Add one branch ("if they play X, I play Y") to the seat's plan, or under its branch
+    at index `under` (their move after that one); the plan as kept."""
     seat = seat_of(session, game_id, seat_no)
-    tree = [b for b in plan_of(seat)["tree"] if b["if"] != branch.get("if")]
+    tree = plan_of(seat)["tree"]
+    if under is not None:
+        if not 0 <= under < len(tree):
+            raise Gone("ahead.error.shape")
+        parent = dict(tree[under])
+        deeper = [b for b in parent.get("next") or [] if b["if"] != branch.get("if")]
+        tree[under] = {**parent, "next": [*deeper, branch]}
+        return set_plan(session, game_id, seat_no, tree, now)
+    tree = [b for b in tree if b["if"] != branch.get("if")]
     return set_plan(session, game_id, seat_no, [*tree, branch], now)
 
 

@@ -50,12 +50,19 @@ def plan_context(game: Game, seat: Seat | None, lang: str) -> dict[str, Any] | N
         shown["error"] = say(lang, "ahead.error." + error)
     if not allowed:
         return shown
-    theirs = ahead.their_moves(game.state, seat.seat)
+    table = game.state
+    under = _index(request.args.get("ahead_at"))
+    if 0 <= under < len(kept["tree"]):
+        # Their move after a branch: the table as this seat imagines it after both moves.
+        above = kept["tree"][under]
+        table = ahead.imagined_after(table, seat.seat, above["if"], above["then"])
+        shown["under"] = {"index": under, **shown["branches"][under]}
+    theirs = ahead.their_moves(table, seat.seat) if not table["over"] else []
     shown["theirs"] = [{"value": json.dumps(m), "text": text_of(m, lang)} for m in theirs]
     picked = _move(request.args.get("ahead_if"))
     if picked in theirs:
         try:
-            answers = ahead.my_answers(game.state, seat.seat, picked)
+            answers = ahead.my_answers(table, seat.seat, picked)
         except GameError:
             answers = []
         shown["picked"] = {"value": json.dumps(picked), "text": text_of(picked, lang)}
@@ -81,9 +88,12 @@ def add(token: str) -> Response:
     """Add "if they play X, I play Y" to the seat's plan, checked as it is kept."""
     game_id, seat_no = seat_from(token)
     branch = {"if": _move(request.form.get("if")), "then": _move(request.form.get("then"))}
+    under = _index(request.form.get("under"))
     try:
         with write_session(engine()) as session:
-            plans.add_branch(session, game_id, seat_no, branch, now())
+            plans.add_branch(
+                session, game_id, seat_no, branch, now(), under if under >= 0 else None
+            )
     except (GameError, PlayError) as exc:
         return _refused(token, exc)
     return _back(token)

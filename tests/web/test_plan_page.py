@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pbem.games import ahead
 from pbem.present.colour_bazaar_text import text_of as move_text
 from tests.test_ahead import RULES, a_play, game_of, plan_kept, started
 from tests.web.test_api_plan import links
@@ -46,6 +47,23 @@ def test_plan_ahead_on_the_page(client: Any, app: Any, clock: Any) -> None:
     assert line in shown
     # The other seat's page never shows it.
     assert move_text(mine, "en") not in client.get(their_page).get_data(as_text=True)
+
+    # One level more: their move after that, and my answer to it.
+    after = ahead.imagined_after(state, me, theirs, mine)
+    theirs2 = ahead.their_moves(after, me)[0]
+    mine2 = next(
+        m for m in ahead.my_answers(after, me, theirs2) if m.get("card") in state["hands"][me]
+    )
+    deeper = client.get(
+        mine_page, query_string={"ahead_at": "0", "ahead_if": json.dumps(theirs2), "lang": "en"}
+    ).get_data(as_text=True)
+    assert "their next move:" in deeper and move_text(mine2, "en") in deeper
+    client.post(
+        f"{mine_page}/plan",
+        data={"if": json.dumps(theirs2), "then": json.dumps(mine2), "under": "0"},
+    )
+    kept = plan_kept(app, game_id, me)
+    assert kept is not None and kept["tree"][0]["next"] == [{"if": theirs2, "then": mine2}]
 
     wrong = client.post(
         f"{mine_page}/plan", data={"if": json.dumps(theirs), "then": json.dumps(theirs)}
