@@ -36,7 +36,7 @@ def reply_context(
     renders later); by default, the game as it stands."""
     state = game.state if state is None else state
     active = game.status == "active" if active is None else active
-    empty = {"reply_address": "", "reply_example": "", "reply_plan": ""}
+    empty = {"reply_address": "", "reply_example": "", "reply_plan": "", "reply_standing": ""}
     if not offers_reply(site, event) or state is None or not active:
         return empty
     if seat.computer:
@@ -55,7 +55,14 @@ def reply_context(
     example = text_presenter(game.slug).example(state, seat.seat, lang, names)
     # Two players: the reply may leave a plan ahead too (pbem.present.plantext).
     plan = "1" if game.slug == ahead.SLUG and state["n"] == 2 else ""
-    return {"reply_address": address, "reply_example": example, "reply_plan": plan}
+    # Fantasy Business: the reply may set standing orders too (pbem.present.standingtext).
+    standing = "1" if game.slug == "fantasy-business" else ""
+    return {
+        "reply_address": address,
+        "reply_example": example,
+        "reply_plan": plan,
+        "reply_standing": standing,
+    }
 
 
 def refusal_moves(
