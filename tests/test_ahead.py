@@ -189,4 +189,18 @@ def test_a_plan_is_checked_when_made(app: Any, clock: Any) -> None:
         leave_plan(app, clock, game_id, me, [{"if": own, "then": wrong}])
     with pytest.raises(Exception, match="ahead.error.not_now"):  # not while I am to move
         leave_plan(app, clock, game_id, them, [{"if": wrong, "then": wrong}])
+    # One level down, an answer may only play a card I know I will hold: not the card the
+    # imagined table draws for me after my first answer.
+    mine = a_play(RULES.apply(state, them, theirs), me)
+    after = ahead.imagined_after(state, me, theirs, mine)
+    theirs2 = ahead.their_moves(after, me)[0]
+    drawn = [
+        m
+        for m in ahead.my_answers(after, me, theirs2)
+        if m.get("card") and m["card"] not in state["hands"][me]
+    ]
+    assert drawn
+    with pytest.raises(ahead.BadPlan):
+        tree = [{"if": theirs, "then": mine, "next": [{"if": theirs2, "then": drawn[0]}]}]
+        leave_plan(app, clock, game_id, me, tree)
     assert plan_kept(app, game_id, me) is None

@@ -61,10 +61,15 @@ def check_plan(state: State, seat: int, tree: Any) -> list[dict[str, Any]]:
     """The plan as kept (moves reduced to their keys), or BadPlan/IllegalMove saying why."""
     if not may_plan(SLUG, state, seat):
         raise BadPlan("ahead.error.not_now")
-    return _check_level(_imagined(state, seat), seat, tree, 1)
+    table = _imagined(state, seat)
+    return _check_level(table, seat, tree, 1, set(table["hands"][seat]))
 
 
-def _check_level(state: State, seat: int, tree: Any, depth: int) -> list[dict[str, Any]]:
+def _check_level(
+    state: State, seat: int, tree: Any, depth: int, hand: set[str]
+) -> list[dict[str, Any]]:
+    """One level of a plan checked; `hand`: the cards the seat knows it will hold (the
+    imagined table also draws it a card it cannot know)."""
     if not isinstance(tree, list) or len(tree) > MAX_BRANCHES:
         raise BadPlan("ahead.error.shape")
     kept: list[dict[str, Any]] = []
@@ -76,7 +81,8 @@ def _check_level(state: State, seat: int, tree: Any, depth: int) -> list[dict[st
             raise BadPlan("ahead.error.discard")
         if any(b["if"] == theirs for b in kept):
             raise BadPlan("ahead.error.twice")
-        if mine not in my_answers(state, seat, theirs):
+        card = mine.get("card", mine.get("discard"))
+        if mine not in my_answers(state, seat, theirs) or (card is not None and card not in hand):
             raise BadPlan("ahead.error.answer")
         entry: dict[str, Any] = {"if": theirs, "then": mine}
         deeper = branch.get("next") or []
@@ -86,7 +92,7 @@ def _check_level(state: State, seat: int, tree: Any, depth: int) -> list[dict[st
             after = _RULES.apply(_after_theirs(state, seat, theirs), seat, mine)
             if after["over"]:
                 raise BadPlan("ahead.error.game_ends")
-            entry["next"] = _check_level(after, seat, deeper, depth + 1)
+            entry["next"] = _check_level(after, seat, deeper, depth + 1, hand - {card})
         kept.append(entry)
     return kept
 

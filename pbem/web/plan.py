@@ -66,6 +66,11 @@ def plan_context(game: Game, seat: Seat | None, lang: str) -> dict[str, Any] | N
         except GameError:
             answers = []
         shown["picked"] = {"value": json.dumps(picked), "text": text_of(picked, lang)}
+        # Only cards the seat knows it will hold: the imagined table also draws it one.
+        known = set(game.state["hands"][seat.seat])
+        if "under" in shown:  # the answer above plays one of them first
+            known -= {kept["tree"][under]["then"].get("card")}
+        answers = [m for m in answers if m.get("card", m.get("discard", "")) in known | {""}]
         shown["answers"] = [{"value": json.dumps(m), "text": text_of(m, lang)} for m in answers]
     return shown
 
