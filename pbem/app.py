@@ -34,9 +34,11 @@ from pbem.web import (
     markup,
     me,
     notes,
+    plan,
     replay,
     rules,
     signin,
+    standing,
     verify,
     webhooks,
 )
@@ -104,6 +106,8 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
+    app.register_blueprint(plan.bp)
+    app.register_blueprint(standing.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(rules.bp)

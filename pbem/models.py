@@ -105,6 +105,9 @@ class Seat(SQLModel, table=True):
     held_mail: bool = False
     # The player's share of a checkable deal, given when joining; secret until the end.
     share: str = Field(default="", max_length=200)
+    # Conditional moves, secret to this seat (pbem.games.ahead): {"tree": [...], "ply": made
+    # at, "note": "used"/"cancelled"/None for the seat's page}; None when it never made any.
+    ahead: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class Move(SQLModel, table=True):

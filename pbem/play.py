@@ -18,9 +18,11 @@ from pbem.clock.deadlines import away_at, start_clock, update_clocks
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError, fairdeal
 from pbem.games import Game as Rules
+from pbem.games.fantasy_business.standing import standing_move
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, Player, Seat
-from pbem.moves import tell_turn
+from pbem.moves import plan_move, prepare_move, read_table, tell_turn, write_move
+from pbem.players import standing
 from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.links import Site, new_key
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
@@ -364,3 +366,30 @@ def leave(session: Session, site: Site, game_id: int, seat_no: int, now: datetim
     session.add(seat)
     game.updated_at = now
     session.add(game)
+
+
+def keep_orders(
+    session: Session, site: Site, game_id: int, seat_no: int, orders: Any, now: datetime
+) -> dict[str, Any]:
+    """Keep a seat's standing orders (pbem.players.standing) and play at once what they
+    decide at the step under way; the orders as kept. In the caller's write transaction;
+    Gone outside a Fantasy Business game under way, IllegalMove for wrong orders."""
+    kept = standing.set_orders(session, game_id, seat_no, orders)
+    play_standing(session, site, game_id, seat_no, now)
+    return kept
+
+
+def play_standing(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> bool:
+    """Play at once the move a seat's standing orders, just set, decide at the step under way,
+    through the one move path (in the caller's write transaction); True when one was played."""
+    read = read_table(session, game_id, now)
+    game, seat = read.game, read.seats[seat_no]
+    if game.status != "active" or game.state is None:
+        return False
+    decided = standing_move(game.state, seat_no, (seat.ahead or {}).get("standing"))
+    if decided is None or game.slug != "fantasy-business":
+        return False
+    token = GAMES[game.slug].turn_token(game.state, seat_no)
+    prepared = prepare_move(game, len(read.seats), seat_no, decided, token, "standing")
+    write_move(session, site, prepared, plan_move(site, read, prepared, now), now)
+    return True

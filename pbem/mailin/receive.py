@@ -21,14 +21,19 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem.errors import PlayError
-from pbem.games import GAMES, IllegalMove
+from pbem.games import GAMES, GameError, IllegalMove, ahead
+from pbem.games.fantasy_business.standing import SLUG as STANDING_SLUG
 from pbem.games.message import Message
 from pbem.mailin import reading, resend
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.moves import submit_move
+from pbem.play import keep_orders
+from pbem.players import plans
 from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
+from pbem.present.plantext import plan_lines, read_plan
+from pbem.present.standingtext import read_orders, standing_lines
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
@@ -250,6 +255,21 @@ def _judge(
         return Verdict("ignored", "duplicate", ACCEPTED)
 
 
+def _plan_of(
+    state: dict[str, Any], seat: int, move: dict[str, Any], text: list[str]
+) -> list[dict[str, Any]]:
+    """The plan a reply's "if ... then ..." lines leave, checked on the table the move
+    leaves as the seat will see it; TextMoveError saying why it cannot be kept."""
+    if not text:
+        return []
+    rules = GAMES[ahead.SLUG]
+    try:
+        after = rules.apply(state, seat, move)
+        return ahead.check_plan(after, seat, read_plan(text, after, seat))
+    except GameError as exc:  # the move itself is refused later, with its own reason
+        raise TextMoveError(exc.msg.key, **exc.msg.params) from None
+
+
 def forget_old(session: Session, now: datetime) -> None:
     """Drop the rows of mail received more than KEPT ago (in the caller's write transaction)."""
     # SKIP LOCKED: two clock processes sweeping at once each drop the rows the other has not
@@ -327,10 +347,19 @@ def _decide(
         return refuse("stale", Message("mailmove.error.stale", {}))
     if not rules.may_act(game.state, seat.seat):
         return refuse("not_your_turn", Message("play.error.not_your_turn", {}))
+    # "if they play X then I play Y" lines leave a plan ahead with the move (pbem.games.ahead).
+    plan_text, lines = plan_lines(lines) if game.slug == ahead.SLUG else ([], lines)
+    # "standing: ..." lines set a Fantasy Business seat's standing orders with the move.
+    order_text, lines = standing_lines(lines) if game.slug == STANDING_SLUG else ([], lines)
     try:
         move, used = first_move(parser.parse, lines, game.state, seat.seat, names)
     except TextMoveError as error:
         return refuse("unreadable", Message(error.key, error.params), lines[0] if lines else "")
+    try:
+        tree = _plan_of(game.state, seat.seat, move, plan_text)
+        orders = read_orders(order_text) if order_text else None
+    except TextMoveError as error:
+        return refuse("unreadable", Message(error.key, error.params), (plan_text or order_text)[0])
     if resend.applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
         _record(session, message_id, reply, sender, "ignored", "resend", now)
@@ -342,6 +371,15 @@ def _decide(
         return refuse("illegal", exc.msg, used)
     except PlayError as exc:
         return refuse("stale", Message(exc.key, exc.params), used)
+    if tree:
+        try:
+            with session.begin_nested():
+                plans.set_plan(session, id_of(game), seat.seat, tree, now)
+        except (GameError, PlayError):
+            pass  # a plan ahead answered their move at once: it is the player's turn again
+    if orders is not None:
+        with session.begin_nested():
+            keep_orders(session, site, id_of(game), seat.seat, orders, now)
     _record(session, message_id, reply, sender, "applied", "", now, move)
     # The page says "your turn again" to a mover the table still waits on; by mail, that
     # is a new turn mail with the new turn's reply address. (The move took the rows it

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games import GAMES
+from pbem.games import GAMES, ahead
 from pbem.models import Game, Seat
 from pbem.players.reply_address import make_address
 from pbem.present import text_presenter
@@ -36,7 +36,7 @@ def reply_context(
     renders later); by default, the game as it stands."""
     state = game.state if state is None else state
     active = game.status == "active" if active is None else active
-    empty = {"reply_address": "", "reply_example": ""}
+    empty = {"reply_address": "", "reply_example": "", "reply_plan": "", "reply_standing": ""}
     if not offers_reply(site, event) or state is None or not active:
         return empty
     if seat.computer:
@@ -53,7 +53,16 @@ def reply_context(
         seat.link_key,
     )
     example = text_presenter(game.slug).example(state, seat.seat, lang, names)
-    return {"reply_address": address, "reply_example": example}
+    # Two players: the reply may leave a plan ahead too (pbem.present.plantext).
+    plan = "1" if game.slug == ahead.SLUG and state["n"] == 2 else ""
+    # Fantasy Business: the reply may set standing orders too (pbem.present.standingtext).
+    standing = "1" if game.slug == "fantasy-business" else ""
+    return {
+        "reply_address": address,
+        "reply_example": example,
+        "reply_plan": plan,
+        "reply_standing": standing,
+    }
 
 
 def refusal_moves(

@@ -126,7 +126,12 @@ def parse(line: str, state: dict[str, Any], seat: int, names: list[str]) -> dict
     legal = RULES.legal_moves(state, seat)
     if not legal:
         raise TextMoveError("play.error.not_your_turn")
-    hand = set(state["hands"][seat])
+    return match(line, legal, set(state["hands"][seat]))
+
+
+def match(line: str, legal: list[dict[str, Any]], hand: set[str]) -> dict[str, Any]:
+    """The one move of `legal` a text line names, its cards read among `hand`; TextMoveError
+    otherwise (a plan ahead reads the other's moves with the cards they may hold)."""
     found = _read(line, hand)
     if found["card"] is not None and found["card"] not in hand:
         raise TextMoveError("mailmove.error.not_in_hand", card=found["card"])

@@ -89,6 +89,21 @@ VOCABULARY: dict[str, Msgid] = {
     "suit.suns": N_("Suns"),
     "suit.waves": N_("Waves"),
     "suit.wyrms": N_("Wyrms"),
+    # Plan ahead (conditional moves)
+    "ahead.error.answer": N_("Your answer is not a move you could make after theirs."),
+    "ahead.error.deep": N_("A plan looks at most two of their moves ahead."),
+    "ahead.error.discard": N_("A face-down discard shows no card: a plan cannot name it."),
+    "ahead.error.game_ends": N_("That move ends the game: there is nothing to answer."),
+    "ahead.error.not_now": N_("You can plan ahead only in a two-player Colour Bazaar while the other player is to move."),
+    "ahead.error.shape": N_("That plan is not understood: give pairs of their move and your answer."),
+    "ahead.error.their_move": N_("That is not a move they could make, as far as you can see."),
+    "ahead.error.twice": N_("Your plan names the same move of theirs twice."),
+    "ahead.log.played": N_("(%(seat)s played this ahead, as planned.)"),
+    # Standing orders (Fantasy Business)
+    "standing.error.amount": N_("A limit must be a whole number from 0 to %(most)s."),
+    "standing.error.not_now": N_("Standing orders are for a Fantasy Business game under way."),
+    "standing.error.shape": N_("Those standing orders are not understood."),
+    "standing.log.played": N_("%(seat)s's move was played by standing order."),
     # Colour Bazaar
     "cb.bad_market": N_("Choose a market from 1 to 4."),
     "cb.chip_gone": N_("There are no %(suit)s chips left."),

@@ -18,7 +18,8 @@ from pbem import moves
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.models import Game, Note
-from pbem.players import notes
+from pbem.play import keep_orders
+from pbem.players import notes, plans, standing
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
@@ -26,7 +27,7 @@ from pbem.present.text import error_text, say
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
 from pbem.web import engine, now, site
-from pbem.web.apimodels import read_move, read_notes
+from pbem.web.apimodels import read_move, read_notes, read_plan, read_standing
 from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
 from pbem.webhooks.events import hooks_of_game
@@ -155,3 +156,89 @@ def _refused(problem: PlayError, lang: str) -> tuple[Response, int]:
 def is_api() -> bool:
     """Whether this request is for the API (its errors are JSON)."""
     return request.path.startswith(bp.url_prefix or "/api/")
+
+
+@bp.get("/seat/<token>/plan")
+def plan(token: str) -> Response:
+    """The seat's own plan ahead, and the other's moves a plan may name now."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return jsonify(plans.plan_json(game, table[seat_no][0]))
+
+
+@bp.put("/seat/<token>/plan")
+def put_plan(token: str) -> tuple[Response, int] | Response:
+    """Keep a plan ahead in place of the seat's (checked as it is made; [] drops it)."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        lang = _lang(table, seat_no)
+        names = [s.name for s, _, _ in table]
+    if not request.is_json:
+        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+    read = read_plan(request.get_data(cache=False))
+    if isinstance(read, str):
+        return error(
+            400, read, say(lang, "api.error.json" if read == "bad_json" else "api.error.body")
+        )
+    tree = [branch.model_dump(by_alias=True) for branch in read.plan]
+    try:
+        with write_session(engine()) as session:
+            plans.set_plan(session, game.id or 0, seat_no, tree, now())
+    except GameError as exc:  # a plan the rules refuse: the catalogue says why
+        return error(400, "illegal", error_text(exc, lang, names))
+    except PlayError as exc:
+        return _refused(exc, lang)
+    return plan(token)
+
+
+@bp.delete("/seat/<token>/plan")
+def delete_plan(token: str) -> Response:
+    """Drop the seat's plan ahead: nothing is played ahead for it any more."""
+    with read_session(engine()) as session:
+        game, _, seat_no = open_seat(session, token)
+    with write_session(engine()) as session:
+        plans.clear_plan(session, game.id or 0, seat_no)
+    return plan(token)
+
+
+@bp.get("/seat/<token>/standing")
+def orders(token: str) -> Response:
+    """The seat's own standing orders (Fantasy Business)."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return jsonify(standing.standing_json(game, table[seat_no][0]))
+
+
+@bp.put("/seat/<token>/standing")
+def put_orders(token: str) -> tuple[Response, int] | Response:
+    """Keep standing orders in place of the seat's; a move they decide now is played."""
+    moment = now()
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token, moment)
+        lang = _lang(table, seat_no)
+        names = [s.name for s, _, _ in table]
+    if not request.is_json:
+        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+    read = read_standing(request.get_data(cache=False))
+    if isinstance(read, str):
+        return error(
+            400, read, say(lang, "api.error.json" if read == "bad_json" else "api.error.body")
+        )
+    try:
+        with write_session(engine()) as session:
+            keep_orders(session, site(), game.id or 0, seat_no, read.model_dump(), moment)
+    except GameError as exc:  # orders the rules refuse: the catalogue says why
+        return error(400, "illegal", error_text(exc, lang, names))
+    except PlayError as exc:
+        return _refused(exc, lang)
+    return orders(token)
+
+
+@bp.delete("/seat/<token>/standing")
+def delete_orders(token: str) -> Response:
+    """Cancel the seat's standing orders: its input is waited for again."""
+    with read_session(engine()) as session:
+        game, _, seat_no = open_seat(session, token)
+    with write_session(engine()) as session:
+        standing.cancel_orders(session, game.id or 0, seat_no)
+    return orders(token)

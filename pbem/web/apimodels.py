@@ -126,6 +126,25 @@ class View(Answer):
     log_from: int = Field(ge=0, description="The first ply in log")
 
 
+class Standing(Answer):
+    """A Fantasy Business seat's standing orders: secret to this seat."""
+
+    may_order: bool = Field(description="True in a Fantasy Business game under way")
+    pass_above: int | None = Field(
+        description="Pass on every lot whose price is above this many écus; null: no order"
+    )
+    base_prices: bool = Field(description="Price each article at its base price")
+
+
+class StandingRequest(BaseModel):
+    """Standing orders to keep in place of the seat's (both left out: none)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    pass_above: int | None = Field(default=None, ge=0, le=1000, description="N, or null")
+    base_prices: bool = Field(default=False, description="Price each article at its base")
+
+
 class Document(RootModel[dict[str, Any]]):
     """The OpenAPI document itself."""
 
@@ -165,6 +184,67 @@ def read_notes(data: bytes) -> NotesRequest | Literal["bad_json", "bad_request"]
         return "bad_json"
     try:
         return NotesRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
+class PlanBranch(BaseModel):
+    """One branch of a plan: their move, my answer, and what follows (one level more)."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    if_: dict[str, Any] = Field(alias="if", description="Their move, shaped as in legal_moves")
+    then: dict[str, Any] = Field(description="My answer, shaped as in legal_moves")
+    next: list[PlanBranch] = Field(
+        default_factory=list, description="Branches for their move after my answer (one level)"
+    )
+
+
+class PlanRequest(BaseModel):
+    """A plan ahead to keep in place of the seat's (an empty one drops it)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    plan: list[PlanBranch] = Field(
+        max_length=12, description="Their move -> my answer, at most two levels"
+    )
+
+
+class Plan(Answer):
+    """The reader's own plan ahead (conditional moves): secret to this seat until the end."""
+
+    may_plan: bool = Field(
+        description="True in a two-player Colour Bazaar while the other is to move"
+    )
+    plan: list[dict[str, Any]] = Field(description="The branches kept: if, then, next")
+    note: Literal["used", "cancelled"] | None = Field(
+        description="Whether the last plan was played ahead or cancelled by a move it did not name"
+    )
+    their_moves: list[dict[str, Any]] = Field(
+        description="The other's moves a plan may name now, as far as this seat can see"
+    )
+
+
+def read_plan(data: bytes) -> PlanRequest | Literal["bad_json", "bad_request"]:
+    """The plan a body holds, or why it holds none (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return PlanRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
+def read_standing(data: bytes) -> StandingRequest | Literal["bad_json", "bad_request"]:
+    """The standing orders a body holds, or why it holds none (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return StandingRequest.model_validate(body)
     except ValidationError:
         return "bad_request"
 

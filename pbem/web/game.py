@@ -38,6 +38,7 @@ from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.markup import said
+from pbem.web.plan import plan_context
 from pbem.web.seats import (
     LOG_PAGE,
     open_seat,
@@ -46,6 +47,7 @@ from pbem.web.seats import (
     seat_payload,
     watch_payload,
 )
+from pbem.web.standing import standing_context
 from pbem.webhooks.events import hooks_of_game
 
 bp = Blueprint("game", __name__)
@@ -154,6 +156,8 @@ def _render_page(
         next_game=_next_game(session, game, seat, rules),
         time_control=game.days_per_move,
         by_mail=page_moves(site(), game, seat, lang, names),
+        plan=plan_context(game, seat, lang),
+        standing=standing_context(game, seat, lang),
     )
     return render_template(f"games/{game.slug}/page.html", **context), status
 

@@ -14,7 +14,18 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from pbem.web.apimodels import Document, Error, MoveRequest, Notes, NotesRequest, View
+from pbem.web.apimodels import (
+    Document,
+    Error,
+    MoveRequest,
+    Notes,
+    NotesRequest,
+    Plan,
+    PlanRequest,
+    Standing,
+    StandingRequest,
+    View,
+)
 
 REF = "#/components/schemas/{model}"
 
@@ -91,6 +102,62 @@ ROUTES = (
         "The notes are kept",
         (400, 403, 415, *LINK, *ANY),
         body=NotesRequest,
+    ),
+    Route(
+        "get",
+        "/api/v1/seat/{token}/plan",
+        "seatPlan",
+        "The seat's own plan ahead (conditional moves) and the moves it may name",
+        Plan,
+        "The plan, secret to this seat",
+        (*LINK, *ANY),
+    ),
+    Route(
+        "put",
+        "/api/v1/seat/{token}/plan",
+        "seatPlanPut",
+        "Keep a plan ahead (their move -> my answer, two levels at most); [] drops it",
+        Plan,
+        "The plan is kept: the plan as kept",
+        (400, 403, 409, 415, *LINK, *ANY),
+        body=PlanRequest,
+    ),
+    Route(
+        "delete",
+        "/api/v1/seat/{token}/plan",
+        "seatPlanDelete",
+        "Drop the seat's plan ahead",
+        Plan,
+        "The plan is dropped",
+        (403, *LINK, *ANY),
+    ),
+    Route(
+        "get",
+        "/api/v1/seat/{token}/standing",
+        "seatStanding",
+        "The seat's own standing orders (Fantasy Business)",
+        Standing,
+        "The orders, secret to this seat",
+        (*LINK, *ANY),
+    ),
+    Route(
+        "put",
+        "/api/v1/seat/{token}/standing",
+        "seatStandingPut",
+        "Keep standing orders: pass on every lot above N, price each article at its base",
+        Standing,
+        "The orders are kept (a move they decide now is played at once)",
+        (400, 403, 409, 415, *LINK, *ANY),
+        body=StandingRequest,
+    ),
+    Route(
+        "delete",
+        "/api/v1/seat/{token}/standing",
+        "seatStandingDelete",
+        "Cancel the seat's standing orders",
+        Standing,
+        "The orders are cancelled",
+        (403, *LINK, *ANY),
     ),
     Route(
         "get",

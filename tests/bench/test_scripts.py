@@ -49,3 +49,18 @@ def test_hosts_quick_handles_each_mail_timeout_and_computer_move_once() -> None:
     rows = [line for line in done.stdout.splitlines() if line.endswith(": once ok")]
     kinds = Counter(line.split()[0] for line in rows)
     assert kinds == {"mails": 3, "timeouts": 3, "computers": 3}, done.stdout[-3000:]
+
+
+def test_waits_quick_prints_the_waits_plans_ahead_save() -> None:
+    # A smoke run of bench/waits.py: its plan-ahead rows play seeded games through the
+    # rules of pbem.games.ahead; with both players planning, fewer waits remain.
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "waits.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = {line.split("  ")[0].strip(): line.split() for line in done.stdout.splitlines()}
+    assert float(rows["both, next 2 plies"][-2]) < float(rows["none"][-2])
+    assert "waits saved:" in done.stdout

@@ -74,10 +74,9 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         answers.append((answer.status_code, answer.get_json()))
 
     keep(send(path, raw=True) if route.method == "post" else send(path))
-    # The other methods, where no route at this path takes them: those answer for themselves.
-    taken = {r.method for r in ROUTES if r.path == route.path}
+    served = {r.method for r in ROUTES if r.path == route.path}
     for method in METHODS:
-        if method not in taken:
+        if method not in served:
             keep(getattr(client, method)(path))
     status, body = chunked_too_large(app, route.method, path)
     answers.append((status, json.loads(body)))
@@ -95,12 +94,20 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(client.post(path, json=good, raw=True))  # the same turn again: stale
         elsewhere = concrete(route, table["other"])
         keep(client.post(elsewhere, json=good, raw=True))  # not this seat's turn
-    elif route.method == "put":  # the seat's notes
+    elif route.method == "put" and route.path.endswith("/notes"):  # the seat's notes
         keep(client.put(path, json={"text": "x"}, headers=cross))
         for data in ("{", '{"text": 5}', "[]"):
             keep(client.put(path, data=data, content_type="application/json"))
         keep(client.put(path, json={"text": "x" * 5000}))  # past the notes' limit
         keep(client.put(path, json={"text": "remember the Moons"}))
+    elif route.method == "put":  # a plan ahead (the table's game has three seats)
+        keep(client.put(path, json={"plan": []}, headers=cross))
+        keep(client.put(path, data="{", content_type="application/json"))
+        keep(client.put(path, json={"plan": "x"}))
+        keep(client.put(path, json={"plan": []}))  # dropped: always allowed
+        keep(client.put(path, json={"plan": [{"if": {}, "then": {}}]}))  # two players only
+        keep(client.put(path, data="plan", content_type="text/plain"))
+        keep(client.put(path, json={"pass_above": 3}))  # standing orders: Fantasy Business
     else:
         keep(send(path, headers=cross))
     if route.token:
@@ -111,7 +118,7 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
             if route.method == "post":
                 keep(guesser.post(wrong, json={}, raw=True))
             else:
-                keep(guesser.get(wrong))
+                keep(getattr(guesser, route.method)(wrong))
         with monkeypatch.context() as patch:
             patch.setattr("pbem.web.api.read_session", down)
             keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))

@@ -9,6 +9,8 @@ values (pbem.storage.writes), touching no database. `write_move` moves the game 
 one UPDATE conditional on the ply (Stale if another move came first), checks that the
 seats and the table talk are as the plan read them (else plans again from them as they
 are, under the lock), and writes the plan. Nothing is written that the plan does not list.
+A move's answers played ahead by plans or standing orders are planned with it (.chain).
+The page and the API take Unreadable and check_turn from here with prepare_move (.prepare).
 """
 
 from __future__ import annotations
@@ -23,11 +25,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.clock.deadlines import update_clocks
-from pbem.errors import Gone, PlayError, Stale
-from pbem.games import GAMES, GameError, Message
-from pbem.games import Game as Rules
+from pbem.errors import Stale
+from pbem.games import GAMES
 from pbem.mailout.notify import Telling, queue
 from pbem.models import Game, Move, Player, Seat, Webhook
+from pbem.moves.chain import ahead_chain
+from pbem.moves.prepare import Prepared, prepare_move
+from pbem.moves.prepare import Unreadable as Unreadable
+from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
@@ -78,84 +83,6 @@ def read_table(session: Session, game_id: int, now: datetime) -> TableRead:
     return read
 
 
-# --- preparing ----------------------------------------------------------------
-
-
-class Unreadable(PlayError):
-    """A move whose fields the rules cannot read at all (wrong types, missing keys): only
-    the API takes a move as it is sent; the page's and the mail's are read by their forms."""
-
-
-@dataclass
-class Prepared:
-    """A move checked and applied to the game as it was read: what writing it needs."""
-
-    game_id: int
-    seat: int
-    move: dict[str, Any]
-    source: str
-    ply: int  # the ply the move was made at
-    new_state: dict[str, Any]
-    before_acting: set[int]
-    lines: dict[str, Any]
-    outcome: dict[str, Any] | None
-
-
-def check_turn(rules: Rules, state: dict[str, Any], seat_no: int, token: str) -> None:
-    """Refuse a form made for an earlier turn (Stale) or sent by a seat that may not act."""
-    if token != rules.turn_token(state, seat_no):
-        raise Stale("play.error.stale")
-    if not rules.may_act(state, seat_no):
-        raise Stale("play.error.not_your_turn")
-
-
-def prepare_move(
-    game: Game,
-    seat_count: int,
-    seat_no: int,
-    move: dict[str, Any],
-    token: str,
-    source: str,
-    left: bool = False,
-) -> Prepared:
-    """Check and apply a move to the game as read, writing nothing (no lock needed).
-
-    `left`: the seat's player left the game (a computer plays it; no move from the web).
-    Raises Gone, Stale, or the game's IllegalMove.
-    """
-    if game.status != "active" or game.state is None:
-        raise Gone("play.error.not_active")
-    rules = GAMES[game.slug]
-    state = game.state
-    # Promise 2: a move carries the turn it was made for; a repeat or an old form is stale.
-    check_turn(rules, state, seat_no, token)
-    if source == "web" and left:
-        raise Gone("play.error.left")
-    before_acting = set(rules.to_act(state))
-    try:
-        new_state = rules.apply(state, seat_no, move)
-    except GameError:
-        raise  # IllegalMove and its kin: the rules say why
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        raise Unreadable("api.error.move") from None
-    lines = {
-        str(viewer): _to_json(rules.describe(state, seat_no, move, viewer))
-        for viewer in range(seat_count)
-    }
-    lines["watch"] = _to_json(rules.describe(state, seat_no, move, None))
-    result = rules.outcome(new_state)
-    outcome = None
-    if result is not None:
-        outcome = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
-    return Prepared(
-        id_of(game), seat_no, move, source, game.ply, new_state, before_acting, lines, outcome
-    )
-
-
-def _to_json(messages: list[Message]) -> list[dict[str, Any]]:
-    return [m.to_json() for m in messages]
-
-
 # --- planning -----------------------------------------------------------------
 
 
@@ -173,21 +100,25 @@ class Plan:
 
 
 def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
-    """Work out everything a prepared move writes, from `read`, touching no database.
+    """Work out everything a prepared move writes, from `read`, touching no database: the
+    move, then the answers the next seats' plans play ahead (pbem.games.ahead) in turn.
 
-    The read game and seats take the values the move gives them: read no more from them."""
+    The read game and seats take the values the moves give them: read no more from them."""
     game = read.game
     talk_read = game.last_talk
-    values: dict[str, Any] = {"state": prepared.new_state, "ply": prepared.ply + 1}
+    before = [seat_row(seat) for seat in read.seats]
+    chain = ahead_chain(game, read.seats, prepared)
+    last = chain[-1]
+    values: dict[str, Any] = {"state": last.new_state, "ply": prepared.ply + len(chain)}
     values["updated_at"] = now
-    if prepared.outcome is not None:
-        values.update(status="over", finished_at=now, outcome=prepared.outcome)
+    if last.outcome is not None:
+        values.update(status="over", finished_at=now, outcome=last.outcome)
     for name, value in values.items():
         setattr(game, name, value)
-    before = [seat_row(seat) for seat in read.seats]
     tell = Telling(site, game, read.seats, read.hooks, now)
-    tell.writes.add(Move, _move_row(prepared, now))
-    _after_move(tell, prepared, read.notify, read.away)
+    for step in chain:
+        tell.writes.add(Move, _move_row(step, now))
+    _after_move(tell, chain, read.notify, read.away)
     update_seats(tell.writes, before, read.seats)
     return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes)
 
@@ -206,27 +137,34 @@ def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
 
 
 def _after_move(
-    tell: Telling, prepared: Prepared, notify: dict[int, str], away: dict[int, datetime]
+    tell: Telling, chain: list[Prepared], notify: dict[int, str], away: dict[int, datetime]
 ) -> None:
-    """The clocks and the mails the move makes: those who newly have to act are told; the
-    end of the game, a timeout and a seat newly absent are told to everyone."""
-    game, seats, source, now = tell.game, tell.seats, prepared.source, tell.now
-    mover = seats[prepared.seat]
-    newly_absent = _count_timeouts(game, mover, source)
-    # A "your move" mail held while the mover looked is not sent now that they moved.
-    presence.cancel_held(tell.writes, mover, prepared.ply)
-    update_clocks(game, seats, prepared.before_acting, now, away)
-    if prepared.outcome is not None:
+    """The clocks and the mails the moves make (one mail for the state after the whole
+    chain): those who newly have to act are told; the end of the game, a timeout and a seat
+    newly absent are told to everyone."""
+    game, seats, now = tell.game, tell.seats, tell.now
+    first, last = chain[0], chain[-1]
+    rules = GAMES[game.slug]
+    # Seats due to act all along the chain keep their clocks; the others act anew.
+    steady = set(first.before_acting)
+    newly_absent = False
+    for step in chain:
+        newly_absent = _count_timeouts(game, seats[step.seat], step.source) or newly_absent
+        # A "your move" mail held while the mover looked is not sent now that they moved.
+        presence.cancel_held(tell.writes, seats[step.seat], step.ply)
+        steady &= set(rules.to_act(step.new_state))
+    mover = seats[first.seat]
+    update_clocks(game, seats, steady, now, away)
+    if last.outcome is not None:
         for seat in seats:
-            presence.cancel_held(tell.writes, seat, prepared.ply)  # the game is over: no turn
+            presence.cancel_held(tell.writes, seat, last.ply)  # the game is over: no turn
             queue(tell, seat, "game_over")
         return
-    rules = GAMES[game.slug]
-    newly = {s for s in rules.to_act(prepared.new_state) if s not in prepared.before_acting}
+    newly = {s for s in rules.to_act(last.new_state) if s not in steady}
     for seat in seats:
         if seat.seat in newly:
             tell_turn(tell, seat, notify[seat.seat])
-        elif source == "timeout" and not newly_absent:
+        elif first.source == "timeout" and not newly_absent:
             queue(tell, seat, "timeout", {"who": mover.name})
     if newly_absent:
         for seat in seats:
@@ -242,7 +180,9 @@ def tell_turn(tell: Telling, seat: Seat, choice: str) -> None:
         return
     if choice == "every":
         hold = tell.site.turn_mail_delay if presence.looking(seat, tell.now) else None
-        queue(tell, seat, "your_turn", hold=hold)
+        # A plan ahead this move cancelled: the mail says so (its player alone reads it).
+        cancelled = (seat.ahead or {}).get("note") == "cancelled"
+        queue(tell, seat, "your_turn", {"plan_cancelled": True} if cancelled else None, hold)
     else:
         # No mail, but a chat-room webhook still hears of the turn.
         names = [s.name for s in tell.seats]
