@@ -114,6 +114,7 @@ def create_game(
     rules = GAMES[slug]
     invitees, opts = check_invitees(rules, invitees, options)
     timing = timing or TimeControl()
+    clock_add, clock_cap = timing.clock_settings()
     game = Game(
         slug=slug,
         options=opts,
@@ -121,6 +122,10 @@ def create_game(
         reminders=timing.reminders,
         absent_after=timing.absent_after,
         takeover=timing.takeover,
+        clock=timing.clock,
+        clock_add=clock_add,
+        clock_cap=clock_cap,
+        days_off=timing.days_off,
         seed=seed if seed is not None else new_seed(),
         status="forming",
         creator_seat=0,
@@ -298,6 +303,10 @@ def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datet
         reminders=list(game.reminders),
         absent_after=game.absent_after,
         takeover=game.takeover,
+        clock=game.clock,
+        clock_add=game.clock_add,
+        clock_cap=game.clock_cap,
+        days_off=list(game.days_off),
     )
     # The asker is sent to the new seat page at once: against computers only, the game
     # starts with them looking at it, so no start mail goes to them (issue 31).

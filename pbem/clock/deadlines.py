@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
+from pbem.clock.clocks import advance, allowance, bank_after, counted, retreat
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Vacation, level_for
 
@@ -31,15 +32,18 @@ def plan(game: Game, seat: Seat) -> list[Reminder]:
     """The reminders of the seat's current turn, in time order, all before the deadline."""
     if seat.turn_started_at is None:
         return []
-    limit = timedelta(days=game.days_per_move) if game.days_per_move else None
-    begin = seat.deadline - limit if (limit and seat.deadline) else seat.turn_started_at
+    # Reminders follow the time this turn allows, counted as the clock counts it.
+    limit = allowance(game, seat)
+    tz = zone_of(game, seat)
+    begin = retreat(game, tz, seat.deadline, limit) if limit and seat.deadline else None
+    begin = begin or seat.turn_started_at
     found: dict[datetime, Reminder] = {}
     for item in game.reminders:
         number, unit = int(item[:-1]), item[-1]
         if unit == "h":
-            at, warning = begin + timedelta(hours=number), False
+            at, warning = advance(game, tz, begin, timedelta(hours=number)), False
         elif limit is not None:
-            at, warning = begin + limit * (number / 100), True
+            at, warning = advance(game, tz, begin, limit * (number / 100)), True
         else:
             continue
         if seat.deadline is None or at < seat.deadline:
@@ -90,7 +94,8 @@ def start_clock(game: Game, seat: Seat, now: datetime, away: Mapping[int, dateti
     # The clock starts when the vacation ends (one vacation at a time: start_vacation).
     back = away.get(seat.player_id)
     begin = back if back is not None else now
-    seat.deadline = begin + timedelta(days=game.days_per_move) if game.days_per_move else None
+    limit = allowance(game, seat)
+    seat.deadline = None if limit is None else advance(game, zone_of(game, seat), begin, limit)
     reminders = [r for r in plan(game, seat) if r.at > now]
     seat.next_reminder_at = reminders[0].at if reminders else None
 
@@ -116,7 +121,28 @@ def update_clocks(
         if seat.seat in acting and (seat.seat not in before or seat.turn_started_at is None):
             start_clock(game, seat, now, away)
         elif seat.seat not in acting and seat.turn_started_at is not None:
+            bank_unused(game, seat, now)
             stop_clock(seat)
+
+
+def bank_unused(game: Game, seat: Seat, now: datetime) -> None:
+    """The seat has moved: keep what its turn left unused, as the game's clock kind says."""
+    limit = allowance(game, seat)
+    if game.clock == "move" or limit is None or seat.deadline is None or level_for(game, seat):
+        return
+    # Time given on top (a vacation taken during the turn, extra days) is not banked.
+    left = min(counted(game, zone_of(game, seat), now, seat.deadline), limit)
+    seat.banked = bank_after(game, left)
+
+
+def zone_of(game: Game, seat: Seat) -> str:
+    """The time zone the seat's clock counts days off in: its player's (UTC without days off)."""
+    if not game.days_off:
+        return "UTC"
+    # Asked of a seat loaded in a session: its player is one more row of that session.
+    session = Session.object_session(seat)
+    player = session.get(Player, seat.player_id) if session is not None else None
+    return player.tz if player is not None else "UTC"
 
 
 def shift_player_clocks(

@@ -28,7 +28,7 @@ from pbem.mailin import receive
 from pbem.mailout import notify
 from pbem.models import Game, Player, Seat, Vacation
 from pbem.moves import submit_move
-from pbem.players import signin
+from pbem.players import account, signin
 from pbem.players.links import Site
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired
@@ -112,6 +112,10 @@ def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int
             stop_clock(seat)
             session.add(seat)
             return False
+        player = player_of(session, seat)
+        deadline = seat.deadline
+        if not seat.absent and account.vacation_for_timeout(session, site, player, deadline, now):
+            return True  # their clocks moved on by the vacation days taken
         move = rules.timeout_move(state, seat_no)
         token = rules.turn_token(state, seat_no)
         submit_move(session, site, game_id, seat_no, move, token, now, source="timeout")
