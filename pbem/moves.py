@@ -14,7 +14,7 @@ are, under the lock), and writes the plan. Nothing is written that the plan does
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -47,6 +47,7 @@ class TableRead:
     notify: dict[int, str]  # by seat number
     away: dict[int, datetime]
     hooks: list[Webhook]
+    zones: dict[int, str] = field(default_factory=dict)  # time zones, by player id
 
 
 def table_read(
@@ -59,6 +60,7 @@ def table_read(
         {seat.seat: player.notify for seat, player, _ in table},
         {id_of(player): back for _, player, back in table if back is not None},
         hooks,
+        {id_of(player): player.tz for _, player, _ in table},
     )
 
 
@@ -187,7 +189,7 @@ def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> 
     before = [seat_row(seat) for seat in read.seats]
     tell = Telling(site, game, read.seats, read.hooks, now)
     tell.writes.add(Move, _move_row(prepared, now))
-    _after_move(tell, prepared, read.notify, read.away)
+    _after_move(tell, prepared, read.notify, read.away, read.zones)
     update_seats(tell.writes, before, read.seats)
     return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes)
 
@@ -206,7 +208,11 @@ def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
 
 
 def _after_move(
-    tell: Telling, prepared: Prepared, notify: dict[int, str], away: dict[int, datetime]
+    tell: Telling,
+    prepared: Prepared,
+    notify: dict[int, str],
+    away: dict[int, datetime],
+    zones: dict[int, str],
 ) -> None:
     """The clocks and the mails the move makes: those who newly have to act are told; the
     end of the game, a timeout and a seat newly absent are told to everyone."""
@@ -215,7 +221,7 @@ def _after_move(
     newly_absent = _count_timeouts(game, mover, source)
     # A "your move" mail held while the mover looked is not sent now that they moved.
     presence.cancel_held(tell.writes, mover, prepared.ply)
-    update_clocks(game, seats, prepared.before_acting, now, away)
+    update_clocks(game, seats, prepared.before_acting, now, away, zones)
     if prepared.outcome is not None:
         for seat in seats:
             presence.cancel_held(tell.writes, seat, prepared.ply)  # the game is over: no turn

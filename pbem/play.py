@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from pbem.clock.deadlines import away_at, start_clock, update_clocks
+from pbem.clock.deadlines import away_at, start_clock, update_clocks, zones_of
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError
 from pbem.games import Game as Rules
@@ -235,7 +235,7 @@ def start(
     game.started_at = now
     game.updated_at = now
     session.add(game)
-    update_clocks(game, seats, set(), now, away_at(session, seats, now))
+    update_clocks(game, seats, set(), now, away_at(session, seats, now), zones_of(session, seats))
     acting = set(rules.to_act(game.state))
     tell = telling(session, site, game, now)
     for seat, player in table:
@@ -338,7 +338,7 @@ def leave(session: Session, site: Site, game_id: int, seat_no: int, now: datetim
     seat.timeouts_in_row = 0
     if seat_no in GAMES[game.slug].to_act(game.state):
         # The computer owes this turn from now.
-        start_clock(game, seat, now, away_at(session, [seat], now))
+        start_clock(game, seat, now, away_at(session, [seat], now), zones_of(session, [seat]))
     session.add(seat)
     game.updated_at = now
     session.add(game)

@@ -136,7 +136,8 @@ def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> in
         game = session.get(Game, seat.game_id)
         if game is None:
             return False
-        reminders = plan(game, seat)
+        # Reminders fall in the time that counts, in the seat's player's zone (days off).
+        reminders = plan(game, seat, player_of(session, seat).tz if game.days_off else "UTC")
         fallen = [r for r in reminders if r.at <= now]
         later = [r for r in reminders if r.at > now]
         # Claim it: only the sweep whose update matches the due time it read goes on.

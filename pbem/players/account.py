@@ -12,6 +12,7 @@ from pbem.clock.deadlines import (
     shift_player_clocks,
     start_clock,
     vacation_covering,
+    zones_of,
 )
 from pbem.errors import PlayError
 from pbem.mailout.notify import queue_player_mail
@@ -162,7 +163,7 @@ def come_back(session: Session, game_id: int, seat_no: int, now: datetime) -> No
     seat.timeouts_in_row = 0
     if seat.turn_started_at is not None:
         # A full turn's time for the move now due.
-        start_clock(game, seat, now, away_at(session, [seat], now))
+        start_clock(game, seat, now, away_at(session, [seat], now), zones_of(session, [seat]))
     session.add(seat)
 
 
