@@ -71,7 +71,9 @@ def time_control(game: Game, lang: str) -> str:
 
 def banked(game: Game, seat: Seat) -> timedelta | None:
     """The time the seat keeps for its coming turns (public, as clocks are); None for a
-    per-move clock."""
+    per-move clock or a computer seat (a computer has no clock)."""
+    if seat.computer:
+        return None
     if game.clock == "fischer":
         if seat.banked is None:
             return timedelta(days=game.days_per_move or 0)
