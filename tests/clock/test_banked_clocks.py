@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from pbem.clock.deadlines import plan
 from tests.clock.helpers import moves, new_game, run_sweep, seat_row, state_of
 from tests.web.helpers import deliver, play_turn, text_of
 
@@ -79,6 +80,12 @@ def test_fischer_adds_time_after_each_move_up_to_its_cap(
     assert "Ana has 42 hours on their clock." in page and "Léo has 2 days on their clock." in page
     play_turn(client, leo)
     assert left_for(app, 0, clock) == 42 * HOUR
+    # The reminders of this turn: 24 hours in, and the warning at 80 % of its 42 hours.
+    game, ana_seat = state_of(app), seat_row(app, 1, 0)
+    assert [(r.at - clock(), r.warning) for r in plan(game, ana_seat)] == [
+        (24 * HOUR, False),
+        (timedelta(hours=33, minutes=36), True),
+    ]
     play_turn(client, ana)
     assert seat_row(app, 1, 0).banked == 66 * 3600
     play_turn(client, leo)

@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pbem.clock.clocks import advance, counted, retreat
+from pbem.clock.deadlines import plan
 from pbem.models import Game, Player
 from pbem.storage.db import write_session
-from tests.clock.helpers import new_game, seat_row, state_of
+from tests.clock.helpers import new_game, run_sweep, seat_row, state_of
 from tests.web.helpers import play_turn
 
 WEEKEND = [5, 6]
@@ -71,3 +72,26 @@ def test_a_game_with_weekends_off_stops_each_players_clock_on_their_own_weekend(
     assert seat_row(app, 1, 1).deadline == datetime(2026, 3, 9, 8, 0, tzinfo=UTC)
     page = client.get(links["leo@example.org"]).get_data(as_text=True)
     assert "no clock runs on Saturday and Sunday" in page
+
+
+def test_reminders_wait_out_the_weekend(client: Any, app: Any, smtpd: Any, clock: Any) -> None:
+    clock.advance(days=4, hours=3)  # Friday 6 March, 12:00 UTC
+    new_game(
+        client,
+        app,
+        smtpd,
+        [("Ana", "ana@example.org"), ("Léo", "leo@example.org")],
+        **{"opt_colour-bazaar_first": "0", "days_per_move": "3", "off_5": "1", "off_6": "1"},
+    )
+    ana = seat_row(app, 1, 0)
+    # 12 hours of Friday count, then Monday and Tuesday, and half of Wednesday.
+    assert ana.deadline == datetime(2026, 3, 11, 12, 0, tzinfo=UTC)
+    game = state_of(app)
+    assert [r.at for r in plan(game, ana)] == [
+        datetime(2026, 3, 9, 12, 0, tzinfo=UTC),  # 24 hours of playing time: Monday noon
+        datetime(2026, 3, 10, 21, 36, tzinfo=UTC),  # 80 % of three days
+    ]
+    clock.advance(days=2)  # Sunday noon: a day has passed, but not a day of playing time
+    assert run_sweep(app)["reminders"] == 0
+    clock.advance(days=1)
+    assert run_sweep(app)["reminders"] == 1
