@@ -145,6 +145,38 @@ class MoveRequest(BaseModel):
     move: dict[str, Any] = Field(description="A move shaped as in legal_moves")
 
 
+class SettingsRequest(BaseModel):
+    """The player's settings to change; a key left out keeps its value."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    auto_vacation: bool | None = Field(
+        default=None,
+        description="When a deadline passes, take vacation days (while the allowance lasts) "
+        "instead of a timeout",
+    )
+
+
+class Settings(Answer):
+    """The player's settings, as they now stand (for all their games)."""
+
+    auto_vacation: bool
+
+
+def read_body(
+    data: bytes, model: type[SettingsRequest]
+) -> SettingsRequest | Literal["bad_json", "bad_request"]:
+    """A settings body read, or why it cannot be (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return model.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
 def read_move(data: bytes) -> MoveRequest | Literal["bad_json", "bad_request"]:
     """The move a body holds, or why it holds none: "bad_json" for a body that is no JSON
     (or nested too deeply), "bad_request" for JSON of another shape."""

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from pbem.web.apimodels import Document, Error, MoveRequest, View
+from pbem.web.apimodels import Document, Error, MoveRequest, Settings, SettingsRequest, View
 
 REF = "#/components/schemas/{model}"
 
@@ -72,6 +72,16 @@ ROUTES = (
         "The move is played: the new view",
         (400, 403, 409, 415, *LINK, *ANY),
         body=MoveRequest,
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/settings",
+        "seatSettings",
+        "Change the seat's player's settings (automatic vacation), for all their games",
+        Settings,
+        "The settings as they now stand",
+        (400, 403, 415, *LINK, *ANY),
+        body=SettingsRequest,
     ),
     Route(
         "get",

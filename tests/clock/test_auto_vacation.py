@@ -12,6 +12,7 @@ from pbem.models import Player, Vacation
 from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import moves, new_game, run_sweep, seat_row, subjects
 from tests.web.helpers import deliver, text_of
+from tests.web.test_api import api
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 
@@ -71,3 +72,32 @@ def test_without_the_setting_a_deadline_is_a_timeout(
     clock.advance(days=1)
     assert run_sweep(app)["timeouts"] == 1
     assert [m.source for m in moves(app)] == ["timeout"]
+
+
+def test_the_api_sets_automatic_vacation_and_shows_the_clocks(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links = new_game(
+        client,
+        app,
+        smtpd,
+        [ANA, LEO],
+        **{"days_per_move": "2", "clock": "fischer", "clock_add": "1", "clock_cap": "4"},
+    )
+    path = api(links[ANA[1]])
+    answer = client.post(f"{path}/settings", json={"auto_vacation": True}, raw=True)
+    assert (answer.status_code, answer.get_json()) == (200, {"auto_vacation": True})
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        player = session.get(Player, seat_row(app, 1, 0).player_id)
+        assert player is not None and player.auto_vacation
+    assert client.post(f"{path}/settings", json={}, raw=True).get_json() == {"auto_vacation": True}
+    refused = client.post(f"{path}/settings", json={"auto_vacation": "yes"}, raw=True)
+    assert refused.status_code == 400
+    game = client.get(path).get_json()["game"]
+    assert (game["clock"], game["clock_add"], game["clock_cap"], game["days_off"]) == (
+        "fischer",
+        1,
+        4,
+        [],
+    )
+    assert [seat["banked"] for seat in game["seats"]] == [2 * 86400, 2 * 86400]
