@@ -160,7 +160,8 @@ class TimeControl(Form):
     takeover: str | None = "casual"
     # The clock kind (pbem.clock.clocks): "move", "fischer" or "bank", with its days.
     clock: str = "move"
-    clock_add: int | None = Field(default=None, ge=0, le=7)
+    # At least a day: a Fischer clock emptied by a timeout must give the next turn some time.
+    clock_add: int | None = Field(default=None, ge=1, le=7)
     clock_cap: int | None = Field(default=None, ge=1, le=60)
     days_off: list[int] = Field(default_factory=list, max_length=6)
     refusals = {

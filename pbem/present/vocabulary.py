@@ -392,7 +392,7 @@ VOCABULARY: dict[str, Msgid] = {
     "clock.nothing": N_("nothing"),
     "lobby.error.clock": N_("Choose a clock: days per move, Fischer or time bank."),
     "lobby.error.clock_no_limit": N_("A Fischer clock or a time bank needs days per move."),
-    "lobby.error.clock_add": N_("Choose from 0 to 7 days added after each move."),
+    "lobby.error.clock_add": N_("Choose from 1 to 7 days added after each move."),
     "lobby.error.clock_cap": N_(
         "The most days on a clock or in a bank go from 1 to 60, and a Fischer clock holds "
         "at least its days per move."

@@ -136,10 +136,23 @@ def test_the_form_refuses_clocks_that_cannot_run(client: Any) -> None:
         ({"clock": "bank", "days_per_move": "none"}, "needs days per move"),
         ({"clock": "fischer", "days_per_move": "5", "clock_cap": "3"}, "at least its days"),
         ({"clock": "bank", "clock_cap": "61"}, "from 1 to 60"),
-        ({"clock": "fischer", "clock_add": "9"}, "from 0 to 7 days added"),
+        ({"clock": "fischer", "clock_add": "0"}, "from 1 to 7 days added"),
         ({f"off_{day}": "1" for day in range(7)}, "at least one weekday"),
     ]
     for extra, message in cases:
         response = client.post("/games", data={**base, **extra})
         assert response.status_code == 400, message
         assert message in response.get_data(as_text=True), message
+
+
+def test_after_a_timeout_a_fischer_clock_holds_the_days_added(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    ana, leo = two_players(
+        client, app, smtpd, days_per_move="2", clock="fischer", clock_add="1", clock_cap="4"
+    )
+    clock.advance(days=2)
+    assert run_sweep(app)["timeouts"] == 1
+    assert seat_row(app, 1, 0).banked == 24 * 3600  # nothing left, and the day added
+    play_turn(client, leo)
+    assert left_for(app, 0, clock) == 24 * HOUR
