@@ -23,6 +23,8 @@ class Player(SQLModel, table=True):
     notify: str = Field(default="every", max_length=12)  # every, digest, reminders, none
     next_digest_at: datetime | None = Field(default=None, index=True)
     vacation_days: int = 14  # allowance per calendar year
+    # When a deadline passes, take vacation days (while the allowance lasts) instead of a timeout.
+    auto_vacation: bool = False
     unsubscribe_key: str = Field(default="", max_length=32)
     # A signed-in device's cookie holds this beside the player's id, and counts only while
     # it is still the player's: signing out raises it, ending every device's session.
@@ -42,6 +44,14 @@ class Game(SQLModel, table=True):
     status: str = Field(default="forming", index=True, max_length=12)
     creator_seat: int = 0
     days_per_move: int | None = None  # None: no time limit (games get 3 from forms.TimeControl)
+    # How the time per move is counted (pbem.clock.clocks): "move" (days_per_move each move),
+    # "fischer" (start with days_per_move, clock_add more after each move, up to clock_cap) or
+    # "bank" (days_per_move each move, unused time kept up to clock_cap days).
+    clock: str = Field(default="move", max_length=8)
+    clock_add: int | None = None  # fischer: days added after each move
+    clock_cap: int | None = None  # fischer: most days on a clock; bank: most days in the bank
+    # Weekdays (0 Monday .. 6 Sunday) on which no clock runs, in each seat's player's zone.
+    days_off: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # When reminders fall: "24h" after the turn began, "80%" of the time allowed.
     reminders: list[str] = Field(
         default_factory=lambda: ["24h", "80%"], sa_column=Column(JSON, nullable=False)
@@ -84,6 +94,9 @@ class Seat(SQLModel, table=True):
     link_key: str = Field(max_length=32)
     told_ply: int = 0  # the moves before this ply were in a mail this seat got
     turn_started_at: datetime | None = None  # when this seat last became due to act
+    # Time kept for later turns, in seconds (fischer: the seat's whole clock; bank: the bank;
+    # None: not started yet, or a per-move clock).
+    banked: int | None = None
     deadline: datetime | None = Field(default=None, index=True)
     next_reminder_at: datetime | None = Field(default=None, index=True)
     reminders_sent: int = 0  # reminders sent for the current turn

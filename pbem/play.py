@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from pbem.clock.deadlines import away_at, start_clock, update_clocks
+from pbem.clock.deadlines import away_at, start_clock, update_clocks, zones_of
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError, fairdeal
 from pbem.games import Game as Rules
@@ -120,6 +120,7 @@ def create_game(
     invitees, opts = check_invitees(rules, invitees, options)
     timing = timing or TimeControl()
     secret, salt = fairdeal.new_secret() if seed is None else (None, None)
+    clock_add, clock_cap = timing.clock_settings()
     game = Game(
         slug=slug,
         options=opts,
@@ -127,6 +128,10 @@ def create_game(
         reminders=timing.reminders,
         absent_after=timing.absent_after,
         takeover=timing.takeover,
+        clock=timing.clock,
+        clock_add=clock_add,
+        clock_cap=clock_cap,
+        days_off=timing.days_off,
         # A checkable deal's seed is derived at the start; until then it is a random stand-in.
         seed=seed if seed is not None else new_seed(),
         deal_secret=secret,
@@ -263,7 +268,7 @@ def start(
     game.started_at = now
     game.updated_at = now
     session.add(game)
-    update_clocks(game, seats, set(), now, away_at(session, seats, now))
+    update_clocks(game, seats, set(), now, away_at(session, seats, now), zones_of(session, seats))
     acting = set(rules.to_act(game.state))
     tell = telling(session, site, game, now)
     for seat, player in table:
@@ -331,6 +336,10 @@ def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datet
         reminders=list(game.reminders),
         absent_after=game.absent_after,
         takeover=game.takeover,
+        clock=game.clock,
+        clock_add=game.clock_add,
+        clock_cap=game.clock_cap,
+        days_off=list(game.days_off),
     )
     # The asker is sent to the new seat page at once: against computers only, the game
     # starts with them looking at it, so no start mail goes to them (issue 31).
@@ -362,7 +371,7 @@ def leave(session: Session, site: Site, game_id: int, seat_no: int, now: datetim
     seat.timeouts_in_row = 0
     if seat_no in GAMES[game.slug].to_act(game.state):
         # The computer owes this turn from now.
-        start_clock(game, seat, now, away_at(session, [seat], now))
+        start_clock(game, seat, now, away_at(session, [seat], now), zones_of(session, [seat]))
     session.add(seat)
     game.updated_at = now
     session.add(game)

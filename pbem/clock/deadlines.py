@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
+from pbem.clock.clocks import advance, allowance, bank_after, counted, retreat
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Vacation, level_for
 
@@ -27,19 +28,22 @@ class Reminder:
     warning: bool  # a "%" item: gives the absolute deadline
 
 
-def plan(game: Game, seat: Seat) -> list[Reminder]:
-    """The reminders of the seat's current turn, in time order, all before the deadline."""
+def plan(game: Game, seat: Seat, tz: str = "UTC") -> list[Reminder]:
+    """The reminders of the seat's current turn, in time order, all before the deadline
+    (`tz`: the seat's player's time zone, where the game's days off fall)."""
     if seat.turn_started_at is None:
         return []
-    limit = timedelta(days=game.days_per_move) if game.days_per_move else None
-    begin = seat.deadline - limit if (limit and seat.deadline) else seat.turn_started_at
+    # Reminders follow the time this turn allows, counted as the clock counts it.
+    limit = allowance(game, seat)
+    begin = retreat(game, tz, seat.deadline, limit) if limit and seat.deadline else None
+    begin = begin or seat.turn_started_at
     found: dict[datetime, Reminder] = {}
     for item in game.reminders:
         number, unit = int(item[:-1]), item[-1]
         if unit == "h":
-            at, warning = begin + timedelta(hours=number), False
+            at, warning = advance(game, tz, begin, timedelta(hours=number)), False
         elif limit is not None:
-            at, warning = begin + limit * (number / 100), True
+            at, warning = advance(game, tz, begin, limit * (number / 100)), True
         else:
             continue
         if seat.deadline is None or at < seat.deadline:
@@ -68,10 +72,17 @@ def away_at(session: Session, seats: list[Seat], now: datetime) -> dict[int, dat
     return away
 
 
-def start_clock(game: Game, seat: Seat, now: datetime, away: Mapping[int, datetime]) -> None:
+def start_clock(
+    game: Game,
+    seat: Seat,
+    now: datetime,
+    away: Mapping[int, datetime],
+    zones: Mapping[int, str] | None = None,
+) -> None:
     """The seat is newly due to act: set its deadline and first reminder.
 
-    `away`: when the players on vacation at `now` come back, by player id (away_at)."""
+    `away`: when the players on vacation at `now` come back, by player id (away_at);
+    `zones`: the players' time zones, by player id (zones_of), for a game with days off."""
     seat.turn_started_at = now
     seat.reminders_sent = 0
     seat.computer_due_at = None
@@ -90,8 +101,10 @@ def start_clock(game: Game, seat: Seat, now: datetime, away: Mapping[int, dateti
     # The clock starts when the vacation ends (one vacation at a time: start_vacation).
     back = away.get(seat.player_id)
     begin = back if back is not None else now
-    seat.deadline = begin + timedelta(days=game.days_per_move) if game.days_per_move else None
-    reminders = [r for r in plan(game, seat) if r.at > now]
+    limit = allowance(game, seat)
+    tz = zone_of(game, seat, zones)
+    seat.deadline = None if limit is None else advance(game, tz, begin, limit)
+    reminders = [r for r in plan(game, seat, tz) if r.at > now]
     seat.next_reminder_at = reminders[0].at if reminders else None
 
 
@@ -105,18 +118,49 @@ def stop_clock(seat: Seat) -> None:
 
 
 def update_clocks(
-    game: Game, seats: list[Seat], before: set[int], now: datetime, away: Mapping[int, datetime]
+    game: Game,
+    seats: list[Seat],
+    before: set[int],
+    now: datetime,
+    away: Mapping[int, datetime],
+    zones: Mapping[int, str] | None = None,
 ) -> None:
     """Start the clocks of seats newly due to act, stop those of seats no longer due
-    (`away` as for start_clock)."""
+    (`away` and `zones` as for start_clock)."""
     acting: set[int] = set()
     if game.status == "active" and game.state is not None:
         acting = set(GAMES[game.slug].to_act(game.state))
     for seat in seats:
         if seat.seat in acting and (seat.seat not in before or seat.turn_started_at is None):
-            start_clock(game, seat, now, away)
+            start_clock(game, seat, now, away, zones)
         elif seat.seat not in acting and seat.turn_started_at is not None:
+            bank_unused(game, seat, now, zone_of(game, seat, zones))
             stop_clock(seat)
+
+
+def bank_unused(game: Game, seat: Seat, now: datetime, tz: str = "UTC") -> None:
+    """The seat has moved: keep what its turn left unused, as the game's clock kind says
+    (`tz`: the seat's player's time zone, for a game with days off)."""
+    limit = allowance(game, seat)
+    if game.clock == "move" or limit is None or seat.deadline is None or level_for(game, seat):
+        return
+    # Time given on top (a vacation taken during the turn, extra days) is not banked.
+    left = min(counted(game, tz, now, seat.deadline), limit)
+    seat.banked = bank_after(game, left)
+
+
+def zone_of(game: Game, seat: Seat, zones: Mapping[int, str] | None) -> str:
+    """The time zone the seat's clock counts days off in: its player's (UTC without days off)."""
+    if not game.days_off or zones is None:
+        return "UTC"
+    return zones.get(seat.player_id, "UTC")
+
+
+def zones_of(session: Session, seats: list[Seat]) -> dict[int, str]:
+    """The time zones of the seats' players, by player id."""
+    ids = {seat.player_id for seat in seats}
+    players = session.exec(select(Player).where(col(Player.id).in_(ids))).all()
+    return {player.id: player.tz for player in players if player.id is not None}
 
 
 def shift_player_clocks(

@@ -29,7 +29,7 @@ from pbem.mailout import notify
 from pbem.models import Game, Player, Seat, Vacation
 from pbem.moves import submit_move
 from pbem.play import expire
-from pbem.players import signin
+from pbem.players import account, signin
 from pbem.players.links import Site
 from pbem.present.text import join_names
 from pbem.storage.db import write_session
@@ -118,6 +118,10 @@ def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int
             stop_clock(seat)
             session.add(seat)
             return False
+        player = player_of(session, seat)
+        deadline = seat.deadline
+        if not seat.absent and account.vacation_for_timeout(session, site, player, deadline, now):
+            return True  # their clocks moved on by the vacation days taken
         move = rules.timeout_move(state, seat_no)
         token = rules.turn_token(state, seat_no)
         submit_move(session, site, game_id, seat_no, move, token, now, source="timeout")
@@ -138,7 +142,8 @@ def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> in
         game = session.get(Game, seat.game_id)
         if game is None:
             return False
-        reminders = plan(game, seat)
+        # Reminders fall in the time that counts, in the seat's player's zone (days off).
+        reminders = plan(game, seat, player_of(session, seat).tz if game.days_off else "UTC")
         fallen = [r for r in reminders if r.at <= now]
         later = [r for r in reminders if r.at > now]
         # Claim it: only the sweep whose update matches the due time it read goes on.

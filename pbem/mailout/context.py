@@ -12,7 +12,7 @@ from pbem.models import Game, Player, Seat
 from pbem.players.links import Site
 from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
-from pbem.present.options import option_lines, time_control
+from pbem.present.options import banks_text, option_lines, time_control
 from pbem.present.text import join_names, say
 from pbem.present.timefmt import deadline_context, format_when
 from pbem.storage.store import log_of
@@ -70,7 +70,10 @@ def mail_context(
             "about": say(lang, f"lobby.about.{game.slug}"),
             "players_text": join_names(names, lang),
             "option_lines": option_lines(game.slug, game.options, names, lang),
-            "time_control": time_control(game.days_per_move, lang),
+            "time_control": time_control(game, lang),
+            # Clocks are public: each seat's banked time, in every mail with a deadline.
+            "banks_text": banks_text(game, seats, lang) if game.status == "active" else "",
+            "bank_kind": game.clock,
             "since": [],
             "to_act": [],
             "results": None,

@@ -16,7 +16,7 @@ The page and the API take Unreadable and check_turn from here with prepare_move 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -52,6 +52,7 @@ class TableRead:
     notify: dict[int, str]  # by seat number
     away: dict[int, datetime]
     hooks: list[Webhook]
+    zones: dict[int, str] = field(default_factory=dict)  # time zones, by player id
 
 
 def table_read(
@@ -64,6 +65,7 @@ def table_read(
         {seat.seat: player.notify for seat, player, _ in table},
         {id_of(player): back for _, player, back in table if back is not None},
         hooks,
+        {id_of(player): player.tz for _, player, _ in table},
     )
 
 
@@ -118,7 +120,7 @@ def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> 
     tell = Telling(site, game, read.seats, read.hooks, now)
     for step in chain:
         tell.writes.add(Move, _move_row(step, now))
-    _after_move(tell, chain, read.notify, read.away)
+    _after_move(tell, chain, read.notify, read.away, read.zones)
     update_seats(tell.writes, before, read.seats)
     return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes)
 
@@ -137,7 +139,11 @@ def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
 
 
 def _after_move(
-    tell: Telling, chain: list[Prepared], notify: dict[int, str], away: dict[int, datetime]
+    tell: Telling,
+    chain: list[Prepared],
+    notify: dict[int, str],
+    away: dict[int, datetime],
+    zones: dict[int, str],
 ) -> None:
     """The clocks and the mails the moves make (one mail for the state after the whole
     chain): those who newly have to act are told; the end of the game, a timeout and a seat
@@ -154,7 +160,7 @@ def _after_move(
         presence.cancel_held(tell.writes, seats[step.seat], step.ply)
         steady &= set(rules.to_act(step.new_state))
     mover = seats[first.seat]
-    update_clocks(game, seats, steady, now, away)
+    update_clocks(game, seats, steady, now, away, zones)
     if last.outcome is not None:
         for seat in seats:
             presence.cancel_held(tell.writes, seat, last.ply)  # the game is over: no turn

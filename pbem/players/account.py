@@ -12,6 +12,7 @@ from pbem.clock.deadlines import (
     shift_player_clocks,
     start_clock,
     vacation_covering,
+    zones_of,
 )
 from pbem.errors import PlayError
 from pbem.mailout.notify import queue_player_mail
@@ -25,9 +26,16 @@ NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
 
 
 def save_settings(
-    session: Session, player: Player, lang: str, tz: str, notify: str, now: datetime
+    session: Session,
+    player: Player,
+    lang: str,
+    tz: str,
+    notify: str,
+    now: datetime,
+    auto_vacation: bool | None = None,
 ) -> None:
-    """Store the player's language, time zone and mail choice."""
+    """Store the player's language, time zone, mail choice and (when given) whether the server
+    takes vacation days for them instead of a timeout."""
     if lang not in languages():
         raise PlayError("settings.error.lang")
     if not valid_zone(tz):
@@ -35,6 +43,8 @@ def save_settings(
     if notify not in NOTIFY_CHOICES:
         raise PlayError("settings.error.notify")
     player.lang, player.tz, player.notify = lang, tz, notify
+    if auto_vacation is not None:
+        player.auto_vacation = auto_vacation
     player.next_digest_at = next_digest(player, now) if notify == "digest" else None
     session.add(player)
 
@@ -93,6 +103,42 @@ def start_vacation(
     return vacation
 
 
+def vacation_for_timeout(
+    session: Session, site: Site, player: Player, deadline: datetime, now: datetime
+) -> bool:
+    """A deadline of a player who chose automatic vacation has passed: take the days needed
+    from their allowance instead of a timeout, and tell them; False when none are left."""
+    if not player.auto_vacation:
+        return False
+    days = (now - deadline) // timedelta(days=1) + 1  # enough that the deadline is ahead again
+    left = player.vacation_days - days_used(session, player, now.year)
+    if days > left or vacation_covering(session, id_of(player), now) is not None:
+        return False
+    # From the moment the clock ran out; no "welcome back" mail for a day the server took.
+    vacation = Vacation(
+        player_id=id_of(player),
+        starts_at=deadline,
+        ends_at=deadline + timedelta(days=days),
+        end_told=True,
+        created_at=now,
+    )
+    session.add(vacation)
+    # Every clock of theirs moves on, as with a vacation they took, the overdue ones too.
+    shift_player_clocks(
+        session, id_of(player), datetime.min.replace(tzinfo=UTC), timedelta(days=days), now
+    )
+    session.flush()
+    queue_player_mail(
+        session,
+        site,
+        player,
+        "auto_vacation",
+        now,
+        {"vacation": _dates(vacation), "days": days, "days_left": left - days},
+    )
+    return True
+
+
 def _dates(vacation: Vacation) -> dict[str, datetime]:
     """What a mail says of a vacation: when it starts and ends."""
     return {"starts_at": vacation.starts_at, "ends_at": vacation.ends_at}
@@ -117,7 +163,7 @@ def come_back(session: Session, game_id: int, seat_no: int, now: datetime) -> No
     seat.timeouts_in_row = 0
     if seat.turn_started_at is not None:
         # A full turn's time for the move now due.
-        start_clock(game, seat, now, away_at(session, [seat], now))
+        start_clock(game, seat, now, away_at(session, [seat], now), zones_of(session, [seat]))
     session.add(seat)
 
 

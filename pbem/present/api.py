@@ -7,13 +7,18 @@ so the API hides what the pages hide.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, level_for
 from pbem.present.common import LogEntry, log_lines
+from pbem.present.options import banked
 from pbem.present.replay import deal_shown
+
+
+def _seconds(delta: timedelta | None) -> int | None:
+    return None if delta is None else int(delta.total_seconds())
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -41,6 +46,10 @@ def game_json(
             "status": game.status,
             "ply": game.ply,
             "days_per_move": game.days_per_move,
+            "clock": game.clock,
+            "clock_add": game.clock_add,
+            "clock_cap": game.clock_cap,
+            "days_off": list(game.days_off),
             "seats": [
                 {
                     "seat": seat.seat,
@@ -48,6 +57,7 @@ def game_json(
                     "status": seat.status,
                     "deadline": _when(seat.deadline),
                     "away_until": _when(away),
+                    "banked": _seconds(banked(game, seat)),
                     "absent": seat.absent,
                     "computer": level_for(game, seat),
                 }

@@ -23,6 +23,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pbem.bots import LEVELS
+from pbem.clock.clocks import KINDS
 from pbem.errors import PlayError
 from pbem.games.base import Game, Option
 from pbem.present.text import neutralise_encoded_words
@@ -33,6 +34,8 @@ MAX_VACATION_DAYS = 60
 TALK_MAX = 1000
 _NAME_JUNK = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 _TALK_JUNK = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+FISCHER_ADD, FISCHER_CAP, BANK_CAP = 1, 7, 7  # days: the new-game form's defaults
+_TICKED = ("1", "on", "true", "yes")
 _ITEM = re.compile(r"^\s*(\d{1,3})\s*(h|%)\s*$")  # one reminder: hours or % of the time
 
 
@@ -155,7 +158,17 @@ class TimeControl(Form):
     absent_after: int = Field(default=3, ge=1, le=10)
     # The computer level that plays an absent seat until its person is back (None: none).
     takeover: str | None = "casual"
+    # The clock kind (pbem.clock.clocks): "move", "fischer" or "bank", with its days.
+    clock: str = "move"
+    # At least a day: a Fischer clock emptied by a timeout must give the next turn some time.
+    clock_add: int | None = Field(default=None, ge=1, le=7)
+    clock_cap: int | None = Field(default=None, ge=1, le=60)
+    days_off: list[int] = Field(default_factory=list, max_length=6)
     refusals = {
+        "clock": ("lobby.error.clock", {}),
+        "clock_add": ("lobby.error.clock_add", {}),
+        "clock_cap": ("lobby.error.clock_cap", {}),
+        "days_off": ("lobby.error.days_off", {}),
         "days_per_move": ("lobby.error.days_per_move", {}),
         "reminders": ("lobby.error.reminders", {}),
         "absent_after": ("lobby.error.absent_after", {}),
@@ -175,6 +188,51 @@ class TimeControl(Form):
     @classmethod
     def _no_limit(cls, value: Any) -> Any:
         return None if value == "none" else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _clock_fields(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        # The plain form sends one checkbox per weekday (off_0 Monday .. off_6 Sunday).
+        if "days_off" not in data:
+            data["days_off"] = [d for d in range(7) if data.get(f"off_{d}") in _TICKED]
+        # The form always sends the fields of every kind; only the chosen kind's are read.
+        kind = data.get("clock", "move")
+        if kind != "fischer" or data.get("clock_add") in ("", None):
+            data.pop("clock_add", None)
+        if kind == "move" or data.get("clock_cap") in ("", None):
+            data.pop("clock_cap", None)
+        return data
+
+    @field_validator("days_off")
+    @classmethod
+    def _weekdays(cls, value: list[int]) -> list[int]:
+        if any(not 0 <= day <= 6 for day in value):
+            raise _refuse("lobby.error.days_off")
+        return sorted(set(value))
+
+    @model_validator(mode="after")
+    def _clock_fits(self) -> Self:
+        if self.clock not in KINDS:
+            raise _refuse("lobby.error.clock")
+        if self.clock != "move" and self.days_per_move is None:
+            raise _refuse("lobby.error.clock_no_limit")
+        if self.clock == "fischer" and (self.clock_cap or 0) < (self.days_per_move or 0):
+            raise _refuse("lobby.error.clock_cap")
+        return self
+
+    def clock_settings(self) -> tuple[int | None, int | None]:
+        """The chosen kind's (days added per move, cap in days), defaults filled in."""
+        if self.clock == "fischer":
+            return (
+                FISCHER_ADD if self.clock_add is None else self.clock_add,
+                self.clock_cap or max(FISCHER_CAP, self.days_per_move or 0),
+            )
+        if self.clock == "bank":
+            return None, self.clock_cap or BANK_CAP
+        return None, None
 
     @field_validator("reminders", mode="before")
     @classmethod

@@ -407,6 +407,15 @@ VOCABULARY: dict[str, Msgid] = {
     "lobby.error.absent_after": N_("Choose from 1 to 10 missed moves."),
     "lobby.error.creator_computer": N_("The first player is the creator: a person, not a computer."),
     "lobby.error.days_per_move": N_("Choose from 1 to 14 days per move, or no limit."),
+    "clock.nothing": N_("nothing"),
+    "lobby.error.clock": N_("Choose a clock: days per move, Fischer or time bank."),
+    "lobby.error.clock_no_limit": N_("A Fischer clock or a time bank needs days per move."),
+    "lobby.error.clock_add": N_("Choose from 1 to 7 days added after each move."),
+    "lobby.error.clock_cap": N_(
+        "The most days on a clock or in a bank go from 1 to 60, and a Fischer clock holds "
+        "at least its days per move."
+    ),
+    "lobby.error.days_off": N_("Leave at least one weekday on which the clocks run."),
     "lobby.error.email_invalid": N_("The email address of player %(number)s does not look right."),
     "lobby.error.email_twice": N_("%(email)s appears twice: each player needs their own address."),
     "lobby.error.level": N_("Choose a computer level: beginner, casual or strong."),

@@ -68,12 +68,19 @@ def _act(token: str, action: Any) -> Response | tuple[str, int]:
 
 @bp.post("/p/<token>/settings")
 def save(token: str) -> Response | tuple[str, int]:
-    """Save language, time zone and mail choice."""
+    """Save language, time zone, mail choice and automatic vacation."""
     form = request.form
     return _act(
         token,
         lambda session, player: account.save_settings(
-            session, player, form.get("lang", ""), form.get("tz", ""), form.get("notify", ""), now()
+            session,
+            player,
+            form.get("lang", ""),
+            form.get("tz", ""),
+            form.get("notify", ""),
+            now(),
+            # A checkbox sends nothing when not ticked: the settings form always has it.
+            auto_vacation=form.get("auto_vacation") == "1",
         ),
     )
 

@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from pbem import moves
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
-from pbem.models import Game, Note
+from pbem.models import Game, Note, Player
 from pbem.play import keep_orders
 from pbem.players import notes, plans, standing
 from pbem.present.api import game_json
@@ -27,7 +27,14 @@ from pbem.present.text import error_text, say
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
 from pbem.web import engine, now, site
-from pbem.web.apimodels import read_move, read_notes, read_plan, read_standing
+from pbem.web.apimodels import (
+    SettingsRequest,
+    read_body,
+    read_move,
+    read_notes,
+    read_plan,
+    read_standing,
+)
 from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
 from pbem.webhooks.events import hooks_of_game
@@ -145,6 +152,29 @@ def _notes_json(note: Note | None) -> dict[str, Any]:
         "updated_at": note.updated_at.isoformat() if note is not None else None,
         "limit": NOTE_MAX,
     }
+
+
+@bp.post("/seat/<token>/settings")
+def settings(token: str) -> tuple[Response, int] | Response:
+    """Change the player's settings (automatic vacation); answered with them as they stand."""
+    with read_session(engine()) as session:
+        _, table, seat_no = open_seat(session, token, now())
+        lang = _lang(table, seat_no)
+        player_id = next(id_of(p) for s, p, _ in table if s.seat == seat_no)
+    if not request.is_json:
+        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+    read = read_body(request.get_data(cache=False), SettingsRequest)
+    if read == "bad_json":
+        return error(400, "bad_json", say(lang, "api.error.json"))
+    if read == "bad_request":
+        return error(400, "bad_request", say(lang, "api.error.body"))
+    with write_session(engine()) as session:
+        player = session.get(Player, player_id)
+        assert player is not None  # a seat's player is never deleted
+        if read.auto_vacation is not None:
+            player.auto_vacation = read.auto_vacation
+            session.add(player)
+        return jsonify({"auto_vacation": player.auto_vacation})
 
 
 def _refused(problem: PlayError, lang: str) -> tuple[Response, int]:

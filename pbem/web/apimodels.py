@@ -63,6 +63,10 @@ class Seat(Answer):
     status: Literal["invited", "joined", "declined"]
     deadline: datetime | None = Field(description="When this seat's move is due, if it is to act")
     away_until: datetime | None = Field(description="The end of the player's vacation, if away")
+    banked: int | None = Field(
+        description="Seconds kept for this seat's coming turns: its whole clock (fischer) or "
+        "its bank (bank); null for a per-move clock"
+    )
     absent: bool
     computer: str | None = Field(
         description="The level of the computer that plays this seat now (a computer seat, "
@@ -88,6 +92,17 @@ class Game(Answer):
     status: Literal["forming", "active", "over", "cancelled"]
     ply: int = Field(ge=0, description="Moves played so far")
     days_per_move: int | None = Field(description="Days allowed per move; null: no limit")
+    clock: Literal["move", "fischer", "bank"] = Field(
+        description="move: days_per_move each move; fischer: days_per_move to start, clock_add "
+        "more after each move, up to clock_cap; bank: days_per_move each move, unused time kept "
+        "up to clock_cap days"
+    )
+    clock_add: int | None = Field(description="Days added after each move (fischer)")
+    clock_cap: int | None = Field(description="Most days on a clock (fischer) or in a bank")
+    days_off: list[int] = Field(
+        description="Weekdays (0 Monday .. 6 Sunday) on which no clock runs, in each player's "
+        "own time zone"
+    )
     seats: list[Seat]
     to_act: list[int] = Field(description="The seats the game waits for (empty unless active)")
     outcome: dict[str, Any] | None = Field(
@@ -245,6 +260,38 @@ def read_standing(data: bytes) -> StandingRequest | Literal["bad_json", "bad_req
         return "bad_json"
     try:
         return StandingRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
+class SettingsRequest(BaseModel):
+    """The player's settings to change; a key left out keeps its value."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    auto_vacation: bool | None = Field(
+        default=None,
+        description="When a deadline passes, take vacation days (while the allowance lasts) "
+        "instead of a timeout",
+    )
+
+
+class Settings(Answer):
+    """The player's settings, as they now stand (for all their games)."""
+
+    auto_vacation: bool
+
+
+def read_body(
+    data: bytes, model: type[SettingsRequest]
+) -> SettingsRequest | Literal["bad_json", "bad_request"]:
+    """A settings body read, or why it cannot be (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return model.model_validate(body)
     except ValidationError:
         return "bad_request"
 

@@ -30,9 +30,10 @@ from pbem.present import presenter, rounds_viewed
 from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.forms import NOTE_MAX, TALK_MAX, ExtendForm, TalkForm
 from pbem.present.i18n import languages
+from pbem.present.options import banked, time_control
 from pbem.present.replay import deal_shown
 from pbem.present.text import error_text, render, say
-from pbem.present.timefmt import deadline_words, format_when
+from pbem.present.timefmt import deadline_words, format_left, format_when
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
@@ -152,7 +153,8 @@ def _render_page(
         if game.outcome
         else None,
         rematch_link=_rematch_link(session, game, seat),
-        clocks=_clocks(table, tz, lang),
+        clocks=_clocks(game, table, tz, lang),
+        clock_text=time_control(game, lang),
         next_game=_next_game(session, game, seat, rules),
         time_control=game.days_per_move,
         by_mail=page_moves(site(), game, seat, lang, names),
@@ -235,8 +237,10 @@ def remember_language(player_id: int | None, lang: str) -> None:
         return response
 
 
-def _clocks(table: list[tuple[Seat, Player, Any]], tz: str, lang: str) -> list[dict[str, Any]]:
-    """Per seat, in the viewer's time zone: deadline, vacation, absence."""
+def _clocks(
+    game: Game, table: list[tuple[Seat, Player, Any]], tz: str, lang: str
+) -> list[dict[str, Any]]:
+    """Per seat, in the viewer's time zone: deadline, banked time, vacation, absence."""
     moment = now()
     return [
         {
@@ -244,11 +248,20 @@ def _clocks(table: list[tuple[Seat, Player, Any]], tz: str, lang: str) -> list[d
             "name": s.name,
             **deadline_words(s.deadline, moment, tz, lang),
             "away_text": format_when(away, tz, lang) if away is not None else "",
+            "bank_text": _kept_words(game, s, lang),
             "absent": s.absent,
             "left": s.left,
         }
         for s, _, away in table
     ]
+
+
+def _kept_words(game: Game, seat: Seat, lang: str) -> str:
+    """The seat's banked time in words ("" for a per-move clock)."""
+    kept = banked(game, seat)
+    if kept is None:
+        return ""
+    return format_left(kept, lang) if kept else say(lang, "clock.nothing")
 
 
 @bp.get("/p/<token>")

@@ -19,6 +19,7 @@ from pbem.players.links import BadLink, make_token, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl, read_options
 from pbem.present.i18n import languages
+from pbem.present.options import weekday_name
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
 from pbem.storage.store import seat_of, seats_of
@@ -43,7 +44,13 @@ def index() -> str:
         form={},
         error=None,
         levels=LEVELS,
+        weekdays=_weekdays(),
     )
+
+
+def _weekdays() -> list[str]:
+    """Monday to Sunday in the page's language, for the days-off boxes."""
+    return [weekday_name(day, g.lang) for day in range(7)]
 
 
 def _form_key() -> str:
@@ -135,6 +142,7 @@ def create() -> Response | tuple[str, int]:
     if error is not None:
         page = render_template(
             "lobby/new.html",
+            weekdays=_weekdays(),
             games=games,
             rows=MAX_ROWS,
             shown_rows=SHOWN_ROWS,

@@ -83,7 +83,14 @@ UNSUBSCRIBE = "https://pbem.example/u/2-xyz"
 TWO_DAYS = timedelta(days=2, hours=5)
 URGENT = {"en": "(urgent)", "fr": "(urgent)"}
 # Events sent about a game (mail_context) and about the player alone (player_context).
-PLAYER_EVENTS = {"digest", "vacation_start", "vacation_end", "signin", "webhook_disabled"}
+PLAYER_EVENTS = {
+    "digest",
+    "vacation_start",
+    "vacation_end",
+    "auto_vacation",
+    "signin",
+    "webhook_disabled",
+}
 # How long the recipient has left to move, by default, in each event's sample.
 DEFAULT_LEFT = {"your_turn": TWO_DAYS, "reminder": TWO_DAYS, "deadline_warning": timedelta(hours=5)}
 
@@ -129,6 +136,8 @@ def sample_context(
             "players_text": " & ".join(NAMES),
             "option_lines": ["Courts: yes", "Who plays first: Ana"],
             "time_control": "3 days per move",
+            "banks_text": "",
+            "bank_kind": "move",
             "since": [],
             "talk": [],
             # A checkable deal: sealed in invitations, committed in the first mail after.
@@ -187,7 +196,7 @@ def player_mail_context(event: str, lang: str) -> dict[str, Any]:
     if event == "signin":
         context["signin_link"] = "https://pbem.example/signin/3-abc"
         context["minutes"] = 60
-    if event in ("vacation_start", "vacation_end"):
+    if event in ("vacation_start", "vacation_end", "auto_vacation"):
         context["vacation"] = Vacation(
             id=1,
             player_id=2,
@@ -196,6 +205,7 @@ def player_mail_context(event: str, lang: str) -> dict[str, Any]:
             created_at=NOW,
         )
         context["days_left"] = 4
+        context["days"] = 1
     return context
 
 
@@ -227,6 +237,8 @@ CASES = [
     ("your_turn", {"left": None}),
     ("your_turn", {"left": timedelta(minutes=20)}),
     ("reminder", {}),
+    ("reminder", {"banks_text": "Ana: 2 days, Léo: nothing", "bank_kind": "bank"}),
+    ("your_turn", {"banks_text": "Ana: 5 days, Léo: 1 day", "bank_kind": "fischer"}),
     ("reminder", {"left": None, "since": []}),
     ("deadline_warning", {}),
     ("deadline_warning", {"left": TWO_DAYS}),
@@ -238,6 +250,8 @@ CASES = [
     ("digest", {}),
     ("vacation_start", {}),
     ("vacation_end", {}),
+    ("auto_vacation", {}),
+    ("auto_vacation", {"days": 2, "days_left": 0}),
     ("webhook_disabled", {"host": "discord.com", "failures": 8, "error": "HTTP 404"}),
     ("signin", {}),
     ("cancelled", {"reason": "declined", "by": "Zoé"}),

@@ -9,7 +9,7 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.models import Player, Seat
+from pbem.models import Game, Player, Seat
 from pbem.players.home import _left
 from pbem.present.timefmt import deadline_context
 from pbem.web.game import _clocks
@@ -24,7 +24,8 @@ def on_the_page(deadline: datetime, at: datetime, lang: str) -> str:
     app.config["CLOCK"] = lambda: at
     seat = Seat(game_id=1, seat=0, player_id=1, name="Ana", deadline=deadline, link_key="k")
     with app.app_context():
-        return str(_clocks([(seat, PLAYER, None)], PLAYER.tz, lang)[0]["time_left"])
+        game = Game(slug="colour-bazaar", days_per_move=3)
+        return str(_clocks(game, [(seat, PLAYER, None)], PLAYER.tz, lang)[0]["time_left"])
 
 
 def in_the_mail(deadline: datetime, at: datetime, lang: str) -> str:
