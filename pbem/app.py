@@ -36,6 +36,7 @@ from pbem.web import (
     replay,
     rules,
     signin,
+    takeback,
     webhooks,
 )
 from pbem.web.proxies import TrustedProxies
@@ -102,6 +103,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
+    app.register_blueprint(takeback.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(rules.bp)
