@@ -179,3 +179,38 @@ def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]
         return shown
     shown["takeback_offer"] = may_ask(game, last_move(session, game), seat_no)
     return shown
+
+
+# The one-word replies a mail may carry (the mails name the English and French ones): the
+# next player's answer, or the mover's request.
+REPLY_WORDS = {
+    "allow": "allow",
+    "accept": "allow",
+    "accepter": "allow",
+    "autoriser": "allow",
+    "refuse": "refuse",
+    "refuser": "refuse",
+    "undo": "ask",
+    "takeback": "ask",
+    "take back": "ask",
+    "reprendre": "ask",
+    "annuler": "ask",
+}
+
+
+def reply_word(lines: list[str]) -> str | None:
+    """"allow", "refuse" or "ask" when a reply's first line is one of REPLY_WORDS."""
+    if not lines:
+        return None
+    word = " ".join(lines[0].lower().strip(" .!").split())
+    return REPLY_WORDS.get(word)
+
+
+def by_mail(
+    session: Session, site: Any, game_id: int, seat_no: int, word: str, now: datetime
+) -> None:
+    """What a reply word does: the mover's request, or the next player's answer."""
+    if word == "ask":
+        ask(session, site, game_id, seat_no, now)
+    else:
+        answer(session, site, game_id, seat_no, word == "allow", now)
