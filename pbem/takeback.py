@@ -162,11 +162,10 @@ def _take_back(
 def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]) -> dict[str, Any]:
     """What the seat's page shows of take backs: the button to ask, the question to answer,
     the request waiting, and the moves taken back (names only: no line of the move)."""
+    # Most games never take a move back: no query for their log lines.
+    done = allowed(session, game) if game.takebacks else []
     shown: dict[str, Any] = {
-        "taken_back": [
-            {"ply": t.ply, "who": names[t.seat], "by": names[t.to_seat]}
-            for t in allowed(session, game)
-        ]
+        "taken_back": [{"ply": t.ply, "who": names[t.seat], "by": names[t.to_seat]} for t in done]
     }
     if seat_no is None or game.slug not in GAMES_WITH_TAKE_BACK or game.status != "active":
         return shown
@@ -177,7 +176,9 @@ def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]
         elif request.seat == seat_no:
             shown["takeback_waiting"] = names[request.to_seat]
         return shown
-    shown["takeback_offer"] = may_ask(game, last_move(session, game), seat_no)
+    # The seat to act has no move of its own to take back: no need to read the last one.
+    if seat_no not in GAMES[game.slug].to_act(game.state or {}):
+        shown["takeback_offer"] = may_ask(game, last_move(session, game), seat_no)
     return shown
 
 

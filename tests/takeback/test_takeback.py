@@ -269,3 +269,22 @@ def test_a_move_and_an_answer_race_one_wins_cleanly(app: Any, clock: Any) -> Non
     else:
         assert record.answer == "lapsed" and len(errors) == 1
         assert game.ply == after.ply + 1 and ply == list(range(after.ply + 1))
+
+
+def test_after_an_allowed_take_back_the_next_players_old_move_is_stale(
+    app: Any, clock: Any
+) -> None:
+    game_id = started(app, clock)
+    mover = to_act(app, game_id)
+    move(app, game_id, clock)
+    after = game_of(app, game_id)
+    nxt = to_act(app, game_id)
+    rules = GAMES["colour-bazaar"]
+    chosen = rules.legal_moves(after.state or {}, nxt)[0]
+    token = rules.turn_token(after.state or {}, nxt)
+    ask(app, game_id, mover, clock)
+    answer(app, game_id, nxt, True, clock)
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    with pytest.raises(Stale), write_session(engine) as session:
+        moves.submit_move(session, site, game_id, nxt, chosen, token, clock())
+    assert game_of(app, game_id).ply == 0 and to_act(app, game_id) == mover
