@@ -127,7 +127,10 @@ def answer(
         return request
     request.answer = "allowed"
     _take_back(session, game, request, tell.seats, now)
-    presence.cancel_held(tell.writes, tell.seats[seat_no], game.ply + 1)
+    # The next player's turn mail, held or only not sent yet, would now tell of a turn gone.
+    answering = tell.seats[seat_no]
+    answering.held_mail = True
+    presence.cancel_held(tell.writes, answering, request.ply + 1)
     player: Player = player_of(session, mover)
     tell_turn(tell, mover, player.notify)
     tell.carry_out(session)

@@ -131,7 +131,10 @@ def test_allowed_puts_the_game_back_and_the_same_card_is_drawn_again(
     table = seats(app, game_id)
     assert table[mover].turn_started_at == clock() and table[mover].deadline is not None
     assert table[nxt].deadline is None
-    assert mails(app, game_id, "your_turn")[-1].seat == mover
+    turn_mails = mails(app, game_id, "your_turn")
+    assert turn_mails[-1].seat == mover
+    # The next player's turn mail, not sent yet, no longer goes: the turn is not theirs.
+    assert not [m for m in turn_mails if m.seat == nxt and m.sent_at is None]
     # The same move again draws the same card: the pile was put back as it was.
     move(app, game_id, clock, pick=1)
     assert game_of(app, game_id).state == after.state
