@@ -39,6 +39,7 @@ from pbem.web import (
     rules,
     signin,
     standing,
+    takeback,
     verify,
     webhooks,
 )
@@ -108,6 +109,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(game.bp)
     app.register_blueprint(plan.bp)
     app.register_blueprint(standing.bp)
+    app.register_blueprint(takeback.bp)
     app.register_blueprint(account.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(rules.bp)

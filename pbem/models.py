@@ -78,6 +78,9 @@ class Game(SQLModel, table=True):
     # for a game given its seed (tests, the command line) or made before checkable deals.
     deal_secret: str | None = Field(default=None, max_length=64)
     deal_salt: str | None = Field(default=None, max_length=64)
+    # Moves taken back by consent (pbem.takeback): a page's kept log lines name it, since a
+    # ply's line changes when its move is taken back and played again.
+    takebacks: int = 0
 
 
 class Seat(SQLModel, table=True):
@@ -137,6 +140,23 @@ class Move(SQLModel, table=True):
     # The move described for each viewer ("0", "1", ... and "watch"), as game messages.
     lines: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime
+
+
+class TakeBack(SQLModel, table=True):
+    """A mover's request to take back their last move, and the next player's answer; an
+    allowed one keeps the move taken out of the log, as the record of the undo."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    ply: int  # the ply of the move to take back
+    seat: int  # the mover, who asks
+    to_seat: int  # the next player, who answers
+    move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    # The move's log lines by viewer, as written: each seat reads only its own.
+    lines: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    answer: str = Field(default="", max_length=12)  # "" pending, allowed, refused, lapsed
+    asked_at: datetime
+    answered_at: datetime | None = None
 
 
 class Outbox(SQLModel, table=True):

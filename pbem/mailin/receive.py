@@ -20,6 +20,7 @@ from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from pbem import takeback
 from pbem.errors import PlayError
 from pbem.games import GAMES, GameError, IllegalMove, ahead
 from pbem.games.fantasy_business.standing import SLUG as STANDING_SLUG
@@ -336,6 +337,16 @@ def _decide(
 
     if game.status != "active" or game.state is None:
         return refuse("not_active", Message("mailmove.error.game_not_active", {}))
+    word = takeback.reply_word(lines)
+    if word is not None:
+        # A take back is the seat's to ask or answer whatever turn its mail was for.
+        try:
+            with session.begin_nested():
+                takeback.by_mail(session, site, id_of(game), seat.seat, word, now)
+        except PlayError as exc:
+            return refuse("take_back", Message(exc.key, exc.params), lines[0])
+        _record(session, message_id, reply, sender, "applied", f"takeback_{word}", now)
+        return Verdict("applied", f"takeback_{word}", ACCEPTED)
     rules = GAMES[game.slug]
     current = rules.turn_token(game.state, seat.seat)
     names = [s.name for s in seats_of(session, game)]

@@ -10,7 +10,10 @@ from pbem.players.reply_address import make_address
 from pbem.present import text_presenter
 
 # The mails that ask a seat for its move, and so carry a Reply-To that plays it.
-TURN_MAILS = frozenset({"your_turn", "reminder", "deadline_warning", "move_refused"})
+# The take-back question goes to the seat whose turn it is: a reply allows or refuses.
+TURN_MAILS = frozenset(
+    {"your_turn", "reminder", "deadline_warning", "move_refused", "takeback_asked"}
+)
 MAX_LISTED = 60  # legal moves listed in an answer to a refused reply
 
 

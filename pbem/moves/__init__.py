@@ -36,7 +36,14 @@ from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
-from pbem.storage.writes import Writes, move_game, seat_row, seats_now, update_seats
+from pbem.storage.writes import (
+    Writes,
+    lapse_take_back,
+    move_game,
+    seat_row,
+    seats_now,
+    update_seats,
+)
 from pbem.webhooks.events import hooks_of_game, queue_events
 
 log = logging.getLogger(__name__)
@@ -228,6 +235,7 @@ def write_move(session: Session, site: Any, prepared: Prepared, plan: Plan, now:
     talk = move_game(session, plan.game_id, plan.ply, plan.game_values)
     if len(talk) != 1:
         raise Stale("play.error.stale")
+    lapse_take_back(session, plan.game_id, now)  # the next player moved: the move wins
     as_made = talk[0] == plan.talk_read and seats_now(session, plan.game_id) == plan.seats_read
     if not as_made:
         log.info(

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from sqlalchemy import Integer, bindparam, insert, select, update
 from sqlmodel import Session, SQLModel
 
-from pbem.models import Game, Seat
+from pbem.models import Game, Seat, TakeBack
 from pbem.storage.rawsql import Statement, compiled, dialect_of, run
 
 SEATS = Seat.__table__  # type: ignore[attr-defined]
 GAMES = Game.__table__  # type: ignore[attr-defined]
+TAKEBACKS = TakeBack.__table__  # type: ignore[attr-defined]
 SEAT_COLUMNS = tuple(column.key for column in SEATS.columns)
 Build = Callable[[], Any]
 
@@ -162,4 +164,21 @@ def _game_update(keys: tuple[str, ...]) -> Any:
         )
         .values({k: bindparam(k, type_=GAMES.c[k].type) for k in keys})
         .returning(GAMES.c.last_talk)
+    )
+
+
+def lapse_take_back(session: Session, game_id: int, now: datetime) -> None:
+    """A move lapses the game's pending take back (pbem.takeback): the move wins."""
+    statement = compiled(dialect_of(session), ("take back lapse",), _lapse_update)
+    run(session, statement, statement.parameters({"w_id": game_id, "now": now}))
+
+
+def _lapse_update() -> Any:
+    return (
+        update(TAKEBACKS)
+        .where(
+            TAKEBACKS.c.game_id == bindparam("w_id", type_=Integer),
+            TAKEBACKS.c.answer == "",
+        )
+        .values(answer="lapsed", answered_at=bindparam("now", type_=TAKEBACKS.c.answered_at.type))
     )

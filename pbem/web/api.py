@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, g, jsonify, request
 from werkzeug.wrappers import Response
 
-from pbem import moves
+from pbem import moves, takeback
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.models import Game, Note, Player
@@ -29,6 +29,7 @@ from pbem.storage.store import id_of, log_of
 from pbem.web import engine, now, site
 from pbem.web.apimodels import (
     SettingsRequest,
+    read_answer,
     read_body,
     read_move,
     read_notes,
@@ -59,7 +60,15 @@ def _lang(table: Table, viewer: int | None) -> str:
 def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[str, Any]:
     lang = _lang(table, viewer)
     first = max(0, game.ply - LOG_PAGE)
-    return game_json(game, table, viewer, log_of(session, game, viewer, since=first), lang, first)
+    found = game_json(game, table, viewer, log_of(session, game, viewer, since=first), lang, first)
+    if viewer is not None and game.slug in takeback.GAMES_WITH_TAKE_BACK:
+        shown = takeback.for_page(session, game, viewer, [s.name for s, _, _ in table])
+        found["take_back"] = {
+            "may_ask": bool(shown.get("takeback_offer")),
+            "asked_by": shown.get("takeback_question"),
+            "waiting_for": shown.get("takeback_waiting"),
+        }
+    return found
 
 
 @bp.get("/openapi.json")
@@ -177,9 +186,53 @@ def settings(token: str) -> tuple[Response, int] | Response:
         return jsonify({"auto_vacation": player.auto_vacation})
 
 
+@bp.post("/seat/<token>/takeback")
+def take_back(token: str) -> tuple[Response, int] | Response:
+    """Ask to take back the seat's last move; answered with the view (409: nothing to take
+    back, or a request already waiting)."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        lang, game_id = _lang(table, seat_no), game.id or 0
+    try:
+        with write_session(engine()) as session:
+            takeback.ask(session, site(), game_id, seat_no, now())
+    except PlayError as exc:
+        return _refused(exc, lang)
+    return _seat_view(token)
+
+
+@bp.post("/seat/<token>/takeback/answer")
+def take_back_answer(token: str) -> tuple[Response, int] | Response:
+    """Allow or refuse the take back this seat is asked for; answered with the new view."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        lang, game_id = _lang(table, seat_no), game.id or 0
+    if not request.is_json:
+        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+    read = read_answer(request.get_data(cache=False))
+    if read == "bad_json":
+        return error(400, "bad_json", say(lang, "api.error.json"))
+    if read == "bad_request":
+        return error(400, "bad_request", say(lang, "api.error.body"))
+    try:
+        with write_session(engine()) as session:
+            takeback.answer(session, site(), game_id, seat_no, read.answer == "allow", now())
+    except PlayError as exc:
+        return _refused(exc, lang)
+    return _seat_view(token)
+
+
+def _seat_view(token: str) -> Response:
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return jsonify(_view(session, game, table, seat_no))
+
+
 def _refused(problem: PlayError, lang: str) -> tuple[Response, int]:
     """A move refused for its turn (409 stale) or the game's state, in JSON."""
     code = "stale" if isinstance(problem, Stale) else "not_active"
+    if problem.key.startswith("takeback."):
+        code = "take_back"  # nothing to take back or answer now, or a request waiting
     return error(problem.status, code, say(lang, problem.key, **problem.params))
 
 

@@ -31,6 +31,7 @@ ErrorCode = Literal[
     "illegal",
     "stale",
     "not_active",
+    "take_back",
     "not_found",
     "method_not_allowed",
     "too_large",
@@ -120,6 +121,18 @@ class LogLine(Answer):
     text: list[str]
 
 
+class TakeBackState(Answer):
+    """Undo with consent, as this seat stands: whether it may ask, or has a question to answer."""
+
+    may_ask: bool = Field(description="The seat may ask to take back its last move now")
+    asked_by: str | None = Field(
+        description="The player who asks this seat to let them take back their move, or null"
+    )
+    waiting_for: str | None = Field(
+        description="The player this seat's own request waits on, or null"
+    )
+
+
 class View(Answer):
     """The game as its reader (a seat, or an onlooker) may see it."""
 
@@ -139,6 +152,9 @@ class View(Answer):
     )
     log: list[LogLine] = Field(description="The last moves, as this reader may read them")
     log_from: int = Field(ge=0, description="The first ply in log")
+    take_back: TakeBackState | None = Field(
+        default=None, description="Undo with consent (Colour Bazaar seats); null otherwise"
+    )
 
 
 class Standing(Answer):
@@ -308,5 +324,25 @@ def read_move(data: bytes) -> MoveRequest | Literal["bad_json", "bad_request"]:
         return "bad_json"
     try:
         return MoveRequest.model_validate(body)
+    except ValidationError:
+        return "bad_request"
+
+
+class TakeBackAnswer(BaseModel):
+    """The next player's answer to a request to take back a move."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    answer: Literal["allow", "refuse"]
+
+
+def read_answer(data: bytes) -> TakeBackAnswer | Literal["bad_json", "bad_request"]:
+    """The answer a body holds, or why it holds none (as read_move)."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return "bad_json"
+    try:
+        return TakeBackAnswer.model_validate(body)
     except ValidationError:
         return "bad_request"

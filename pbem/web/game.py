@@ -20,7 +20,7 @@ from flask import (
 from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
-from pbem import moves, play
+from pbem import moves, play, takeback
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, IllegalMove
 from pbem.mailout.replies import page_moves
@@ -65,6 +65,11 @@ def _page(
         return _render_page(
             session, token, game, table_of(session, game_id, now()), seat_no, status, **extra
         )
+
+
+def error_page(token: str, game_id: int, seat_no: int, exc: PlayError) -> tuple[str, int]:
+    """The seat's page with the error a request on it ended in."""
+    return _page(token, game_id, seat_no, status=exc.status, error=exc)
 
 
 def _render_page(
@@ -160,6 +165,7 @@ def _render_page(
         by_mail=page_moves(site(), game, seat, lang, names),
         plan=plan_context(game, seat, lang),
         standing=standing_context(game, seat, lang),
+        **takeback.for_page(session, game, seat_no, names),
     )
     return render_template(f"games/{game.slug}/page.html", **context), status
 
@@ -174,7 +180,8 @@ def _log(
 
 
 def _log_key(game: Game, seat_no: int | None, lang: str, names: list[str]) -> tuple[Any, ...]:
-    return (game.id, str(game.created_at), seat_no, lang, tuple(names))
+    # A move taken back leaves its ply to the next move: the count keeps their lines apart.
+    return (game.id, str(game.created_at), game.takebacks, seat_no, lang, tuple(names))
 
 
 def _log_since(

@@ -26,6 +26,7 @@ from pbem.web.apimodels import (
     SettingsRequest,
     Standing,
     StandingRequest,
+    TakeBackAnswer,
     View,
 )
 
@@ -37,7 +38,8 @@ REFUSALS = {
     403: "Sent from another site (Origin or Sec-Fetch-Site): refused",
     404: "No such link, or a revoked one",
     405: "This method is not allowed at this path (Allow lists those that are)",
-    409: "The turn was already played (stale), or the game is not being played",
+    409: "The turn was already played (stale), or the game is not being played; for a take "
+    "back: nothing to take back or answer now, or a request already waiting",
     413: "The body is larger than 16 KiB (sized or chunked): refused unread",
     415: "The body is not application/json",
     429: "Too many wrong links from this address: wait and try again",
@@ -85,16 +87,6 @@ ROUTES = (
         "The move is played: the new view",
         (400, 403, 409, 415, *LINK, *ANY),
         body=MoveRequest,
-    ),
-    Route(
-        "post",
-        "/api/v1/seat/{token}/settings",
-        "seatSettings",
-        "Change the seat's player's settings (automatic vacation), for all their games",
-        Settings,
-        "The settings as they now stand",
-        (400, 403, 415, *LINK, *ANY),
-        body=SettingsRequest,
     ),
     Route(
         "post",
@@ -180,6 +172,25 @@ ROUTES = (
         Standing,
         "The orders are cancelled",
         (403, *LINK, *ANY),
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/takeback",
+        "seatTakeBackAsk",
+        "Ask the next player to let this seat take back its last move (no body needed)",
+        View,
+        "The request waits for the next player's answer: the view",
+        (403, 409, *LINK, *ANY),
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/takeback/answer",
+        "seatTakeBackAnswer",
+        "Allow or refuse the take back this seat is asked for",
+        View,
+        "Answered (allowed: the move is taken back): the new view",
+        (400, 403, 409, 415, *LINK, *ANY),
+        body=TakeBackAnswer,
     ),
     Route(
         "get",

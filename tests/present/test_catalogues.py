@@ -246,6 +246,11 @@ CASES = [
     ("timeout", {"who": NAMES[2]}),
     ("timeout", {"who": NAMES[2], "to_act": [], "to_act_text": ""}),
     ("absent", {"who": NAMES[1]}),
+    ("takeback_asked", {"who": NAMES[1]}),
+    ("takeback_asked", {"who": NAMES[1],
+                        "reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",
+                        "reply_example": "play castle 3 knots"}),  # fmt: skip
+    ("takeback_refused", {"who": NAMES[1]}),
     ("absent", {"who": NAMES[2], "absent": [NAMES[2]]}),
     ("digest", {}),
     ("vacation_start", {}),

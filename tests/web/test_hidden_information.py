@@ -614,6 +614,28 @@ class Walk:
         return True
 
 
+# --- undo with consent (pbem/takeback.py), midway through the Colour Bazaar walk -----------
+
+TAKE_BACK_AFTER = 7  # plies: the mover drew a card from the pile, which goes back on top
+
+
+def take_back_midway(walk: Walk, before: dict[str, Any]) -> None:
+    """The last mover asks to take back their move and the next seat allows it; every page
+    and mail is searched while the request waits and after, and the game is as before."""
+    last = moves(walk.app)[-1]
+    (nxt,) = GAMES[walk.slug].to_act(stored(walk.app).state)
+    link = walk.links[last.seat]
+    ask = form_with(walk.client.get(link).get_data(as_text=True), "/takeback")
+    assert walk.client.post(f"{link}/takeback", data=hidden(ask)).status_code == 303
+    deliver(walk.app)
+    walk.look(every_seat=True)  # the question on the next seat's page and in its mail
+    page = walk.client.get(walk.links[nxt]).get_data(as_text=True)
+    data = {**hidden(form_with(page, "/takeback/answer")), "answer": "allow"}
+    assert walk.client.post(f"{walk.links[nxt]}/takeback/answer", data=data).status_code == 303
+    deliver(walk.app)
+    assert stored(walk.app).state == before
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_colour_bazaar_pages_and_mails_hide_what_each_seat_may_not_see(
     client: Any, app: Any, smtpd: Any, inbound: Any, lang: str
@@ -630,10 +652,15 @@ def test_colour_bazaar_pages_and_mails_hide_what_each_seat_may_not_see(
         for seat, link in enumerate(walk.links):
             assert ("I hold the Bard" in client.get(link).get_data(as_text=True)) == (seat < 2)
         assert "I hold the Bard" not in client.get(f"/w/{walk.watch}").get_data(as_text=True)
+        before = stored(app).state
         if not walk.play_one():
             break
         plies += 1
-    assert plies == 30 and stored(app).status == "over"
+        if plies == TAKE_BACK_AFTER:
+            walk.look(every_seat=True)
+            take_back_midway(walk, before)
+    # One move taken back and played again: 30 moves in the log, 31 played.
+    assert plies == 31 and len(moves(app)) == 30 and stored(app).status == "over"
     state = stored(app).state
     # The seeded game holds the case: a hand shown, then a face-down discard from it.
     shown_then_discarded = [

@@ -94,6 +94,8 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(client.post(path, json=good, raw=True))  # the same turn again: stale
         elsewhere = concrete(route, table["other"])
         keep(client.post(elsewhere, json=good, raw=True))  # not this seat's turn
+        if "/takeback" in route.path:
+            answers.extend(take_back_walk(route, client, table, good))
     elif route.method == "put" and route.path.endswith("/notes"):  # the seat's notes
         keep(client.put(path, json={"text": "x"}, headers=cross))
         for data in ("{", '{"text": 5}', "[]"):
@@ -123,6 +125,25 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
             patch.setattr("pbem.web.api.read_session", down)
             keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))
     return answers
+
+
+def take_back_walk(
+    route: Route, client: Any, table: dict[str, str], good: dict[str, Any]
+) -> list[tuple[int, Any]]:
+    """A take back's answers once there is a move to take back: asked (then asked again),
+    or answered (then answered again)."""
+    mover, other = table["mover"], table["other"]
+    played = client.post(concrete(ROUTES[1], mover), json=good, raw=True)
+    assert played.status_code == 200
+    ask = f"/api/v1/seat/{mover}/takeback"
+    sent = [client.post(ask, raw=True)]
+    if route.path.endswith("/answer"):
+        assert sent[0].status_code == 200
+        path = concrete(route, other)
+        sent = [client.post(path, json={"answer": "refuse"}, raw=True) for _ in range(2)]
+    else:
+        sent.append(client.post(ask, raw=True))  # a second request: 409
+    return [(answer.status_code, answer.get_json()) for answer in sent]
 
 
 def test_every_api_route_is_in_the_route_table(app: Any) -> None:
