@@ -47,9 +47,12 @@ def pbem_app(folder: Path, smtp_port: int) -> Any:
         # so that every run deals the same games (only games are made with this app).
         import pbem.play
 
+        seeds = random.Random(32)
         if hasattr(pbem.play, "new_seed"):
-            seeds = random.Random(32)
             pbem.play.new_seed = lambda: seeds.getrandbits(62)
+        if hasattr(pbem.play, "fairdeal"):  # a checkable deal: its secret seeded as well
+            deal = pbem.play.fairdeal
+            deal.new_secret = lambda: (f"{seeds.getrandbits(256):064x}", "00" * 32)
     return create_app(
         {
             "SECRET_KEY": SECRET,

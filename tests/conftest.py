@@ -24,6 +24,7 @@ from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
 from pbem import create_app, play
+from pbem.games import fairdeal
 from pbem.storage.db import migrate
 from pbem.web.csrf import csrf_token
 from tests.settings import app_settings
@@ -109,6 +110,13 @@ def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds, so a test that looks for the seed in a page does not find it by chance.)"""
     rng = random.Random(15)
     monkeypatch.setattr(play, "new_seed", lambda: rng.getrandbits(62))
+    # A checkable deal's seed comes from the server's secret (and the players' shares):
+    # the secret and salt come from the seeded generator too.
+    monkeypatch.setattr(
+        fairdeal,
+        "new_secret",
+        lambda: (f"{rng.getrandbits(256):064x}", f"{rng.getrandbits(256):064x}"),
+    )
 
 
 @pytest.fixture

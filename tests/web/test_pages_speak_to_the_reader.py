@@ -53,7 +53,7 @@ def test_no_move_by_mail_is_offered_when_replies_are_not_set_up(
 
 def test_the_winner_reads_you_win(client: Any, app: Any, smtpd: Any, monkeypatch: Any) -> None:
     # A deal with one winner (a shared win is worded otherwise: "You share the win").
-    monkeypatch.setattr("pbem.play.new_seed", lambda: 7)
+    monkeypatch.setattr("pbem.games.fairdeal.seed_of", lambda secret, shares: 7)
     links = new_game(client, app, smtpd, [ANA, LEO])
     finish(client, app, smtpd, links)
     game = state_of(app, 1)
