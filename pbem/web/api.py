@@ -28,13 +28,13 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
 from pbem.web import engine, now, site
 from pbem.web.apimodels import (
+    NotesRequest,
+    PlanRequest,
     SettingsRequest,
-    read_answer,
+    StandingRequest,
+    TakeBackAnswer,
     read_body,
     read_move,
-    read_notes,
-    read_plan,
-    read_standing,
 )
 from pbem.web.openapi import document
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
@@ -142,7 +142,7 @@ def notes_write(token: str) -> tuple[Response, int] | Response:
         lang = _lang(table, seat_no)
     if not request.is_json:
         return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_notes(request.get_data(cache=False))
+    read = read_body(request.get_data(cache=False), NotesRequest)
     if read == "bad_json":
         return error(400, "bad_json", say(lang, "api.error.json"))
     if read == "bad_request":
@@ -209,7 +209,7 @@ def take_back_answer(token: str) -> tuple[Response, int] | Response:
         lang, game_id = _lang(table, seat_no), game.id or 0
     if not request.is_json:
         return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_answer(request.get_data(cache=False))
+    read = read_body(request.get_data(cache=False), TakeBackAnswer)
     if read == "bad_json":
         return error(400, "bad_json", say(lang, "api.error.json"))
     if read == "bad_request":
@@ -258,7 +258,7 @@ def put_plan(token: str) -> tuple[Response, int] | Response:
         names = [s.name for s, _, _ in table]
     if not request.is_json:
         return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_plan(request.get_data(cache=False))
+    read = read_body(request.get_data(cache=False), PlanRequest)
     if isinstance(read, str):
         return error(
             400, read, say(lang, "api.error.json" if read == "bad_json" else "api.error.body")
@@ -302,7 +302,7 @@ def put_orders(token: str) -> tuple[Response, int] | Response:
         names = [s.name for s, _, _ in table]
     if not request.is_json:
         return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_standing(request.get_data(cache=False))
+    read = read_body(request.get_data(cache=False), StandingRequest)
     if isinstance(read, str):
         return error(
             400, read, say(lang, "api.error.json" if read == "bad_json" else "api.error.body")

@@ -14,7 +14,7 @@ and the log lines written for that reader.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
@@ -207,18 +207,6 @@ class NotesRequest(BaseModel):
     text: str = Field(description="The notes (at most `limit` characters, as Notes gives)")
 
 
-def read_notes(data: bytes) -> NotesRequest | Literal["bad_json", "bad_request"]:
-    """The notes a body holds, or why it holds none (as read_move)."""
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return "bad_json"
-    try:
-        return NotesRequest.model_validate(body)
-    except ValidationError:
-        return "bad_request"
-
-
 class PlanBranch(BaseModel):
     """One branch of a plan: their move, my answer, and what follows (one level more)."""
 
@@ -256,30 +244,6 @@ class Plan(Answer):
     )
 
 
-def read_plan(data: bytes) -> PlanRequest | Literal["bad_json", "bad_request"]:
-    """The plan a body holds, or why it holds none (as read_move)."""
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return "bad_json"
-    try:
-        return PlanRequest.model_validate(body)
-    except ValidationError:
-        return "bad_request"
-
-
-def read_standing(data: bytes) -> StandingRequest | Literal["bad_json", "bad_request"]:
-    """The standing orders a body holds, or why it holds none (as read_move)."""
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return "bad_json"
-    try:
-        return StandingRequest.model_validate(body)
-    except ValidationError:
-        return "bad_request"
-
-
 class SettingsRequest(BaseModel):
     """The player's settings to change; a key left out keeps its value."""
 
@@ -298,11 +262,17 @@ class Settings(Answer):
     auto_vacation: bool
 
 
-def read_body(
-    data: bytes, model: type[SettingsRequest]
-) -> SettingsRequest | Literal["bad_json", "bad_request"]:
-    """A settings body read, or why it cannot be (as read_move)."""
+Body = TypeVar("Body", bound=BaseModel)
+
+
+def read_body(data: bytes, model: type[Body]) -> Body | Literal["bad_json", "bad_request"]:
+    """What a body holds as `model` (a move, notes, a plan, orders, settings, an answer),
+    or why it holds none: "bad_json" for a body that is no JSON (or nested too deeply),
+    "bad_request" for JSON of another shape."""
     try:
+        # orjson refuses nesting past 1,024 levels with a JSONDecodeError, where the
+        # standard parser would raise RecursionError (an answer 500); it also refuses
+        # NaN and Infinity, which no body holds.
         body = orjson.loads(data)
     except orjson.JSONDecodeError:
         return "bad_json"
@@ -313,19 +283,8 @@ def read_body(
 
 
 def read_move(data: bytes) -> MoveRequest | Literal["bad_json", "bad_request"]:
-    """The move a body holds, or why it holds none: "bad_json" for a body that is no JSON
-    (or nested too deeply), "bad_request" for JSON of another shape."""
-    try:
-        # orjson refuses nesting past 1,024 levels with a JSONDecodeError, where the
-        # standard parser would raise RecursionError (an answer 500); it also refuses
-        # NaN and Infinity, which no move holds.
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return "bad_json"
-    try:
-        return MoveRequest.model_validate(body)
-    except ValidationError:
-        return "bad_request"
+    """The move a body holds, or why it holds none (read_body)."""
+    return read_body(data, MoveRequest)
 
 
 class TakeBackAnswer(BaseModel):
@@ -334,15 +293,3 @@ class TakeBackAnswer(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
 
     answer: Literal["allow", "refuse"]
-
-
-def read_answer(data: bytes) -> TakeBackAnswer | Literal["bad_json", "bad_request"]:
-    """The answer a body holds, or why it holds none (as read_move)."""
-    try:
-        body = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return "bad_json"
-    try:
-        return TakeBackAnswer.model_validate(body)
-    except ValidationError:
-        return "bad_request"

@@ -56,6 +56,7 @@ def table(client: Any, app: Any, smtpd: Any) -> dict[str, str]:
         "mover": api(mover).rsplit("/", 1)[1],
         "other": api(other).rsplit("/", 1)[1],
         "watch": watch,
+        **{f"seat{n}": api(link).rsplit("/", 1)[1] for n, link in enumerate(links.values())},
     }
 
 
@@ -132,9 +133,13 @@ def take_back_walk(
 ) -> list[tuple[int, Any]]:
     """A take back's answers once there is a move to take back: asked (then asked again),
     or answered (then answered again)."""
-    mover, other = table["mover"], table["other"]
-    played = client.post(concrete(ROUTES[1], mover), json=good, raw=True)
+    mover = table["mover"]
+    played = client.post(f"/api/v1/seat/{mover}/move", json=good, raw=True)
     assert played.status_code == 200
+    # The seat after the mover answers a take back: the one the game now waits for.
+    (after,) = played.get_json()["game"]["to_act"]
+    seats = [table[key] for key in table if key.startswith("seat")]
+    other = next(t for t in seats if client.get(f"/api/v1/seat/{t}").get_json()["seat"] == after)
     ask = f"/api/v1/seat/{mover}/takeback"
     sent = [client.post(ask, raw=True)]
     if route.path.endswith("/answer"):
