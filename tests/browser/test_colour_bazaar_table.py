@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from pbem import play
 from pbem.games.colour_bazaar import allowed_plays
 from pbem.models import Game
 from pbem.play import Invitee, create_game, join
@@ -53,6 +54,8 @@ def late_game(live: LiveServer, moves: int) -> list[str]:
             PLAYERS,
             {"courts": True},
             live.app.config["CLOCK"](),
+            # A seed given (the tests' seeded one): the deal this test's screens are made for.
+            seed=play.new_seed(),
         )
         join(session, ext["site"], game.id, 1, live.app.config["CLOCK"]())
         links = [ext["site"].seat_url(s).removeprefix(live.url) for s in seats_of(session, game)]
