@@ -19,7 +19,7 @@ from pbem.storage.rawsql import compiled, dialect_of, run
 PLAYERS = Player.__table__  # type: ignore[attr-defined]
 KEYS = (
     "email", "name", "lang", "tz", "notify", "vacation_days", "unsubscribe_key", "created_at",
-    "session_generation",
+    "session_generation", "auto_vacation",
 )  # fmt: skip
 
 
@@ -32,6 +32,7 @@ def _add_player(session: Any, email: str, at: datetime) -> None:
     values = {
         "email": email, "name": "Zoé", "lang": "fr", "tz": "Europe/Paris", "notify": "every",
         "vacation_days": 14, "unsubscribe_key": "", "created_at": at, "session_generation": 0,
+        "auto_vacation": False,
     }  # fmt: skip
     run(session, statement, statement.parameters(values))
 
