@@ -1,59 +1,95 @@
-"""How strong and how quick the computer players are: a round robin on one core.
+"""How strong and how quick the computer players are: a round robin, and a rating per level.
 
-For each game and table (Colour Bazaar 2 and 3 players, Fantasy Business 4 players) and
-each pair of levels, one seat of the first level plays against the other level in every
-other seat; the seats rotate from game to game (and each game has its own seed, so the
-first player and the deal change too). It prints the games played, the first level's
-win share (a shared win counts its share) with a 95% Wilson interval, against the equal
-share, and for each level the milliseconds per decision (median and p95). A bare
-baseline in the same run, a uniformly random legal move, gives the cost of just asking
-for the legal moves and choosing.
+Players are the computer levels (beginner, casual, strong) and opponents written from the
+rules alone in bench/opponents.py ("greedy" in Colour Bazaar, "bidder" in Fantasy
+Business), so a level is measured against a player that is not itself. For each table
+(Colour Bazaar 2 players, Fantasy Business 4 players by orders) and each pair A-B, one
+seat of A plays against B in every other seat; the seat of A rotates from game to game
+and each game has its own seed (first player and deal change too). It prints A's win
+share (a shared win counts its share) with a 95% Wilson interval, the equal share, the
+issue's aims met or not, an Elo-like rating per player from every pairwise result of the
+round robin (the bench opponent anchored at 1500), and the CPU milliseconds per decision
+(median, p95, max), beside a bare baseline in the same run: a uniformly random legal move.
 
-Aims (issue 12): strong >= 60% against casual in 2-player Colour Bazaar; casual >= 75%
-against beginner; in 4-player Fantasy Business one strong seat with three casual ones
-wins >= 50% (twice the equal share).
+Games run in parallel on every core (--jobs); each decision's time is the CPU time of the
+process that made it, so the figures do not depend on how many run at once.
 
-    python bench/bots.py                     # the strong level at its default budget
-    python bench/bots.py --games 40 --cb-sims 150 --fb-sims 60
-    python bench/bots.py --quick             # a smoke run, a minute or so
+    python bench/bots.py                   # the whole round robin at the default budgets
+    python bench/bots.py --table Fantasy --pair strong-bidder --games 40
+    python bench/bots.py --quick           # a smoke run, a minute or so
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import opponents  # noqa: E402
 from pbem.bots import STRONG_SIMULATIONS, Budget, choose, seeded_rng  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
 
 
 @dataclass(frozen=True)
 class Table:
-    """One game and table size to play on."""
+    """One game and table size, the pairs played there and the aims for them."""
 
     label: str
     slug: str
     n: int
     options: dict[str, Any]
+    pairs: tuple[tuple[str, str], ...]
+    aims: dict[tuple[str, str], float]
+    anchor: str
 
 
-# Fantasy Business in its mail mode, the orders auction, where the engine has it.
-_AUCTIONS = next(o.choices for o in GAMES["fantasy-business"].options if o.name == "auction")
-_FB_MODE = "orders" if "orders" in _AUCTIONS else "open"
 TABLES = [
-    Table("Colour Bazaar, 2 players", "colour-bazaar", 2, {"courts": False}),
-    Table("Colour Bazaar, 3 players", "colour-bazaar", 3, {"courts": False}),
-    Table(f"Fantasy Business, 4 players, {_FB_MODE}", "fantasy-business", 4, {"auction": _FB_MODE}),
+    Table(
+        "Colour Bazaar, 2 players",
+        "colour-bazaar",
+        2,
+        {"courts": False},
+        (
+            ("strong", "casual"),
+            ("strong", "greedy"),
+            ("casual", "greedy"),
+            ("casual", "beginner"),
+            ("greedy", "beginner"),
+            ("strong", "beginner"),
+        ),
+        {("strong", "casual"): 0.60, ("casual", "greedy"): 0.75},
+        "greedy",
+    ),
+    Table(
+        "Fantasy Business, 4 players, orders",
+        "fantasy-business",
+        4,
+        {"auction": "orders"},
+        (
+            ("strong", "bidder"),
+            ("casual", "bidder"),
+            ("strong", "casual"),
+            ("bidder", "casual"),
+            ("casual", "beginner"),
+            ("bidder", "beginner"),
+            ("strong", "beginner"),
+        ),
+        {("strong", "bidder"): 0.50, ("casual", "bidder"): 0.30, ("strong", "casual"): 0.50},
+        "bidder",
+    ),
 ]
-PAIRS = [("strong", "casual"), ("casual", "beginner"), ("strong", "beginner")]
+OPPONENTS = {"greedy": opponents.greedy, "bidder": opponents.bidder}
+# Issue 35: CPU a decision, median and max for strong, median for casual.
+STRONG_MEDIAN, STRONG_MAX, CASUAL_MEDIAN = 1.0, 2.0, 0.010
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -69,129 +105,190 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(
-    table: Table, levels: list[str], seed: int, sims: dict[str, int], times: dict[str, list[float]]
-) -> list[int]:
-    """One whole game; the seats that won (shared first places all count)."""
+    table: Table, players: list[str], seed: int, sims: dict[str, int]
+) -> tuple[list[int], dict[str, list[float]]]:
+    """One whole game: its final scores and each player's CPU seconds per decision."""
     game = GAMES[table.slug]
     state = game.setup(table.n, table.options, seed)
+    times: dict[str, list[float]] = {}
     while game.to_act(state):
         seat = game.to_act(state)[0]
         view = game.view(state, seat)
         legal = game.legal_moves(state, seat)
         rng = seeded_rng(seed, state["ply"], seat)
-        level = levels[seat]
+        player = players[seat]
         started = time.process_time()
-        if level == "random":
+        if player == "random":
             move = legal[rng.randrange(len(legal))]
+        elif player in OPPONENTS:
+            move = OPPONENTS[player](game, view, legal, rng)
         else:
-            budget = Budget(level, sims[table.slug] if level == "strong" else None)
+            budget = Budget(player, sims[table.slug] if player == "strong" else None)
             move = choose(game, view, legal, rng, budget)
-        times.setdefault(f"{table.slug} {level}", []).append(time.process_time() - started)
+        times.setdefault(player, []).append(time.process_time() - started)
         state = game.apply(state, seat, move)
     outcome = game.outcome(state)
     assert outcome is not None
-    return outcome.winners()
+    return list(outcome.scores), times
+
+
+def _play_job(job: tuple[Table, str, list[str], int, dict[str, int]]) -> tuple[Any, ...]:
+    table, pair, players, seed, sims = job
+    scores, times = play(table, players, seed, sims)
+    return table.label, pair, tuple(players), scores, times
+
+
+def ratings(results: list[tuple[str, str, float]], anchor: str) -> dict[str, float]:
+    """Elo-like ratings (Bradley-Terry by minorisation-maximisation), `anchor` at 1500.
+
+    Each result is (a, b, a's score: 1, 1/2 or 0). A player who never loses or never wins
+    is pulled in by one drawn game against every other player (a weak prior), so every
+    rating is finite.
+    """
+    players = sorted({p for a, b, _ in results for p in (a, b)})
+    prior = [(a, b, 0.5) for a in players for b in players if a < b]
+    wins = {p: 0.0 for p in players}
+    games: dict[tuple[str, str], float] = {}
+    for a, b, s in results + prior:
+        wins[a] += s
+        wins[b] += 1 - s
+        key = (min(a, b), max(a, b))
+        games[key] = games.get(key, 0.0) + 1
+    strength = {p: 1.0 for p in players}
+    for _ in range(2000):
+        new = {}
+        for p in players:
+            denominator = sum(
+                n / (strength[q] + strength[r]) for (q, r), n in games.items() if p in (q, r)
+            )
+            new[p] = wins[p] / denominator if denominator else strength[p]
+        norm = new[anchor] if anchor in new else 1.0
+        strength = {p: v / norm for p, v in new.items()}
+    return {p: 1500 + 400 * math.log10(v) for p, v in strength.items()}
+
+
+def pairwise(players: list[str], scores: list[int]) -> list[tuple[str, str, float]]:
+    """Every pair of seats with different players in one game, and who came out ahead."""
+    found = []
+    for i in range(len(players)):
+        for j in range(i + 1, len(players)):
+            if players[i] != players[j]:
+                a_score = 1.0 if scores[i] > scores[j] else 0.5 if scores[i] == scores[j] else 0.0
+                found.append((players[i], players[j], a_score))
+    return found
 
 
 def ms(values: list[float]) -> str:
-    """Median and p95 of decision times, in milliseconds."""
+    """Median, p95 and max of decision times, in milliseconds."""
     if not values:
         return "-"
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return f"median {1000 * statistics.median(ordered):8.2f}  p95 {1000 * p95:8.2f}"
+    return (
+        f"median {1000 * statistics.median(ordered):8.2f}  p95 {1000 * p95:8.2f}"
+        f"  max {1000 * ordered[-1]:8.2f}"
+    )
 
 
-def time_strong(table: Table, sims: int, decisions: int) -> list[float]:
-    """CPU seconds of `decisions` strong decisions, on positions of casual games."""
-    game = GAMES[table.slug]
-    found: list[float] = []
-    seed = 7000
-    while len(found) < decisions:
-        state = game.setup(table.n, table.options, seed)
-        ply = 0
-        while game.to_act(state) and len(found) < decisions:
-            seat = game.to_act(state)[0]
-            view, legal = game.view(state, seat), game.legal_moves(state, seat)
-            rng = seeded_rng(seed, ply, seat)
-            if ply % 5 == 0:
-                started = time.process_time()
-                choose(game, view, legal, rng, Budget("strong", sims))
-                found.append(time.process_time() - started)
-            state = game.apply(state, seat, choose(game, view, legal, rng, "casual"))
-            ply += 1
-        seed += 1
-    return found
+def met(value: float, aim: float, above: bool = True) -> str:
+    """'met' or 'NOT met', for an aim printed beside its figure."""
+    return "met" if (value >= aim if above else value <= aim) else "NOT met"
 
 
 def main() -> None:
-    """Play the round robin and print the table."""
+    """Play the round robin and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=24, help="games per pair, Colour Bazaar")
-    parser.add_argument("--fb-games", type=int, default=12, help="games per pair, Fantasy Business")
+    parser.add_argument("--games", type=int, default=40, help="games per pair, Colour Bazaar")
+    parser.add_argument("--fb-games", type=int, default=40, help="games per pair, Fantasy Business")
     parser.add_argument("--cb-sims", type=int, default=STRONG_SIMULATIONS["colour-bazaar"])
     parser.add_argument("--fb-sims", type=int, default=STRONG_SIMULATIONS["fantasy-business"])
     parser.add_argument("--table", default="", help="only tables whose label contains this")
-    parser.add_argument("--pair", default="", help="only pairs like strong-casual")
-    parser.add_argument("--quick", action="store_true", help="4 games, small budget")
-    parser.add_argument(
-        "--decisions",
-        type=int,
-        default=0,
-        help="only time this many strong decisions per table at the budget, no games",
-    )
+    parser.add_argument("--pair", default="", help="only pairs like strong-bidder")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    parser.add_argument("--quick", action="store_true", help="2 games a pair, small budget")
     args = parser.parse_args()
     if args.quick:
-        args.games, args.fb_games, args.cb_sims, args.fb_sims = 4, 4, 20, 10
+        args.games, args.fb_games, args.cb_sims, args.fb_sims = 2, 2, 20, 4
     sims = {"colour-bazaar": args.cb_sims, "fantasy-business": args.fb_sims}
     print(
         f"strong budget: {args.cb_sims} simulations a decision in Colour Bazaar, "
         f"{args.fb_sims} in Fantasy Business (defaults {STRONG_SIMULATIONS}); "
-        f"{args.games} games per pair in Colour Bazaar, {args.fb_games} in Fantasy Business;"
-        " times are CPU time of this one process"
+        f"{args.games} games a pair in Colour Bazaar, {args.fb_games} in Fantasy Business; "
+        f"{args.jobs} processes; times are the CPU time of the deciding process"
     )
-    if args.decisions:
-        for table in TABLES:
-            if args.table in table.label:
-                found = time_strong(table, sims[table.slug], args.decisions)
-                print(f"{table.label:40} strong {ms(found)}  ({len(found)} decisions)")
-        return
-    times: dict[str, list[float]] = {}
-    started = time.monotonic()
-    print(f"\n{'table':30} {'pair (one A, others B)':26} {'games':>5}  A's share [95%]   equal")
-    for table in TABLES:
-        if args.table not in table.label:
-            continue
-        for a, b in PAIRS:
+    tables = [t for t in TABLES if args.table in t.label]
+    jobs = []
+    for table in tables:
+        for a, b in table.pairs:
             if args.pair and args.pair != f"{a}-{b}":
                 continue
-            wins = 0.0
-            games = args.fb_games if table.slug == "fantasy-business" else args.games
-            for k in range(games):
+            count = args.fb_games if table.slug == "fantasy-business" else args.games
+            for k in range(count):
                 seat_a = k % table.n
-                levels = [a if s == seat_a else b for s in range(table.n)]
-                winners = play(table, levels, 1000 + k, sims, times)
-                if seat_a in winners:
-                    wins += 1 / len(winners)
-            low, high = wilson(wins, games)
-            print(
-                f"{table.label:30} {a + ' vs ' + b:26} {games:5}  "
-                f"{100 * wins / games:5.1f}% [{100 * low:4.1f}-{100 * high:5.1f}]"
-                f"  {100 / table.n:4.1f}%",
-                flush=True,
-            )
-    # The bare baseline: a random legal move, the same games' positions.
-    for table in TABLES:
-        if args.table in table.label:
-            for k in range(4):
-                play(table, ["random"] * table.n, 5000 + k, sims, times)
-    print("\nms per decision (CPU):")
-    for slug in ("colour-bazaar", "fantasy-business"):
-        for level in ("random", "beginner", "casual", "strong"):
-            found = times.get(f"{slug} {level}", [])
-            if found:
-                print(f"  {slug:17} {level:9} {ms(found)}  ({len(found)} decisions)")
+                players = [a if s == seat_a else b for s in range(table.n)]
+                jobs.append((table, f"{a}-{b}", players, 1000 + k, sims))
+        # The bare baseline: a random legal move, a few games' positions.
+        jobs.extend((table, "random", ["random"] * table.n, 5000 + k, sims) for k in range(4))
+    started = time.monotonic()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        done = list(pool.map(_play_job, jobs, chunksize=1))
+    for table in tables:
+        report(table, [d for d in done if d[0] == table.label])
     print(f"\nwall time {time.monotonic() - started:.0f} s")
+
+
+def report(table: Table, done: list[tuple[Any, ...]]) -> None:
+    """One table's win shares, aims, ratings and decision times."""
+    print(
+        f"\n{table.label}\n{'pair (one A, others B)':26} {'games':>5}  A's share [95%]   equal  aim"
+    )
+    times: dict[str, list[float]] = {}
+    results: list[tuple[str, str, float]] = []
+    for _, _, players, scores, spent in done:
+        for player, values in spent.items():
+            times.setdefault(player, []).extend(values)
+        if "random" not in players:
+            results.extend(pairwise(list(players), scores))
+    for a, b in table.pairs:
+        wins, games = 0.0, 0
+        for _, pair, players, scores, _ in done:
+            if pair == f"{a}-{b}":
+                seat = players.index(a)
+                best = max(scores)
+                if scores[seat] == best:
+                    wins += 1 / scores.count(best)
+                games += 1
+        if not games:
+            continue
+        low, high = wilson(wins, games)
+        share = wins / games
+        aim = table.aims.get((a, b))
+        aim_text = f">= {100 * aim:.0f}% {met(share, aim)}" if aim is not None else ""
+        print(
+            f"{a + ' vs ' + b:26} {games:5}  {100 * share:5.1f}%"
+            f" [{100 * low:4.1f}-{100 * high:5.1f}]  {100 / table.n:4.1f}%  {aim_text}"
+        )
+    if results:
+        print("rating (Elo-like, from every pairwise result; " + table.anchor + " = 1500):")
+        for player, rating in sorted(ratings(results, table.anchor).items(), key=lambda x: -x[1]):
+            print(f"  {player:9} {rating:6.0f}")
+    print("ms per decision (CPU):")
+    for player in ("random", "beginner", "casual", "strong", *OPPONENTS):
+        found = times.get(player, [])
+        if not found:
+            continue
+        aim_text = ""
+        if player == "strong":
+            median, worst = statistics.median(found), max(found)
+            aim_text = (
+                f"  aim median <= {STRONG_MEDIAN:.0f} s {met(median, STRONG_MEDIAN, False)},"
+                f" max <= {STRONG_MAX:.0f} s {met(worst, STRONG_MAX, False)}"
+            )
+        if player == "casual":
+            aim_text = (
+                f"  aim median <= 10 ms {met(statistics.median(found), CASUAL_MEDIAN, False)}"
+            )
+        print(f"  {player:9} {ms(found)}  ({len(found)} decisions){aim_text}")
 
 
 if __name__ == "__main__":

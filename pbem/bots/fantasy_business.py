@@ -15,6 +15,7 @@ import math
 import random
 from typing import Any
 
+from pbem.bots import fb_prices
 from pbem.games.base import Game, Move, State
 from pbem.games.fantasy_business import FantasyBusiness, engine
 from pbem.games.fantasy_business.auction import min_bid
@@ -179,11 +180,12 @@ def _lot_limit(state: State, seat: int) -> int:
 
 
 def _prices(state: State, seat: int) -> dict[str, int]:
-    """Spec, A round, 4: per article, twice the base when selling alone, else the price the
-    other sellers are expected to ask (their last one), as ties count as lowest."""
+    """Spec, A round, 4: per article, twice the base when selling alone, else the price that
+    earns most against what each other seller is likely to ask (fb_prices)."""
     held = _counts(state)
     defective = [tuple(p) for p in state["effects"]["defective"]]
     defaulted = seat in state["effects"]["defaulting"]
+    weights: dict[int, list[float]] = {}
     prices = {}
     for article in engine.on_sale(state, seat):
         base = ARTICLE_BY_ID[article].base
@@ -195,11 +197,13 @@ def _prices(state: State, seat: int) -> dict[str, int]:
         if defaulted:
             # Spec, defaulting buyer: no income, but the price still counts: undercut.
             prices[article] = base
-        elif not rivals:
-            prices[article] = 2 * base
-        else:
-            expected = [state["last_prices"][s].get(article, base) for s in rivals]
-            prices[article] = max(base, min(2 * base, min(expected)))
+            continue
+        likely = []
+        for rival in rivals:
+            if rival not in weights:
+                weights[rival] = fb_prices.habit_weights(state, rival)
+            likely.append(fb_prices.likely_prices(state, rival, article, weights[rival]))
+        prices[article] = fb_prices.best_price(base, held[seat][article], likely)
     return prices
 
 
