@@ -333,6 +333,21 @@ def _order_limits(state: State, seat: int, scale: float = 1.0) -> list[int]:
     return limits
 
 
+def _focused_limits(state: State, seat: int, count: int = 2) -> list[list[int]]:
+    """Limits going for one card only, its whole worth and nothing on the others: for the
+    `count` cards whose worth to this seat is furthest above their base price."""
+    row, money = state["row"], state["money"][seat]
+    values = card_values(state, seat, row)
+    best = sorted(range(len(row)), key=lambda s: (base_price(row[s]) - values[s], s))[:count]
+    found = []
+    for slot in best:
+        limits = [0] * len(row)
+        limits[slot] = _in_range(values[slot], base_price(row[slot]), money)
+        if limits[slot]:
+            found.append(limits)
+    return found
+
+
 def _plays_list(state: State, seat: int, width: int = 0) -> list[dict[str, Any]]:
     """Spec, Playing by mail, 5: each special whose best play gains something, best first."""
     chosen: list[dict[str, Any]] = []
@@ -479,6 +494,7 @@ class FantasyBusinessBot:
             return [{"action": "order", "order": o} for o in _distinct(orders)]
         if step == "limits":
             sets = [_order_limits(state, seat, scale) for scale in (1.0, 0.6, 0.8, 1.25)]
+            sets += _focused_limits(state, seat)
             return [{"action": "limits", "limits": limits} for limits in _distinct(sets)]
         if step == "lists":
             best = _plays_list(state, seat)
