@@ -18,6 +18,8 @@ from pbem.games.fantasy_business.income import LOW_BONUS
 # sellers do not always tie at the base price.
 MONOPOLY_KEEP = 0.8
 SHARED_LOSS = 0.5
+# Part of the Antitrust cards a rival holds that would be played on a given monopoly.
+ANTITRUST_AIM = 0.5
 # Spec, Special cards: what a face-down special is worth, by kind, before it is seen.
 KIND_WORTH = {"theft": 6.0, "defaulting": 3.0, "defective": 2.0, "antitrust": 2.5}
 
@@ -64,13 +66,17 @@ def worth(
     prices = state["prices"]
     result = [float(m) for m in state["money"]]
     owners_of: dict[str, list[int]] = {}
+    threats: dict[int, float] = {}
     for s in range(n):
         for article in held[s]:
             owners_of.setdefault(article, []).append(s)
     for article, owners in owners_of.items():
         base = ARTICLE_BY_ID[article].base
         if len(owners) == 1:
-            per = MONOPOLY_KEEP * (2 * base + LOW_BONUS) + (1 - MONOPOLY_KEEP) * (base + LOW_BONUS)
+            if owners[0] not in threats:
+                threats[owners[0]] = antitrust_threat(state, owners[0])
+            keep = MONOPOLY_KEEP * (1 - threats[owners[0]])
+            per = keep * (2 * base + LOW_BONUS) + (1 - keep) * (base + LOW_BONUS)
         else:
             per = max(base + LOW_BONUS - SHARED_LOSS * (len(owners) - 2), base)
         card_worth = base + per * later
@@ -93,6 +99,20 @@ def worth(
             for card in state["specials"][s]:
                 result[s] += held_special_worth(state, s, card)
     return result
+
+
+def antitrust_threat(state: State, seat: int) -> float:
+    """The chance a monopoly of `seat` is sold off by an Antitrust card (Spec, Special
+    cards): the other seats' specials, each an Antitrust as often as the cards not yet
+    seen, and aimed at this seat's monopoly about half the time."""
+    table = state["table"]
+    seen = [card_type(c) for c in state["discard"] if is_special(c)]
+    left = table["antitrust"]["copies"] - seen.count("antitrust")
+    unknown = sum(table[kind]["copies"] for kind in KIND_BY_ID) - len(seen)
+    if left <= 0 or unknown <= 0:
+        return 0.0
+    held = sum(len(state["specials"][s]) for s in range(state["n"]) if s != seat)
+    return ANTITRUST_AIM * min(1.0, held * left / unknown)
 
 
 def held_special_worth(state: State, seat: int, card: str) -> float:
