@@ -97,6 +97,10 @@ class ColourBazaarBot:
         """The best turns by the casual reckoning."""
         return [move for _, move in _turns(state, seat)[:SEARCH_WIDTH]]
 
+    def model_secrets(self, state: State, seat: int, rng: random.Random) -> State:
+        """The dealt state as it is: Colour Bazaar has no secret choices, only hidden cards."""
+        return state
+
     def policy(self, state: State, seat: int, rng: random.Random) -> Move:
         """The casual turn, now and then a random card with the best chip for it."""
         turns = _turns(state, seat)

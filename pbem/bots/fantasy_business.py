@@ -27,9 +27,12 @@ from pbem.games.fantasy_business.cards import (
     base_price,
     card_type,
 )
+from pbem.games.fantasy_business.specials import check_play
 
 # Part of the best later lot's surplus a seat gives up by winning this one.
 WAIT_SHARE = 0.6
+# How often the opponent model sends the casual limits rather than whole worth.
+MODEL_CASUAL = 0.5
 # Sealed bids are shaded below the limit, as the winner pays their own bid.
 SEALED_SHADE = 0.8
 _RULES = FantasyBusiness()
@@ -189,7 +192,9 @@ def _sale_order(state: State, seat: int) -> list[int]:
     return sorted(range(len(values)), key=lambda slot: (values[slot], slot))
 
 
-def _order_limits(state: State, seat: int, scale: float = 1.0) -> list[int]:
+def _order_limits(
+    state: State, seat: int, scale: float = 1.0, wait_share: float = WAIT_SHARE
+) -> list[int]:
     """Spec, Playing by mail, 3: per card, its worth to this seat less the surplus forgone
     on the cards sold after it, as a seat wins one card a round."""
     row, money = state["row"], state["money"][seat]
@@ -202,7 +207,7 @@ def _order_limits(state: State, seat: int, scale: float = 1.0) -> list[int]:
         value = values[slot]
         if later:
             surplus = max(values[s] - base_price(row[s]) for s in later)
-            value -= WAIT_SHARE * min(1.0, len(later) / rivals) * max(0.0, surplus)
+            value -= wait_share * min(1.0, len(later) / rivals) * max(0.0, surplus)
         limits[slot] = _in_range(value * scale, base_price(row[slot]), money)
     return limits
 
@@ -288,6 +293,15 @@ def _distinct(items: list[Any]) -> list[Any]:
         if item not in result:
             result.append(item)
     return result
+
+
+def _modelled_limits(state: State, seat: int, rng: random.Random) -> list[int]:
+    """Limits another seat may have sent: half the time the casual reckoning, half the time
+    each card's whole worth (a player who does not hold back for later cards), both a
+    little off, as players are not all alike."""
+    if rng.random() < MODEL_CASUAL:
+        return _order_limits(state, seat, 1 + rng.uniform(-0.25, 0.25))
+    return _order_limits(state, seat, rng.uniform(0.6, 1.2), wait_share=0.0)
 
 
 class FantasyBusinessBot:
@@ -378,6 +392,28 @@ class FantasyBusinessBot:
             limits = [_antitrust_limit(state, seat, scale) for scale in (1.0, 0.0, 0.7, 1.3)]
             return [{"action": "limit", "amount": a} for a in _distinct(limits)]
         return [casual_move(state, seat, random.Random(0))]
+
+    def model_secrets(self, state: State, seat: int, rng: random.Random) -> State:
+        """The others' limits, sealed bids and lists already sent, as the policy would send
+        them: the deal draws them uniformly, and a seat acting last would otherwise search
+        against random limits."""
+        step = engine.step_name(state)
+        for other in range(state["n"]):
+            if other == seat:
+                continue
+            if step == "limits" and state["limits"][other] is not None:
+                state["limits"][other] = _modelled_limits(state, other, rng)
+            elif step == "lists" and state["plays"][other] is not None:
+                plays = self.policy(state, other, rng)["plays"]
+                state["plays"][other] = [
+                    check_play(state, other, p["card"], p.get("target"), p.get("article"))
+                    for p in plays
+                ]
+            elif step == "antitrust_limits" and state["auction"]["limits"][other] is not None:
+                state["auction"]["limits"][other] = self.policy(state, other, rng)["amount"]
+            elif step == "sealed" and state["auction"]["bids"][other] is not None:
+                state["auction"]["bids"][other] = self.policy(state, other, rng)["amount"]
+        return state
 
     def policy(self, state: State, seat: int, rng: random.Random) -> Move:
         """The casual move, with limits a little off, as other players are not all alike."""

@@ -1,7 +1,9 @@
 """Information-set Monte Carlo tree search: one tree over a seat's own choices.
 
 Each simulation deals a full state from the seat's view (`game.deal`), so what the seat
-cannot see is drawn afresh every time. The tree holds only the searching seat's
+cannot see is drawn afresh every time; the other seats' secret choices already made
+(limits, sealed bids, lists of plays) are then redrawn from the opponent model, as a
+uniformly random limit is not what a player sends. The tree holds only the searching seat's
 decisions; other seats, and the seat itself below the tree, play the game's fast policy.
 A child is scored by UCB over the simulations in which its move was available (the
 "availability" count of single-observer ISMCTS), so moves legal in some deals only are
@@ -38,6 +40,11 @@ class GameBot(Protocol):
 
     def candidates(self, state: State, seat: int, legal: list[Move] | None) -> list[Move]:
         """The moves worth searching for `seat` (from its own information only)."""
+        ...
+
+    def model_secrets(self, state: State, seat: int, rng: random.Random) -> State:
+        """A dealt state with the other seats' hidden choices (drawn at random by the deal)
+        replaced by what the opponent model would have chosen."""
         ...
 
     def policy(self, state: State, seat: int, rng: random.Random) -> Move:
@@ -108,13 +115,13 @@ def search(
     simulations: int,
 ) -> Move:
     """The most visited of the seat's candidate moves after `simulations` simulations."""
-    first = game.deal(view, seat, rng)
+    first = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
     root_moves = bot.candidates(first, seat, legal)
     if len(root_moves) == 1:
         return root_moves[0]
     root = Node()
     for _ in range(simulations):
-        state = game.deal(view, seat, rng)
+        state = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
         start = state
         node = root
         path = [root]
