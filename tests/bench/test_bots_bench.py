@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -118,3 +121,20 @@ def test_a_bench_game_is_the_same_every_run():
     first = play(table, ["casual", "bidder", "bidder", "bidder"], 1000, {})
     again = play(table, ["casual", "bidder", "bidder", "bidder"], 1000, {})
     assert first[0] == again[0]
+
+
+def test_the_quick_round_robin_prints_shares_aims_ratings_and_times():
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "bench/bots.py", "--quick", "--jobs", "1"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
+    for table in ("Colour Bazaar, 2 players", "Fantasy Business, 4 players, orders"):
+        part = out.split(table, 1)[1]
+        assert "strong vs casual" in part and "% [" in part
+        assert "rating (Elo-like" in part and "aim median <= 1 s" in part
+    assert "casual vs greedy" in out and "strong vs bidder" in out
