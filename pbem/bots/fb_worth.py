@@ -102,9 +102,10 @@ def worth(
 
 
 def antitrust_threat(state: State, seat: int) -> float:
-    """The chance a monopoly of `seat` is sold off by an Antitrust card (Spec, Special
-    cards): the other seats' specials, each an Antitrust as often as the cards not yet
-    seen, and aimed at this seat's monopoly about half the time."""
+    """The chance in a round that a monopoly of `seat` is sold off by an Antitrust card
+    (Spec, Special cards): the specials the other seats hold, and the cards they should
+    win next round, each an Antitrust as often as the cards not yet seen hold one; aimed
+    at this seat's monopoly about half the time."""
     table = state["table"]
     seen = [card_type(c) for c in state["discard"] if is_special(c)]
     left = table["antitrust"]["copies"] - seen.count("antitrust")
@@ -112,7 +113,8 @@ def antitrust_threat(state: State, seat: int) -> float:
     if left <= 0 or unknown <= 0:
         return 0.0
     held = sum(len(state["specials"][s]) for s in range(state["n"]) if s != seat)
-    return ANTITRUST_AIM * min(1.0, held * left / unknown)
+    coming = (state["n"] - 1) * left / max(len(state["deck"]), 1)
+    return ANTITRUST_AIM * min(1.0, held * left / unknown + coming)
 
 
 def held_special_worth(state: State, seat: int, card: str) -> float:
