@@ -204,6 +204,7 @@ def main() -> None:
     parser.add_argument("--fb-sims", type=int, default=STRONG_SIMULATIONS["fantasy-business"])
     parser.add_argument("--table", default="", help="only tables whose label contains this")
     parser.add_argument("--pair", default="", help="only pairs like strong-bidder")
+    parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--quick", action="store_true", help="2 games a pair, small budget")
     args = parser.parse_args()
@@ -226,7 +227,7 @@ def main() -> None:
             for k in range(count):
                 seat_a = k % table.n
                 players = [a if s == seat_a else b for s in range(table.n)]
-                jobs.append((table, f"{a}-{b}", players, 1000 + k, sims))
+                jobs.append((table, f"{a}-{b}", players, args.seed + k, sims))
         # The bare baseline: a random legal move, a few games' positions.
         jobs.extend((table, "random", ["random"] * table.n, 5000 + k, sims) for k in range(4))
     started = time.monotonic()
