@@ -416,7 +416,10 @@ class FantasyBusinessBot:
         return state
 
     def policy(self, state: State, seat: int, rng: random.Random) -> Move:
-        """The casual move, with limits a little off, as other players are not all alike."""
+        """The casual move, a little off; limits from the opponent model, as other players
+        are not all alike."""
+        if engine.step_name(state) == "limits":
+            return {"action": "limits", "limits": _modelled_limits(state, seat, rng)}
         return casual_move(state, seat, rng, noise=0.25)
 
     def evaluate(self, state: State, seat: int) -> float:
