@@ -20,6 +20,7 @@ from typing import Any
 from pbem.games.base import Game, Move, State
 from pbem.games.colour_bazaar import score
 from pbem.games.fantasy_business.cards import ARTICLE_BY_ID, base_price, card_type, is_special
+from pbem.games.fantasy_business.tally import goods_value
 
 # A face-down special, before it is known (a subsidy is 5 écus; the rest are weapons).
 SPECIAL_VALUE = 4.0
@@ -68,7 +69,7 @@ def _card_value(state: State, seat: int, card: str) -> float:
 
 def _wealth(state: State, seat: int) -> int:
     """Écus and the base prices of the articles held: the score if the game ended now."""
-    return state["money"][seat] + sum(base_price(c) for c in state["articles"][seat])
+    return state["money"][seat] + goods_value(state, seat)
 
 
 def _leader(state: State, seat: int) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.games.base import State
 from pbem.games.fantasy_business.cards import ARTICLE_BY_ID
-from pbem.games.fantasy_business.income import LOW_BONUS
+from pbem.games.fantasy_business.income import earned
 
 # A habit: (the seat's own last price, the other sellers' last prices, base) -> a price.
 Habit = Callable[[int | None, list[int], int], int | None]
@@ -94,15 +94,6 @@ def likely_prices(state: State, seat: int, article: str, weights: list[float]) -
     return {price: w / total for price, w in found.items()}
 
 
-def earned(mine: int, theirs: list[int], cards: int) -> int:
-    """Spec, Income: what `cards` cards at price `mine` earn against the other prices."""
-    low = min([mine, *theirs])
-    high = max([mine, *theirs])
-    if mine == low:
-        return (mine + LOW_BONUS) * cards
-    return 0 if mine == high else mine * cards
-
-
 def best_price(base: int, cards: int, rivals: list[dict[int, float]]) -> int:
     """The price from base to twice the base that earns most against the rivals' likely
     prices (the lower of equals, as a lower price is the safer one)."""
@@ -113,7 +104,9 @@ def best_price(base: int, cards: int, rivals: list[dict[int, float]]) -> int:
         outcomes = [(ps + [p], w * q) for ps, w in outcomes for p, q in likely.items()]
     best, best_value = base, -1.0
     for price in range(base, 2 * base + 1):
-        value = sum(w * earned(price, ps, cards) for ps, w in outcomes)
+        value = sum(
+            w * earned(price, min(price, *ps), max(price, *ps), cards) for ps, w in outcomes
+        )
         if value > best_value + 1e-9:
             best, best_value = price, value
     return best

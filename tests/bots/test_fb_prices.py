@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pbem.bots.fb_prices import best_price, earned, habit_weights, likely_prices
+from pbem.bots.fb_prices import best_price, habit_weights, likely_prices
+from pbem.games.fantasy_business.income import earned
 
 # Potions: base 6, so prices run from 6 to 12.
 POTIONS = "potions"
@@ -22,7 +23,7 @@ def test_a_lone_seller_asks_twice_the_base():
 
 def test_matching_a_known_rival_beats_undercutting_them():
     # Spec, Income: equal prices all count as lowest, price + 2 a card; one under earns 1 less.
-    assert earned(9, [9], 1) == 11 and earned(8, [9], 1) == 10 and earned(10, [9], 1) == 0
+    assert earned(9, 9, 9, 1) == 11 and earned(8, 8, 9, 1) == 10 and earned(10, 9, 10, 1) == 0
     assert best_price(6, 1, [{9: 1.0}]) == 9
 
 

@@ -10,6 +10,23 @@ from pbem.games.fantasy_business.cards import ARTICLE_IDS
 LOW_BONUS = 2
 
 
+def price_position(price: int, low: int, high: int) -> str:
+    """Spec, Income: where a price falls among those asked for one article."""
+    if low == high:
+        return "all_equal"  # all at the same price (a lone owner too) count as lowest
+    if price == low:
+        return "lowest"
+    return "highest" if price == high else "middle"
+
+
+def earned(price: int, low: int, high: int, cards: int) -> int:
+    """Spec, Income: what `cards` cards at `price` earn, the lowest and highest asked being
+    `low` and `high`: the lowest (or all equal) price + 2 a card, the highest nothing."""
+    if price == low:
+        return (price + LOW_BONUS) * cards
+    return 0 if price == high else price * cards
+
+
 def settle_income(
     counts: list[dict[str, int]],
     prices: list[dict[str, int] | None],
@@ -48,15 +65,7 @@ def settle_income(
                 }
                 continue
             price = asked[seat]
-            if low == high:
-                # Spec, Income: all at the same price (a lone owner too) count as lowest.
-                position, amount = "all_equal", price * cards + LOW_BONUS * cards
-            elif price == low:
-                position, amount = "lowest", price * cards + LOW_BONUS * cards
-            elif price == high:
-                position, amount = "highest", 0
-            else:
-                position, amount = "middle", price * cards
+            position, amount = price_position(price, low, high), earned(price, low, high, cards)
             reason = position
             if seat in defaulting:
                 # Spec, Special cards: a defaulting buyer's price still counts, but no income.
