@@ -29,6 +29,8 @@ class Player(SQLModel, table=True):
     # A signed-in device's cookie holds this beside the player's id, and counts only while
     # it is still the player's: signing out raises it, ending every device's session.
     session_generation: int = 0
+    # The player's page (results, ratings, head-to-head) is shown to others (issue 36).
+    page_public: bool = True
     created_at: datetime
 
 
@@ -81,6 +83,8 @@ class Game(SQLModel, table=True):
     # Moves taken back by consent (pbem.takeback): a page's kept log lines name it, since a
     # ply's line changes when its move is taken back and played again.
     takebacks: int = 0
+    # A rated game moves its players' ratings (pbem.ratings) in the transaction that ends it.
+    rated: bool = False
 
 
 class Seat(SQLModel, table=True):
@@ -310,6 +314,50 @@ class SignIn(SQLModel, table=True):
     # A game mail's settings link has no row until it is used: the row then made names the
     # mail, once (a unique index: the second press finds it used).
     outbox_id: int | None = Field(default=None, unique=True, index=True)
+
+
+class Rating(SQLModel, table=True):
+    """A player's Glicko-2 rating in one game kind (pbem.ratings), on the Glicko scale."""
+
+    __table_args__ = (UniqueConstraint("player_id", "kind"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    kind: str = Field(max_length=40)  # a game slug
+    rating: float = 1500.0
+    deviation: float = 350.0  # RD: how unsure the rating is
+    volatility: float = 0.06
+    games: int = 0  # rated games finished in this kind
+    updated_at: datetime
+
+
+class RatingChange(SQLModel, table=True):
+    """One rated game's effect on one player's rating: the history a player's page draws.
+
+    One row per game and player: a game rated twice (a retry, a second host) is refused."""
+
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    kind: str = Field(max_length=40)
+    before: float
+    after: float
+    deviation: float  # after the game
+    created_at: datetime
+
+
+class Block(SQLModel, table=True):
+    """A player's block of another: never seated together by the server again, and the
+    blocked one's private messages hidden from the blocker (pbem.players.blocks)."""
+
+    __table_args__ = (UniqueConstraint("player_id", "blocked_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)  # who blocks
+    blocked_id: int = Field(foreign_key="player.id", index=True)
+    created_at: datetime
 
 
 def level_for(game: Game, seat: Seat) -> str | None:
