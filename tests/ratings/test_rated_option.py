@@ -1,4 +1,4 @@
-""""Rated" is an option of a private game: a checkbox on the new-game form, shown on the page."""
+""" "Rated" is an option of a private game: a checkbox on the new-game form, shown on the page."""
 
 from __future__ import annotations
 
