@@ -12,6 +12,7 @@ from pbem.models import Player
 from pbem.play import Invitee
 from pbem.ratings import COMPUTER_RATINGS
 from pbem.storage.db import read_session, write_session
+from pbem.web.apimodels import PlayerRatings
 from tests.ratings.helpers import play_game
 from tests.web.helpers import sign_in_as, start_game
 
@@ -126,3 +127,21 @@ def test_the_settings_hide_the_page(client: Any, app: Any, smtpd: Any) -> None:
     assert saved.status_code == 303
     ana = ids(app)["Ana"]
     assert "keeps their page private" in client.get(f"/players/{ana}").get_data(as_text=True)
+
+
+def test_the_api_gives_a_public_players_name_and_ratings(client: Any, app: Any) -> None:
+    ana, _ = played(app)
+    answer = client.get(f"/api/v1/players/{ana}")
+    assert answer.status_code == 200
+    body = PlayerRatings.model_validate(answer.get_json())
+    assert body.name == "Ana" and body.computer is None
+    (rating,) = body.ratings
+    assert rating.kind == "colour-bazaar" and rating.games == 3
+    assert "@" not in answer.get_data(as_text=True)
+    with write_session(app.extensions["pbem"]["engine"]) as session:
+        player = session.get(Player, ana)
+        assert player is not None
+        player.page_public = False
+        session.add(player)
+    hidden = client.get(f"/api/v1/players/{ana}")
+    assert hidden.status_code == 404 and hidden.get_json()["error"] == "not_found"
