@@ -35,6 +35,7 @@ from pbem.web import (
     me,
     notes,
     plan,
+    players,
     replay,
     rules,
     signin,
@@ -115,6 +116,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(signin.bp)
     app.register_blueprint(me.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(notes.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)

@@ -106,6 +106,7 @@ def create_game(
     timing: TimeControl | None = None,
     creator_looking: bool = False,
     share: str = "",
+    rated: bool = False,
 ) -> Game:
     """Create a game whose first invitee is its creator, and invite the others by mail.
 
@@ -141,6 +142,7 @@ def create_game(
         watch_key=new_key(),
         created_at=now,
         updated_at=now,
+        rated=rated,  # its end moves the players' ratings (pbem.ratings.record)
     )
     session.add(game)
     session.flush()
@@ -344,7 +346,15 @@ def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datet
     # The asker is sent to the new seat page at once: against computers only, the game
     # starts with them looking at it, so no start mail goes to them (issue 31).
     again = create_game(
-        session, site, game.slug, invitees, options, now, timing=timing, creator_looking=True
+        session,
+        site,
+        game.slug,
+        invitees,
+        options,
+        now,
+        timing=timing,
+        creator_looking=True,
+        rated=game.rated,  # a rematch is played for what the game was
     )
     again.rematch_of = game.id
     session.add(again)

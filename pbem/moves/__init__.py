@@ -34,6 +34,7 @@ from pbem.moves.prepare import Prepared, prepare_move
 from pbem.moves.prepare import Unreadable as Unreadable
 from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
+from pbem.ratings.record import rate_game
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
 from pbem.storage.writes import (
@@ -246,6 +247,8 @@ def write_move(session: Session, site: Any, prepared: Prepared, plan: Plan, now:
         # The game row holds the move already: the new read gives the game as it leaves it.
         plan = plan_move(site, read_table(session, plan.game_id, now), prepared, now)
     plan.writes.carry_out(session)
+    if plan.game_values.get("status") == "over":
+        rate_game(session, plan.game_id, now)  # a rated game's end moves ratings with it
     return as_made
 
 

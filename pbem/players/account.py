@@ -33,9 +33,10 @@ def save_settings(
     notify: str,
     now: datetime,
     auto_vacation: bool | None = None,
+    page_public: bool | None = None,
 ) -> None:
     """Store the player's language, time zone, mail choice and (when given) whether the server
-    takes vacation days for them instead of a timeout."""
+    takes vacation days for them instead of a timeout, and whether others see their page."""
     if lang not in languages():
         raise PlayError("settings.error.lang")
     if not valid_zone(tz):
@@ -45,6 +46,8 @@ def save_settings(
     player.lang, player.tz, player.notify = lang, tz, notify
     if auto_vacation is not None:
         player.auto_vacation = auto_vacation
+    if page_public is not None:
+        player.page_public = page_public
     player.next_digest_at = next_digest(player, now) if notify == "digest" else None
     session.add(player)
 

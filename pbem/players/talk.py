@@ -13,7 +13,7 @@ from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
 from pbem.errors import PlayError
-from pbem.models import Game, Seat, Talk
+from pbem.models import Block, Game, Seat, Talk
 from pbem.present.forms import TalkForm
 from pbem.storage.store import lock_game
 
@@ -46,4 +46,12 @@ def visible(session: Session, game: Game, viewer: int | None, after: int = 0) ->
         query = query.where(
             or_(col(Talk.to_seat).is_(None), col(Talk.to_seat) == viewer, col(Talk.seat) == viewer)
         )
+        # A private message from a seat whose player the viewer blocks is hidden from them
+        # (issue 36); what they say to everyone stays, the game's talk being one thread.
+        me = select(Seat.player_id).where(Seat.game_id == game.id, Seat.seat == viewer)
+        blocked = select(Block.blocked_id).where(col(Block.player_id).in_(me))
+        blocked_seats = select(Seat.seat).where(
+            Seat.game_id == game.id, col(Seat.player_id).in_(blocked)
+        )
+        query = query.where(or_(col(Talk.to_seat).is_(None), col(Talk.seat).not_in(blocked_seats)))
     return list(session.exec(query.order_by(col(Talk.id))))

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from pbem.models import Rating
+from pbem.models import Player, Rating
+from pbem.players.computers import COMPUTER_DOMAIN
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0
@@ -57,4 +58,27 @@ def shown(session: Session, player_ids: Iterable[int], kind: str) -> dict[int, S
         select(Rating).where(col(Rating.player_id).in_(ids), Rating.kind == kind)
     ):
         found[row.player_id] = Shown(round(row.rating), round(row.deviation), row.games)
+    found.update(computer_ratings(session, ids, kind))
+    return found
+
+
+def computer_level(email: str) -> str | None:
+    """The level a computer player's account (level@computer.invalid) plays at, or None."""
+    level, _, domain = email.partition("@")
+    return level if domain == COMPUTER_DOMAIN else None
+
+
+def computer_ratings(session: Session, player_ids: list[int], kind: str) -> dict[int, Shown]:
+    """The fixed ratings of the computer players' accounts among `player_ids` in `kind`."""
+    fixed = COMPUTER_RATINGS.get(kind, {})
+    rows = session.exec(
+        select(Player.id, Player.email).where(
+            col(Player.id).in_(player_ids), col(Player.email).endswith("@" + COMPUTER_DOMAIN)
+        )
+    )
+    found = {}
+    for player_id, email in rows:
+        level = computer_level(email)
+        if player_id is not None and level in fixed:
+            found[player_id] = Shown(round(fixed[level]), round(COMPUTER_DEVIATION), 0)
     return found

@@ -5,12 +5,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
 from pbem.models import Player
-from pbem.players import account, signin
+from pbem.players import account, blocks, signin
+from pbem.players.page import blocked_names
 from pbem.present.forms import MAX_VACATION_DAYS, VacationForm
 from pbem.present.timefmt import format_when, zones
 from pbem.storage.db import read_session, write_session
@@ -44,6 +45,7 @@ def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, in
             "days_left": max(player.vacation_days - used, 0),
             "max_days": MAX_VACATION_DAYS,
             "webhooks": settings_webhooks(session, player, game_id, seat_no),
+            "blocked": blocked_names(session, id_of(player)),
             **extra,
         }
     return render_template("account/settings.html", **context), status
@@ -81,8 +83,18 @@ def save(token: str) -> Response | tuple[str, int]:
             now(),
             # A checkbox sends nothing when not ticked: the settings form always has it.
             auto_vacation=form.get("auto_vacation") == "1",
+            page_public=form.get("page_public") == "1",
         ),
     )
+
+
+@bp.post("/p/<token>/unblock")
+def unblock(token: str) -> Response | tuple[str, int]:
+    """Lift the player's block of another, from the settings page's list."""
+    raw = request.form.get("player", "")
+    if not raw.isdigit() or len(raw) > 12:
+        abort(400)
+    return _act(token, lambda session, player: blocks.unblock(session, id_of(player), int(raw)))
 
 
 @bp.post("/p/<token>/vacation")

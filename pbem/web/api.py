@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, abort, g, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem import moves, takeback
@@ -19,11 +19,12 @@ from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.models import Game, Note, Player
 from pbem.play import keep_orders
-from pbem.players import notes, plans, standing
+from pbem.players import notes, page, plans, standing
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
 from pbem.present.text import error_text, say
+from pbem.ratings import computer_level
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
 from pbem.web import engine, now, site
@@ -75,6 +76,34 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
 def openapi() -> Response:
     """The OpenAPI 3.1 document of this API, generated from its models (pbem.web.apimodels)."""
     return jsonify(document())
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> Response:
+    """A player's name and ratings per game kind; 404 when there is none, or their page is
+    private (the API has no signed-in viewer)."""
+    with read_session(engine()) as session:
+        found = session.get(Player, player_id)
+        if found is None or not page.visible_to(found, None):
+            abort(404)  # answered as JSON, as any API path's 404
+        ratings = page.ratings_of(session, found)
+        return jsonify(
+            {
+                "id": player_id,
+                "name": found.name,
+                "computer": computer_level(found.email),
+                "ratings": [
+                    {
+                        "kind": r.kind,
+                        "rating": r.shown.rating,
+                        "deviation": r.shown.deviation,
+                        "games": r.shown.games,
+                        "provisional": r.shown.provisional,
+                    }
+                    for r in ratings
+                ],
+            }
+        )
 
 
 @bp.get("/seat/<token>")

@@ -167,6 +167,25 @@ class Standing(Answer):
     base_prices: bool = Field(description="Price each article at its base price")
 
 
+class KindRating(Answer):
+    """A player's Glicko-2 rating in one game kind."""
+
+    kind: Slug
+    rating: int = Field(description="The rating, rounded (1500 to start)")
+    deviation: int = Field(ge=0, description="The rating deviation (RD), rounded")
+    games: int = Field(ge=0, description="Rated games finished in this kind")
+    provisional: bool = Field(description="True while the deviation is above 110")
+
+
+class PlayerRatings(Answer):
+    """A player's public facts: their name and ratings (no address, no game's secret)."""
+
+    id: int
+    name: str
+    computer: str | None = Field(description="The level, for a computer player's account")
+    ratings: list[KindRating] = Field(description="The kinds the player is rated in")
+
+
 class StandingRequest(BaseModel):
     """Standing orders to keep in place of the seat's (both left out: none)."""
 

@@ -126,6 +126,7 @@ def create() -> Response | tuple[str, int]:
                     timing=timing,
                     creator_looking=True,
                     share=form.get("share", ""),
+                    rated=form.get("rated") == "1",
                 )
                 game.form_key = form_key
                 session.add(game)

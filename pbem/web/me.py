@@ -7,6 +7,7 @@ from werkzeug.wrappers import Response
 
 from pbem.models import Player
 from pbem.players.home import my_games
+from pbem.players.page import ratings_of
 from pbem.storage.db import read_session
 from pbem.web import engine, now, site
 from pbem.web.signin import current_player_id
@@ -28,4 +29,7 @@ def home() -> Response | str:
             g.lang = player.lang
         games = my_games(session, site(), player, now(), g.lang)  # the page's language
         name = player.name
-    return render_template("me/home.html", games=games, name=name)
+        ratings = [(r.kind, r.shown) for r in ratings_of(session, player)]
+    return render_template(
+        "me/home.html", games=games, name=name, player_id=player_id, ratings=ratings
+    )

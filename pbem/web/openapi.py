@@ -22,6 +22,7 @@ from pbem.web.apimodels import (
     NotesRequest,
     Plan,
     PlanRequest,
+    PlayerRatings,
     Settings,
     SettingsRequest,
     Standing,
@@ -203,6 +204,16 @@ ROUTES = (
     ),
     Route(
         "get",
+        "/api/v1/players/{player_id}",
+        "playerRatings",
+        "A player's name and ratings per game kind (404 when their page is private)",
+        PlayerRatings,
+        "The player's public facts",
+        (404, 503, *ANY),
+        token=False,
+    ),
+    Route(
+        "get",
         "/api/v1/openapi.json",
         "openapi",
         "This document",
@@ -229,6 +240,19 @@ LANG = {
 }
 
 
+PLAYER_ID = {
+    "name": "player_id",
+    "in": "path",
+    "required": True,
+    "description": "The player's number, as in their page's /players/<player_id>",
+    "schema": {"type": "integer", "minimum": 0},
+}
+
+
+def _ids(path: str) -> list[dict[str, Any]]:
+    return [PLAYER_ID] if "{player_id}" in path else []
+
+
 def _json(model: type[BaseModel], description: str) -> dict[str, Any]:
     schema = {"$ref": REF.format(model=model.__name__)}
     return {"description": description, "content": {"application/json": {"schema": schema}}}
@@ -241,7 +265,7 @@ def _operation(route: Route) -> dict[str, Any]:
     operation: dict[str, Any] = {
         "operationId": route.operation,
         "summary": route.summary,
-        "parameters": [TOKEN, LANG] if route.token else [],
+        "parameters": [TOKEN, LANG] if route.token else _ids(route.path),
         "responses": responses,
     }
     if route.body is not None:

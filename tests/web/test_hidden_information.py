@@ -348,6 +348,7 @@ class Walk:
 
     def start(self, seed: int, options: dict[str, str]) -> None:
         form = {"game": self.slug, **{f"opt_{self.slug}_{k}": v for k, v in options.items()}}
+        form["rated"] = "1"  # its end moves ratings: the player pages show them
         for row, (name, email) in enumerate(self.players):
             form[f"name_{row}"], form[f"email_{row}"] = name, email
         assert self.client.post(f"/games?lang={self.lang}", data=form).status_code == 303
@@ -487,6 +488,7 @@ class Walk:
             found["settings"] = get(f"{link}/settings").get_data(as_text=True)
             found.update(self.replays(link))
             found["my games"] = self.my_games(seat)
+            found.update(self.player_page(seat))
             if stored(self.app).status == "active":
                 found["leave?"] = get(f"{link}/leave").get_data(as_text=True)
             # The JSON API: the seat's view, legal moves and log, in each language.
@@ -517,13 +519,34 @@ class Walk:
             found["stale form"] = stale.get_data(as_text=True)
         return found
 
-    def my_games(self, seat: int) -> str:
-        """The seat's player's /me page, signed in as them (as their mailed link would)."""
+    def player_id(self, seat: int) -> int:
         with read_session(self.app.extensions["pbem"]["engine"]) as session:
             game = session.get(Game, stored(self.app).id)
             assert game is not None
             (row,) = [s for s in seats_of(session, game) if s.seat == seat]
-            player_id = row.player_id
+            return row.player_id
+
+    def player_page(self, seat: int) -> dict[str, str]:
+        """The seat's player's public page and API answer, as anyone sees them: names, ranks
+        and scores of finished games, ratings; never an address (issue 36)."""
+        player_id = self.player_id(seat)
+        found = {
+            "player page": self.client.get(f"/players/{player_id}").get_data(as_text=True),
+            "API player": self.client.get(f"/api/v1/players/{player_id}").get_data(as_text=True),
+        }
+        for where, html in found.items():
+            assert "@example.org" not in html, f"an address on the {where} of seat {seat}"
+        page = found["player page"]  # (the API's JSON holds names as they are, as its views do)
+        assert injected(page) == [], f"a name became markup on the player page of seat {seat}"
+        if stored(self.app).status == "over":
+            # The check has teeth: the finished game and the names are on the page.
+            assert f"#{stored(self.app).id}" in found["player page"]
+            assert '"games":1' in found["API player"].replace(" ", "")
+        return found
+
+    def my_games(self, seat: int) -> str:
+        """The seat's player's /me page, signed in as them (as their mailed link would)."""
+        player_id = self.player_id(seat)
         sign_in_as(self.client, self.app, player_id)
         try:
             page = self.client.get("/me")

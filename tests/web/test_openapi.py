@@ -60,8 +60,8 @@ def table(client: Any, app: Any, smtpd: Any) -> dict[str, str]:
     }
 
 
-def concrete(route: Route, token: str) -> str:
-    return route.path.replace("{token}", token)
+def concrete(route: Route, token: str, player: str = "1") -> str:
+    return route.path.replace("{token}", token).replace("{player_id}", player)
 
 
 def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch: Any) -> list[Any]:
@@ -113,6 +113,11 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(client.put(path, json={"pass_above": 3}))  # standing orders: Fantasy Business
     else:
         keep(send(path, headers=cross))
+    if "{player_id}" in route.path:  # no such player (or a private page), the database down
+        keep(send(concrete(route, token, "99999")))
+        with monkeypatch.context() as patch:
+            patch.setattr("pbem.web.api.read_session", down)
+            keep(send(path))
     if route.token:
         guesser = app.test_client()
         guesser.environ_base["REMOTE_ADDR"] = "192.0.2.9"

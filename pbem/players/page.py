@@ -1,0 +1,194 @@
+"""A player's page as data: their ratings per game kind with their history, their finished
+games with the public facts of each (names, ranks, scores), and a head-to-head.
+
+Only finished games, only what the finished game shows anyone: no hand, no address, no
+seat link. The page (pbem/web/players.py) and the API read these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.models import Game, Player, Rating, RatingChange, Seat
+from pbem.players.blocks import blocked_by
+from pbem.ratings import COMPUTER_RATINGS, Shown, computer_level, shown
+
+PAGE_SIZE = 50  # finished games a page lists
+HISTORY_POINTS = 200  # the most recent rating changes a chart draws, per kind
+HEAD_TO_HEAD_MOST = 1000  # games between two players counted in a head-to-head
+
+
+@dataclass(frozen=True)
+class KindRating:
+    """A player's rating in one game kind, with its history (oldest first)."""
+
+    kind: str
+    shown: Shown
+    history: list[tuple[datetime, float]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Another seat of a finished game, by its public facts."""
+
+    player_id: int
+    name: str
+    rank: int
+    score: int
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One finished game from the player's side."""
+
+    game_id: int
+    slug: str
+    finished_at: datetime | None
+    rated: bool
+    rank: int
+    score: int
+    players: int
+    others: list[Opponent]
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Two players' finished games together, from the first one's side."""
+
+    wins: int
+    draws: int
+    losses: int
+
+
+def visible_to(player: Player, viewer_id: int | None) -> bool:
+    """Whether `viewer_id` may see `player`'s page: a public page, or their own."""
+    return player.page_public or viewer_id == player.id
+
+
+def ratings_of(session: Session, player: Player) -> list[KindRating]:
+    """The kinds the player is rated in (a computer account: every kind it has a level
+    rating for), with each kind's history."""
+    player_id = player.id or 0
+    level = computer_level(player.email)
+    if level is not None:
+        kinds = [kind for kind, fixed in COMPUTER_RATINGS.items() if level in fixed]
+    else:
+        kinds = list(
+            session.exec(
+                select(Rating.kind).where(Rating.player_id == player_id).order_by(col(Rating.kind))
+            )
+        )
+    found = []
+    for kind in kinds:
+        rows = session.exec(
+            select(RatingChange.created_at, RatingChange.after)
+            .where(RatingChange.player_id == player_id, RatingChange.kind == kind)
+            .order_by(col(RatingChange.created_at).desc(), col(RatingChange.id).desc())
+            .limit(HISTORY_POINTS)
+        ).all()
+        history = [(when, after) for when, after in reversed(rows)]
+        found.append(KindRating(kind, shown(session, [player_id], kind)[player_id], history))
+    return found
+
+
+def _finished_query(player_id: int, against: int | None) -> Any:
+    query = (
+        select(Seat.game_id)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(Seat.player_id == player_id, Game.status == "over")
+    )
+    if against is not None:
+        theirs = select(Seat.game_id).where(Seat.player_id == against)
+        query = query.where(col(Seat.game_id).in_(theirs))
+    return query.distinct()
+
+
+def finished_games(
+    session: Session, player_id: int, page: int = 0, against: int | None = None
+) -> tuple[list[Finished], bool]:
+    """A page of the player's finished games, most recent first (with `against`: only those
+    with that player), and whether there are more."""
+    ids = _finished_query(player_id, against).subquery()
+    games = list(
+        session.exec(
+            select(Game)
+            .where(col(Game.id).in_(select(ids.c.game_id)))
+            .order_by(col(Game.finished_at).desc(), col(Game.id).desc())
+            .offset(page * PAGE_SIZE)
+            .limit(PAGE_SIZE + 1)
+        )
+    )
+    more = len(games) > PAGE_SIZE
+    games = games[:PAGE_SIZE]
+    seats: dict[int, list[Seat]] = {}
+    for seat in session.exec(
+        select(Seat)
+        .where(col(Seat.game_id).in_([game.id for game in games]))
+        .order_by(col(Seat.game_id), col(Seat.seat))
+    ):
+        seats.setdefault(seat.game_id, []).append(seat)
+    found = []
+    for game in games:
+        outcome = game.outcome or {}
+        ranks, scores = outcome.get("ranks", []), outcome.get("scores", [])
+        table = seats.get(game.id or 0, [])
+        mine = next(s for s in table if s.player_id == player_id)
+        others = [
+            Opponent(s.player_id, s.name, ranks[s.seat], scores[s.seat])
+            for s in table
+            if s.seat != mine.seat
+        ]
+        found.append(
+            Finished(
+                game.id or 0,
+                game.slug,
+                game.finished_at,
+                game.rated,
+                ranks[mine.seat],
+                scores[mine.seat],
+                len(table),
+                others,
+            )
+        )
+    return found, more
+
+
+def head_to_head(session: Session, player_id: int, against: int) -> HeadToHead:
+    """Wins, draws and losses of `player_id` against `against` in their finished games."""
+    ids = _finished_query(player_id, against).limit(HEAD_TO_HEAD_MOST).subquery()
+    rows = session.exec(
+        select(Seat.game_id, Seat.player_id, Seat.seat, Game.outcome)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(
+            col(Seat.game_id).in_(select(ids.c.game_id)),
+            col(Seat.player_id).in_([player_id, against]),
+        )
+    ).all()
+    best: dict[tuple[int, int], int] = {}  # (game, player): their best rank in it
+    for game_id, pid, seat, outcome in rows:
+        rank = (outcome or {}).get("ranks", [])[seat]
+        key = (game_id, pid)
+        best[key] = min(best.get(key, rank), rank)
+    wins = draws = losses = 0
+    for game_id in {game for game, _ in best}:
+        mine, theirs = best.get((game_id, player_id)), best.get((game_id, against))
+        if mine is None or theirs is None:
+            continue
+        if mine < theirs:
+            wins += 1
+        elif mine == theirs:
+            draws += 1
+        else:
+            losses += 1
+    return HeadToHead(wins, draws, losses)
+
+
+def blocked_names(session: Session, player_id: int) -> list[tuple[int, str]]:
+    """The players `player_id` blocks, as (id, name), oldest block first."""
+    ids = blocked_by(session, player_id)
+    names = dict(session.exec(select(Player.id, Player.name).where(col(Player.id).in_(ids))).all())
+    return [(pid, names[pid]) for pid in ids if pid in names]

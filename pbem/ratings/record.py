@@ -1,0 +1,147 @@
+"""A rated game's end moves its players' ratings: one rating period per game, in the
+transaction that ends it (pbem.moves.write_move).
+
+Two players: one result, from the ranks (rank 1 beats rank 2; equal ranks draw). More
+players: each against every other, by rank, all in the one period. A computer seat counts
+as an opponent at its level's fixed rating and is never moved; a seat whose player left
+keeps the rank its seat finished with (the server played its turns).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from pbem.models import Game, Rating, RatingChange, Seat
+from pbem.ratings import (
+    COMPUTER_DEVIATION,
+    COMPUTER_RATINGS,
+    START_DEVIATION,
+    START_RATING,
+    START_VOLATILITY,
+)
+from pbem.ratings.glicko2 import Result, Standing, rate
+
+
+@dataclass(frozen=True)
+class Place:
+    """One seat at the end: its rank, and its player (None for a computer seat)."""
+
+    rank: int
+    player_id: int | None
+    computer: Standing | None
+
+
+def score(rank: int, other: int) -> float:
+    """A pairwise result by rank: the lower rank wins, equal ranks draw."""
+    if rank < other:
+        return 1.0
+    return 0.5 if rank == other else 0.0
+
+
+def _places(game_slug: str, seats: list[Seat], ranks: list[int]) -> list[Place]:
+    """The seats as rated: people by player, computers at their fixed ratings."""
+    places = []
+    fixed = COMPUTER_RATINGS.get(game_slug, {})
+    for seat in seats:
+        rank = int(ranks[seat.seat])
+        if seat.computer is not None:
+            rating = fixed.get(seat.computer, START_RATING)
+            places.append(Place(rank, None, Standing(rating, COMPUTER_DEVIATION, 0.0)))
+        else:
+            places.append(Place(rank, seat.player_id, None))
+    return places
+
+
+def _locked_ratings(
+    session: Session, player_ids: list[int], kind: str, now: datetime
+) -> dict[int, Rating]:
+    """The players' Rating rows in `kind`, locked (made first for those with none)."""
+    ids = sorted(set(player_ids))  # one order for every transaction: no deadlock between them
+
+    def read() -> dict[int, Rating]:
+        query = (
+            select(Rating)
+            .where(col(Rating.player_id).in_(ids), Rating.kind == kind)
+            .order_by(col(Rating.player_id))
+            .with_for_update()
+        )
+        return {row.player_id: row for row in session.exec(query)}
+
+    found = read()
+    for player_id in ids:
+        if player_id in found:
+            continue
+        try:
+            with session.begin_nested():  # another game's end may make the same row first
+                session.add(
+                    Rating(
+                        player_id=player_id,
+                        kind=kind,
+                        rating=START_RATING,
+                        deviation=START_DEVIATION,
+                        volatility=START_VOLATILITY,
+                        updated_at=now,
+                    )
+                )
+        except IntegrityError:
+            pass
+    return read() if len(found) < len(ids) else found
+
+
+def rate_game(session: Session, game_id: int, now: datetime) -> None:
+    """Move the ratings of a finished rated game's players, once (again: nothing)."""
+    found = session.exec(
+        select(Game.slug, Game.rated, Game.outcome, Game.status).where(Game.id == game_id)
+    ).first()
+    if found is None:
+        return
+    slug, rated, outcome, status = found
+    if not rated or status != "over" or not outcome or "ranks" not in outcome:
+        return
+    done = session.exec(select(RatingChange.id).where(RatingChange.game_id == game_id)).first()
+    if done is not None:
+        return
+    seats = list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))))
+    places = _places(slug, seats, list(outcome["ranks"]))
+    people = sorted({p.player_id for p in places if p.player_id is not None})
+    if not people:
+        return
+    ratings = _locked_ratings(session, people, slug, now)
+    before = {
+        pid: Standing(row.rating, row.deviation, row.volatility) for pid, row in ratings.items()
+    }
+    for player_id in people:
+        results = []
+        for mine in (p for p in places if p.player_id == player_id):
+            for other in places:
+                if other.player_id == player_id:
+                    continue  # one person in two seats plays no game against themself
+                them = other.computer or before[other.player_id or 0]
+                results.append(Result(them.rating, them.deviation, score(mine.rank, other.rank)))
+        if not results:
+            continue
+        row = ratings[player_id]
+        after = rate(before[player_id], results)
+        session.add(
+            RatingChange(
+                player_id=player_id,
+                game_id=game_id,
+                kind=slug,
+                before=row.rating,
+                after=after.rating,
+                deviation=min(after.deviation, START_DEVIATION),
+                created_at=now,
+            )
+        )
+        row.rating = after.rating
+        # A rating is never less sure than a newcomer's.
+        row.deviation = min(after.deviation, START_DEVIATION)
+        row.volatility = after.volatility
+        row.games += 1
+        row.updated_at = now
+        session.add(row)
+    session.flush()

@@ -1,0 +1,113 @@
+"""A player's page: ratings, rating history, finished games, head-to-head; and blocking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.dates import format_date
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.errors import PlayError
+from pbem.models import Player
+from pbem.players import blocks, page
+from pbem.present.chart import rating_chart
+from pbem.ratings import computer_level
+from pbem.storage.db import read_session, write_session
+from pbem.web import engine, now
+from pbem.web.signin import current_player_id
+
+bp = Blueprint("players", __name__)
+MAX_PAGE = 1000  # ?page= beyond this is refused: no unbounded offset
+
+bp.add_app_template_global(rating_chart, "rating_chart")
+
+
+def _number(name: str, most: int) -> int | None:
+    """A small whole number from the query string, None when absent; 400 when bad."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 9 or int(raw) > most:
+        abort(400)
+    return int(raw)
+
+
+@bp.get("/players/<int:player_id>")
+def player_page(player_id: int) -> tuple[str, int]:
+    """A player's page, or a short "kept private" page for others when it is private."""
+    viewer = current_player_id()
+    number = _number("page", MAX_PAGE) or 0
+    against = _number("against", 2**31)
+    with read_session(engine()) as session:
+        player = session.get(Player, player_id)
+        if player is None:
+            abort(404)
+        name = player.name
+        if not page.visible_to(player, viewer):
+            return render_template("players/private.html", name=name), 200
+        ratings = page.ratings_of(session, player)
+        other: Player | None = None
+        if against is not None:
+            other = session.get(Player, against)
+            if other is None or against == player_id:
+                abort(404)
+        games, more = page.finished_games(session, player_id, number, against)
+        versus = page.head_to_head(session, player_id, against) if against is not None else None
+        blocked = viewer is not None and player_id in blocks.blocked_by(session, viewer)
+        context: dict[str, Any] = {
+            "player_id": player_id,
+            "name": name,
+            "level": computer_level(player.email),
+            "ratings": [
+                {
+                    "kind": r.kind,
+                    "shown": r.shown,
+                    "points": [
+                        (format_date(when, "medium", locale=g.lang), after)
+                        for when, after in r.history
+                    ],
+                }
+                for r in ratings
+            ],
+            "games": games,
+            "page": number,
+            "more": more,
+            "against": other.name if other else None,
+            "against_id": against,
+            "versus": versus,
+            "own": viewer == player_id,
+            "viewer": viewer,
+            "blocked": blocked,
+        }
+    return render_template("players/page.html", **context), 200
+
+
+def _block_action(player_id: int, action: str) -> Response:
+    viewer = current_player_id()
+    if viewer is None:
+        return redirect(url_for("signin.ask_page"), code=303)
+    with write_session(engine()) as session:
+        if session.get(Player, player_id) is None:
+            abort(404)
+        if action == "block":
+            try:
+                blocks.block(session, viewer, player_id, now())
+            except PlayError:
+                abort(400)
+        else:
+            blocks.unblock(session, viewer, player_id)
+    return redirect(url_for("players.player_page", player_id=player_id), code=303)
+
+
+@bp.post("/players/<int:player_id>/block")
+def block(player_id: int) -> Response:
+    """The signed-in player blocks this one: never seated together again, their private
+    messages hidden."""
+    return _block_action(player_id, "block")
+
+
+@bp.post("/players/<int:player_id>/unblock")
+def unblock(player_id: int) -> Response:
+    """The signed-in player lifts their block of this one."""
+    return _block_action(player_id, "unblock")

@@ -1,0 +1,111 @@
+"""A player's page in Debian's Chromium, on a phone and a desktop: ratings with their chart,
+finished games, head-to-head, and the block button pressed without JavaScript; axe-core
+finds no WCAG 2.1 AA violation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from sqlmodel import select
+
+from pbem.models import Block, Player
+from pbem.play import Invitee
+from pbem.storage.db import read_session
+from pbem.web.signin import GENERATION, PLAYER
+from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.browser.helpers import too_wide
+from tests.ratings.helpers import play_game
+
+AXE = Axe()
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+ANA, LEO, ZOE = (
+    Invitee("Ana", "ana@example.org"),
+    Invitee("Léo", "leo@example.org"),
+    Invitee("Zoé Marguerite-Delacroix", "zoe@example.org"),
+)
+
+
+def check(page: Any, what: str, viewport: str) -> None:
+    """The page fits the screen and axe-core finds no WCAG 2.1 AA violation."""
+    assert not (why := too_wide(page)), f"the {what} scrolls sideways on the {viewport}: {why}"
+    results = AXE.run(page, options=WCAG)
+    assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
+
+
+def sign_in(page: Any, live: LiveServer, player_id: int) -> None:
+    """The browser holds the player's session cookie, as pressing a sign-in link gives."""
+    app = live.app
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        player = session.get(Player, player_id)
+        assert player is not None
+        generation = player.session_generation
+    serializer = app.session_interface.get_signing_serializer(app)
+    value = serializer.dumps({PLAYER: player_id, GENERATION: generation, "_permanent": True})
+    page.context.add_cookies(
+        [{"name": app.config["SESSION_COOKIE_NAME"], "value": value, "url": live.url}]
+    )
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_players_page_and_blocking(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    engine = live_server.app.extensions["pbem"]["engine"]
+    for seed, people in enumerate(([ANA, LEO], [LEO, ANA], [ANA, ZOE], [ZOE, ANA], [ANA, LEO])):
+        play_game(engine, "colour-bazaar", people, seed=seed + 1)
+    play_game(engine, "fantasy-business", [ANA, LEO, ZOE], seed=7)
+    with read_session(engine) as session:
+        ids = {p.name: p.id or 0 for p in session.exec(select(Player))}
+    ana, leo = ids["Ana"], ids["Léo"]
+
+    url = live_server.url
+    page.goto(f"{url}/players/{ana}")
+    assert page.get_by_role("heading", name="Ana", exact=True).is_visible()
+    assert page.get_by_role("img", name="Colour Bazaar rating after each rated game").is_visible()
+    assert page.get_by_role(
+        "img", name="Fantasy Business rating after each rated game"
+    ).is_visible()
+    assert page.get_by_text("5 rated games").is_visible()
+    check(page, "player page", viewport)
+    page.screenshot(path=str(artifacts / f"player-page-{viewport}.png"), full_page=True)
+
+    # Léo, signed in, looks at Ana's page, at their games together, and blocks her.
+    sign_in(page, live_server, leo)
+    page.goto(f"{url}/players/{ana}")
+    page.get_by_role("link", name="Your games against Ana").click()
+    assert page.get_by_role("heading", name="Against Ana").is_visible()
+    check(page, "head-to-head", viewport)
+    page.screenshot(path=str(artifacts / f"player-head-to-head-{viewport}.png"), full_page=True)
+    page.goto(f"{url}/players/{ana}")
+    page.get_by_role("button", name="Block").click()
+    page.get_by_role("button", name="Unblock").wait_for()
+    check(page, "player page, blocked", viewport)
+    page.screenshot(path=str(artifacts / f"player-blocked-{viewport}.png"), full_page=True)
+    with read_session(engine) as session:
+        assert [(b.player_id, b.blocked_id) for b in session.exec(select(Block))] == [(leo, ana)]
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_the_block_button_needs_no_javascript(
+    chromium: Any, viewport: str, live_server: LiveServer
+) -> None:
+    engine = live_server.app.extensions["pbem"]["engine"]
+    play_game(engine, "colour-bazaar", [ANA, LEO], seed=1)
+    with read_session(engine) as session:
+        ids = {p.name: p.id or 0 for p in session.exec(select(Player))}
+    context = chromium.new_context(**VIEWPORTS[viewport], java_script_enabled=False)
+    try:
+        page = context.new_page()
+        sign_in(page, live_server, ids["Léo"])
+        page.goto(f"{live_server.url}/players/{ids['Ana']}")
+        page.get_by_role("button", name="Block").click()
+        page.get_by_role("button", name="Unblock").click()
+        page.get_by_role("button", name="Block").wait_for()
+        assert page.url.endswith(f"/players/{ids['Ana']}")
+    finally:
+        context.close()
+    with read_session(engine) as session:
+        assert session.exec(select(Block)).all() == []

@@ -1,0 +1,24 @@
+""" "Rated" is an option of a private game: a checkbox on the new-game form, shown on the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.clock.helpers import state_of
+from tests.web.test_play_the_computer import computer_form
+
+
+def test_the_form_offers_rated_and_the_game_page_says_so(client: Any, app: Any) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert 'name="rated" value="1"' in page
+    made = client.post("/games", data=computer_form("0", rated="1"))
+    assert made.status_code == 303
+    assert state_of(app).rated is True
+    assert "Rated game" in client.get(made.headers["Location"]).get_data(as_text=True)
+
+
+def test_a_game_is_unrated_unless_asked(client: Any, app: Any) -> None:
+    made = client.post("/games", data=computer_form("0"))
+    assert made.status_code == 303
+    assert state_of(app).rated is False
+    assert "Rated game" not in client.get(made.headers["Location"]).get_data(as_text=True)

@@ -1,0 +1,119 @@
+"""A rated game's end moves its players' ratings, once, in the transaction that ends it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlmodel import select
+
+from pbem.models import Player, Rating, RatingChange, Seat
+from pbem.play import Invitee
+from pbem.ratings import COMPUTER_DEVIATION, COMPUTER_RATINGS, shown
+from pbem.ratings.glicko2 import Result, Standing, rate
+from pbem.ratings.record import rate_game, score
+from pbem.storage.db import make_engine, read_session, write_session
+from tests.ratings.helpers import play_game
+
+ANA, LEO, ZOE, INES = (
+    Invitee(name, f"{name.lower()}@example.org") for name in ("Ana", "Leo", "Zoe", "Ines")
+)
+LATER = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def ratings_of(engine: object, kind: str) -> dict[str, Rating]:
+    """The stored ratings in a kind, by player name."""
+    with read_session(engine) as session:  # type: ignore[arg-type]
+        rows = session.exec(
+            select(Rating, Player).where(Rating.player_id == Player.id, Rating.kind == kind)
+        )
+        return {player.name: rating for rating, player in rows}
+
+
+def changes_of(engine: object) -> list[RatingChange]:
+    with read_session(engine) as session:  # type: ignore[arg-type]
+        return list(session.exec(select(RatingChange).order_by(RatingChange.id)))
+
+
+def test_pairwise_scores_follow_the_ranks() -> None:
+    assert (score(1, 2), score(2, 1), score(2, 2)) == (1.0, 0.0, 0.5)
+
+
+def test_a_rated_colour_bazaar_game_moves_both_ratings_by_its_result(database_url: str) -> None:
+    engine = make_engine(database_url)
+    game_id, outcome = play_game(engine, "colour-bazaar", [ANA, LEO])
+    ranks = outcome["ranks"]
+    rated = ratings_of(engine, "colour-bazaar")
+    assert set(rated) == {"Ana", "Leo"}
+    # Both started at 1500/350: the Glicko-2 update of one game between them, by the ranks.
+    for seat, name in enumerate(("Ana", "Leo")):
+        expected = rate(
+            Standing(1500, 350, 0.06), [Result(1500, 350, score(ranks[seat], ranks[1 - seat]))]
+        )
+        assert rated[name].rating == pytest.approx(expected.rating)
+        assert rated[name].deviation == pytest.approx(expected.deviation)
+        assert rated[name].games == 1
+    winner = "Ana" if ranks[0] < ranks[1] else "Leo"
+    if ranks[0] != ranks[1]:
+        assert rated[winner].rating > 1500 > min(r.rating for r in rated.values())
+    history = changes_of(engine)
+    assert [(c.game_id, c.kind, c.before) for c in history] == [
+        (game_id, "colour-bazaar", 1500.0)
+    ] * 2
+    with read_session(engine) as session:
+        ids = [p.id or 0 for p in session.exec(select(Player).order_by(Player.id))]
+        assert {s.games for s in shown(session, ids, "colour-bazaar").values()} == {1}
+
+    # Rating the game again (a retry, a second host) changes nothing.
+    before = {name: (r.rating, r.deviation, r.games) for name, r in rated.items()}
+    with write_session(engine) as session:
+        rate_game(session, game_id, LATER)
+    again = {
+        name: (r.rating, r.deviation, r.games)
+        for name, r in ratings_of(engine, "colour-bazaar").items()
+    }
+    assert again == before and len(changes_of(engine)) == 2
+
+
+def test_a_fantasy_business_game_of_four_rates_each_against_every_other(database_url: str) -> None:
+    engine = make_engine(database_url)
+    _, outcome = play_game(engine, "fantasy-business", [ANA, LEO, ZOE, INES])
+    ranks = outcome["ranks"]
+    rated = ratings_of(engine, "fantasy-business")
+    names = ["Ana", "Leo", "Zoe", "Ines"]
+    for seat, name in enumerate(names):
+        results = [
+            Result(1500, 350, score(ranks[seat], ranks[other]))
+            for other in range(4)
+            if other != seat
+        ]
+        assert rated[name].rating == pytest.approx(rate(Standing(1500, 350, 0.06), results).rating)
+    best = min(range(4), key=lambda s: ranks[s])
+    worst = max(range(4), key=lambda s: ranks[s])
+    assert rated[names[best]].rating > 1500 > rated[names[worst]].rating
+    assert len(changes_of(engine)) == 4
+    assert ratings_of(engine, "colour-bazaar") == {}  # one kind per game
+
+
+def test_an_unrated_game_changes_no_rating(database_url: str) -> None:
+    engine = make_engine(database_url)
+    play_game(engine, "colour-bazaar", [ANA, LEO], rated=False)
+    assert ratings_of(engine, "colour-bazaar") == {} and changes_of(engine) == []
+
+
+def test_a_game_against_the_computer_rates_the_person_only(database_url: str) -> None:
+    engine = make_engine(database_url)
+    robot = Invitee("Robot", "", computer="casual")
+    _, outcome = play_game(engine, "colour-bazaar", [ANA, robot])
+    rated = ratings_of(engine, "colour-bazaar")
+    assert list(rated) == ["Ana"]
+    fixed = COMPUTER_RATINGS["colour-bazaar"]["casual"]
+    result = Result(fixed, COMPUTER_DEVIATION, score(outcome["ranks"][0], outcome["ranks"][1]))
+    assert rated["Ana"].rating == pytest.approx(rate(Standing(1500, 350, 0.06), [result]).rating)
+    # The computer's account shows its level's fixed rating, never moved.
+    with read_session(engine) as session:
+        computer = session.exec(select(Seat.player_id).where(Seat.computer == "casual")).one()
+        assert shown(session, [computer], "colour-bazaar")[computer].rating == round(fixed)
+        assert shown(session, [computer], "fantasy-business")[computer].rating == round(
+            COMPUTER_RATINGS["fantasy-business"]["casual"]
+        )
