@@ -85,12 +85,15 @@ def ratings_of(session: Session, player: Player) -> list[KindRating]:
     found = []
     for kind in kinds:
         rows = session.exec(
-            select(RatingChange.created_at, RatingChange.after)
+            select(RatingChange.created_at, RatingChange.before, RatingChange.after)
             .where(RatingChange.player_id == player_id, RatingChange.kind == kind)
             .order_by(col(RatingChange.created_at).desc(), col(RatingChange.id).desc())
             .limit(HISTORY_POINTS)
         ).all()
-        history = [(when, after) for when, after in reversed(rows)]
+        oldest = list(reversed(rows))
+        # The line starts where the first game shown started from: one game is a step.
+        history = [(oldest[0][0], oldest[0][1])] if oldest else []
+        history += [(when, after) for when, _, after in oldest]
         found.append(KindRating(kind, shown(session, [player_id], kind)[player_id], history))
     return found
 

@@ -44,7 +44,8 @@ def test_the_page_shows_ratings_history_and_finished_games(client: Any, app: Any
     assert "<h1>Ana</h1>" in html
     assert re.search(r"Colour Bazaar: \d+", html) and "3 rated games" in html
     # The chart, named, and its points as a table for those who cannot see it.
-    assert html.count('<circle class="dot"') == 3
+    # Three games, and the rating the first started from.
+    assert html.count('<circle class="dot"') == 4
     assert 'aria-labelledby="chart-colour-bazaar-title"' in html
     assert "The ratings as a table" in html
     # Every finished game, most recent first, with the others linked and the result.
