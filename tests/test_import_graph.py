@@ -118,9 +118,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.games", "pbem.bots"),
     ("pbem.present",),
     ("pbem.storage",),
-    ("pbem.players", "pbem.mailout", "pbem.webhooks", "pbem.clock.deadlines"),
+    ("pbem.players", "pbem.ratings", "pbem.mailout", "pbem.webhooks", "pbem.clock.deadlines"),
     ("pbem.moves",),
-    ("pbem.play", "pbem.takeback"),
+    ("pbem.play", "pbem.takeback", "pbem.opentables"),
     ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock"),
     ("pbem.app", "pbem.console", "pbem"),
 ]
