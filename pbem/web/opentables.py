@@ -11,6 +11,7 @@ from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
+from pbem.games import GAMES
 from pbem.models import Seat
 from pbem.opentables import join_table, post_table, remove_seek, save_seek, withdraw
 from pbem.players.computers import LEVELS
@@ -42,6 +43,18 @@ def filters(args: Any) -> tuple[str | None, str | None, int]:
     return slug or None, lang or None, int(page)
 
 
+def _option_words(slug: str, options: dict[str, Any]) -> list[str]:
+    """The game's options in words, less the seat-choosing ones: at an open table who plays
+    first is always drawn at random, which the page says once."""
+    rules = GAMES[slug]
+    lines = option_lines(slug, options, [], g.lang)
+    return [
+        line
+        for opt, line in zip(rules.options, lines, strict=True)
+        if not (opt.kind == "int" and opt.default is None)
+    ]
+
+
 def _page(error: PlayError | None = None, status: int = 200) -> tuple[str, int]:
     """The list, the viewer's seeks and the post form; `error` said above them."""
     viewer = current_player_id()
@@ -55,7 +68,7 @@ def _page(error: PlayError | None = None, status: int = 200) -> tuple[str, int]:
         cards = [
             {
                 "row": row,
-                "options": option_lines(row.game.slug, row.game.options, [], g.lang),
+                "options": _option_words(row.game.slug, row.game.options),
                 "time": time_control(row.game, g.lang),
             }
             for row in listed

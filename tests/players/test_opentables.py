@@ -409,3 +409,40 @@ def test_joins_are_limited_per_day(app: Any, client: Any) -> None:
     sign_in_as(client, app, leo)
     codes = [client.post("/games/open/999/join").status_code for _ in range(31)]
     assert codes == [404] * 30 + [429]  # every try counts, even a refused one
+
+
+# --- the API and hidden information ---------------------------------------------------
+
+
+def test_the_api_lists_open_tables_with_names_and_ratings(app: Any, client: Any) -> None:
+    ana, leo = players(app, "Ana", "Leo")
+    rate(app, ana, "fantasy-business", 1720.0)
+    post(app, ana, seats=4, slug="fantasy-business", lang="fr", low=1200)
+    post(app, leo, seats=2)
+    answer = client.get("/api/v1/open").get_json()
+    assert [t["slug"] for t in answer["tables"]] == ["colour-bazaar", "fantasy-business"]
+    assert answer["more"] is False and answer["page"] == 0
+    fb = answer["tables"][1]
+    assert fb["players"] == [{"name": "Ana", "rating": 1720}]
+    assert (fb["seats"], fb["language"]) == (4, "fr")
+    assert (fb["rating_min"], fb["rating_max"]) == (1200, None)
+    only = client.get("/api/v1/open?game=fantasy-business&language=fr").get_json()["tables"]
+    assert [t["slug"] for t in only] == ["fantasy-business"]
+    assert client.get("/api/v1/open?language=de").status_code == 400
+
+
+def test_open_tables_show_no_address_nor_any_part_of_the_deal(app: Any, client: Any) -> None:
+    ana, leo, zoe = players(app, "Ana", "Leo", "Zoe")
+    with write_session(engine_of(app)) as session:
+        game = post_table(session, site_of(app), ana, "colour-bazaar", 3, {}, "en",
+                          (None, None), False, T0, share="dealzqshareana")  # fmt: skip
+        game_id, secret, salt = game.id, game.deal_secret, game.deal_salt
+    with write_session(engine_of(app)) as session:
+        join_table(session, site_of(app), game_id, leo, T0, share="dealzqshareleo")
+    assert secret and salt
+    sign_in_as(client, app, zoe)
+    for path in ("/games/open", "/api/v1/open"):
+        page = client.get(path).get_data(as_text=True)
+        assert "Leo" in page and "Ana" in page  # the check has teeth: the table is there
+        for secret_text in ("dealzq", secret, salt, "@example.org"):
+            assert secret_text not in page, (path, secret_text)

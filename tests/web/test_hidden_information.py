@@ -487,6 +487,9 @@ class Walk:
             found["settings"] = get(f"{link}/settings").get_data(as_text=True)
             found.update(self.replays(link))
             found["my games"] = self.my_games(seat)
+            # The open tables (issue 36), as this seat's player and through the API.
+            found["open tables"] = self.my_games(seat, "/games/open")
+            found["API open tables"] = get("/api/v1/open").get_data(as_text=True)
             if stored(self.app).status == "active":
                 found["leave?"] = get(f"{link}/leave").get_data(as_text=True)
             # The JSON API: the seat's view, legal moves and log, in each language.
@@ -517,8 +520,9 @@ class Walk:
             found["stale form"] = stale.get_data(as_text=True)
         return found
 
-    def my_games(self, seat: int) -> str:
-        """The seat's player's /me page, signed in as them (as their mailed link would)."""
+    def my_games(self, seat: int, path: str = "/me") -> str:
+        """The seat's player's /me page (or another at `path`), signed in as them (as their
+        mailed link would)."""
         with read_session(self.app.extensions["pbem"]["engine"]) as session:
             game = session.get(Game, stored(self.app).id)
             assert game is not None
@@ -526,7 +530,7 @@ class Walk:
             player_id = row.player_id
         sign_in_as(self.client, self.app, player_id)
         try:
-            page = self.client.get("/me")
+            page = self.client.get(path)
             assert page.status_code == 200
             return page.get_data(as_text=True)
         finally:

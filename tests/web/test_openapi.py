@@ -113,6 +113,11 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(client.put(path, json={"pass_above": 3}))  # standing orders: Fantasy Business
     else:
         keep(send(path, headers=cross))
+    if route.path == "/api/v1/open":  # filters it cannot read; the database down
+        keep(client.get(path + "?game=chess"))
+        with monkeypatch.context() as patch:
+            patch.setattr("pbem.web.api.read_session", down)
+            keep(send(path))
     if route.token:
         guesser = app.test_client()
         guesser.environ_base["REMOTE_ADDR"] = "192.0.2.9"
