@@ -4,6 +4,7 @@ full, expire, seeks matched once, blocks both ways, rating ranges, spam limits, 
 from __future__ import annotations
 
 import re
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -151,6 +152,31 @@ def test_the_last_seat_goes_to_one_joiner_only(app: Any) -> None:
     assert seated(app, game_id) == [ana, leo]
 
 
+def test_two_joins_at_once_for_the_last_seat(app: Any) -> None:
+    """Two sessions press Join together: the game's lock lets one in, the other is refused."""
+    ana, leo, zoe = players(app, "Ana", "Leo", "Zoe")
+    game_id = post(app, ana, seats=2)
+    barrier = threading.Barrier(2)
+    results: dict[int, str] = {}
+
+    def press(player_id: int) -> None:
+        barrier.wait()
+        try:
+            join(app, game_id, player_id)
+            results[player_id] = "seated"
+        except PlayError as exc:
+            results[player_id] = exc.key
+
+    threads = [threading.Thread(target=press, args=(who,)) for who in (leo, zoe)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(results.values()) == ["open.error.closed", "seated"]
+    (winner,) = [who for who, result in results.items() if result == "seated"]
+    assert seated(app, game_id) == [ana, winner] and status(app, game_id) == "active"
+
+
 # --- expiry -------------------------------------------------------------------
 
 
@@ -206,6 +232,16 @@ def test_a_posted_table_seats_the_fitting_seekers_once(app: Any) -> None:
         assert fill_from_seeks(session, site_of(app), game_id, T0) == 0
     assert seated(app, game_id) == [ana, eve]
     assert sorted(seeks(app)) == sorted([leo, zoe, max_, bob])
+
+
+def test_a_seek_seats_its_player_at_one_table_only(app: Any) -> None:
+    ana, leo, zoe = players(app, "Ana", "Leo", "Zoe")
+    seek(app, zoe)
+    first = post(app, ana, seats=3)
+    second = post(app, leo, seats=3)
+    assert seated(app, first) == [ana, zoe] and seated(app, second) == [leo]
+    assert [event for event, who in events(app, first) if who == zoe] == ["matched"]
+    assert events(app, second) == []
 
 
 def test_a_seek_saved_joins_the_table_waiting_longest(app: Any) -> None:
