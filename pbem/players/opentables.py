@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import exists, func, union
+from sqlalchemy import CompoundSelect, exists, func, union
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from pbem.models import Block, Game, OpenTable, Player, PlayerSeek, Seat
 from pbem.players.blocks import kept_apart
@@ -80,7 +81,7 @@ def seek_fits(session: Session, seek: PlayerSeek, table: OpenTable, seats: list[
     return all(in_range(r.rating, seek.rating_min, seek.rating_max) for r in ratings.values())
 
 
-def _apart_from(viewer: int) -> object:
+def _apart_from(viewer: int) -> CompoundSelect:
     """The ids of the players kept apart from `viewer`: a block either way."""
     return union(
         select(Block.blocked_id).where(Block.player_id == viewer),
@@ -88,7 +89,7 @@ def _apart_from(viewer: int) -> object:
     )
 
 
-def open_query(viewer: int | None, slug: str | None, lang: str | None):  # noqa: ANN201
+def open_query(viewer: int | None, slug: str | None, lang: str | None) -> Select[OpenTable, Game]:
     """The open tables (forming games with an OpenTable row) matching the filters, newest
     first, less those where someone kept apart from `viewer` sits."""
     query = (
@@ -104,7 +105,7 @@ def open_query(viewer: int | None, slug: str | None, lang: str | None):  # noqa:
         hidden = exists(
             select(Seat.id).where(
                 col(Seat.game_id) == col(OpenTable.game_id),
-                col(Seat.player_id).in_(_apart_from(viewer)),  # type: ignore[arg-type]
+                col(Seat.player_id).in_(_apart_from(viewer)),
             )
         )
         query = query.where(~hidden)

@@ -482,3 +482,21 @@ def test_open_tables_show_no_address_nor_any_part_of_the_deal(app: Any, client: 
         assert "Leo" in page and "Ana" in page  # the check has teeth: the table is there
         for secret_text in ("dealzq", secret, salt, "@example.org"):
             assert secret_text not in page, (path, secret_text)
+
+
+def test_matched_and_joined_mails_speak_each_reader_s_language(app: Any, smtpd: Any) -> None:
+    (ana,) = players(app, "Ana", lang="fr")
+    leo, zoe = players(app, "Leo", "Zoe")
+    seek(app, leo)
+    game_id = post(app, ana, seats=3)
+    assert seated(app, game_id) == [ana, leo]
+    deliver(app)
+    (matched,) = smtpd.to("leo@example.org")
+    assert "Your standing seek found you a seat: Colour Bazaar #1 with Ana." in text_of(matched)
+    assert "1 seat is still open" in text_of(matched)
+    (joined,) = smtpd.to("ana@example.org")
+    assert "Leo a pris place à votre table ouverte" in text_of(joined)
+    join(app, game_id, zoe)
+    deliver(app)
+    started = smtpd.to("ana@example.org")[1:]
+    assert started and all("vous" in text_of(m) for m in started)  # the start, in French
