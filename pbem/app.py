@@ -34,6 +34,7 @@ from pbem.web import (
     markup,
     me,
     notes,
+    opentables,
     plan,
     players,
     replay,
@@ -121,6 +122,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(opentables.bp)
     if config["MAIL_BACKEND"] == "file":
         if config["DEBUG"]:
             # The mailbox shows every player's links: only for local use.

@@ -360,6 +360,33 @@ class Block(SQLModel, table=True):
     created_at: datetime
 
 
+class OpenTable(SQLModel, table=True):
+    """A forming game open to anyone signed in (pbem.opentables): the seats it wants, its
+    language and the joiners' rating range; its seats are the game's Seat rows so far."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)  # who posted it
+    slug: str = Field(max_length=40, index=True)  # the game's, to filter without a join
+    seats: int  # seats wanted in all, the poster's included
+    lang: str = Field(max_length=5)  # the table's language
+    rating_min: int | None = None  # a joiner's shown rating in the kind, at least
+    rating_max: int | None = None
+    created_at: datetime = Field(index=True)
+
+
+class PlayerSeek(SQLModel, table=True):
+    """A standing seek: seat this player at the next open table of this kind and language
+    that fits (pbem.opentables); used once, removed when it seats them."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    slug: str = Field(max_length=40, index=True)
+    lang: str = Field(max_length=5)
+    rating_min: int | None = None  # the other players' shown ratings, at least
+    rating_max: int | None = None
+    created_at: datetime
+
+
 def level_for(game: Game, seat: Seat) -> str | None:
     """The level of the computer playing `seat` now, or None when its person plays it.
 

@@ -119,31 +119,7 @@ def create_game(
         raise PlayError("lobby.error.no_such_game")
     rules = GAMES[slug]
     invitees, opts = check_invitees(rules, invitees, options)
-    timing = timing or TimeControl()
-    secret, salt = fairdeal.new_secret() if seed is None else (None, None)
-    clock_add, clock_cap = timing.clock_settings()
-    game = Game(
-        slug=slug,
-        options=opts,
-        days_per_move=timing.days_per_move,
-        reminders=timing.reminders,
-        absent_after=timing.absent_after,
-        takeover=timing.takeover,
-        clock=timing.clock,
-        clock_add=clock_add,
-        clock_cap=clock_cap,
-        days_off=timing.days_off,
-        # A checkable deal's seed is derived at the start; until then it is a random stand-in.
-        seed=seed if seed is not None else new_seed(),
-        deal_secret=secret,
-        deal_salt=salt,
-        status="forming",
-        creator_seat=0,
-        watch_key=new_key(),
-        created_at=now,
-        updated_at=now,
-        rated=rated,  # its end moves the players' ratings (pbem.ratings.record)
-    )
+    game = _new_game(slug, opts, timing, seed, now, rated)
     session.add(game)
     session.flush()
     seats = []
@@ -174,6 +150,77 @@ def create_game(
     for seat in tell.seats:
         queue(tell, seat, "created" if seat.seat == 0 else "invitation")
     tell.carry_out(session)
+    return game
+
+
+def _new_game(
+    slug: str,
+    opts: dict[str, Any],
+    timing: TimeControl | None,
+    seed: int | None,
+    now: datetime,
+    rated: bool = False,
+) -> Game:
+    """A new forming game's row (not yet added): checkable deal sealed unless `seed` is given."""
+    timing = timing or TimeControl()
+    secret, salt = fairdeal.new_secret() if seed is None else (None, None)
+    clock_add, clock_cap = timing.clock_settings()
+    return Game(
+        slug=slug,
+        options=opts,
+        days_per_move=timing.days_per_move,
+        reminders=timing.reminders,
+        absent_after=timing.absent_after,
+        takeover=timing.takeover,
+        clock=timing.clock,
+        clock_add=clock_add,
+        clock_cap=clock_cap,
+        days_off=timing.days_off,
+        # A checkable deal's seed is derived at the start; until then it is a random stand-in.
+        seed=seed if seed is not None else new_seed(),
+        deal_secret=secret,
+        deal_salt=salt,
+        status="forming",
+        creator_seat=0,
+        watch_key=new_key(),
+        created_at=now,
+        updated_at=now,
+        rated=rated,  # its end moves the players' ratings (pbem.ratings.record)
+    )
+
+
+def open_game(
+    session: Session,
+    creator: Player,
+    slug: str,
+    seats: int,
+    options: dict[str, Any],
+    now: datetime,
+    timing: TimeControl | None = None,
+    share: str = "",
+) -> Game:
+    """A game open to anyone signed in (pbem.opentables): the creator's seat joined, the
+    others taken one by one as players join; it starts when the last seat is taken."""
+    if slug not in GAMES:
+        raise PlayError("lobby.error.no_such_game")
+    try:
+        opts = GAMES[slug].check_options(seats, options)
+    except GameError as exc:
+        raise PlayError(exc.msg.key, **exc.msg.params) from None
+    game = _new_game(slug, opts, timing, None, now)
+    session.add(game)
+    session.flush()
+    seat = Seat(
+        game_id=id_of(game),
+        seat=0,
+        player_id=id_of(creator),
+        name=creator.name,
+        status="joined",
+        link_key=new_key(),
+        share=read_share(share),
+    )
+    session.add(seat)
+    session.flush()
     return game
 
 

@@ -31,6 +31,7 @@ from pbem.moves import submit_move
 from pbem.play import expire
 from pbem.players import account, signin
 from pbem.players.links import Site
+from pbem.players.opentables import seats_open, table_of
 from pbem.present.text import join_names
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired
@@ -247,6 +248,8 @@ def sweep_unstarted(
             "days": days,
             "expires_at": max(game.created_at + limit, now + WARNING_AHEAD),
             "waiting_text": join_names(waiting, player.lang),
+            # An open table waits for anyone, not for named players: how many seats are open.
+            "open_seats": seats_open(tell.seats, table_of(session, game_id)),
         }
         notify.queue(tell, creator, "expiry_warning", extra=extra)
         tell.carry_out(session)

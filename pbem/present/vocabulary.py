@@ -540,4 +540,15 @@ VOCABULARY: dict[str, Msgid] = {
     "webhook.table.game_over": N_("%(title)s is over: %(winners)s won. Results: %(link)s"),
     "webhook.table.reminder": N_("%(title)s is still waiting for %(name)s. Watch: %(link)s"),
     "webhook.table.your_turn": N_("%(title)s: it is %(name)s's move. Watch: %(link)s"),
+    # Open tables and standing seeks (pbem.opentables)
+    "open.error.bad_range": N_("A rating range goes from %(low)s to %(high)s, the lowest first: leave an end empty for no bound."),
+    "open.error.blocked": N_("You cannot take a seat at this table."),
+    "open.error.closed": N_("This table is no longer open: it has filled and started, or it was called off."),
+    "open.error.full": N_("Every seat at this table is taken."),
+    "open.error.lang": N_("Choose a language from the list."),
+    "open.error.page": N_("There is no such page of open tables."),
+    "open.error.range": N_("Your rating in this game is outside the range this table asks for."),
+    "open.error.seated": N_("You already have a seat at this table."),
+    "open.error.seats": N_("Choose as many players as the game allows."),
+    "open.error.seeks": N_("You can keep at most %(limit)s standing seeks: remove one first."),
 }

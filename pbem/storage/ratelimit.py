@@ -34,6 +34,10 @@ BAD_LINKS = Limit("badlink", 30, 600)  # guessing links: 30 wrong ones in 10 min
 NEW_GAMES = Limit("newgame", 20, 3600)  # each game sends invitations: 20 an hour
 SIGN_INS = Limit("signin", 10, 3600)  # sign-in mails asked from one address: 10 an hour
 SIGN_IN_MAILS = Limit("signinmail", 3, 3600)  # sign-in mails sent to one player: 3 an hour
+# A signed-in player's open tables and seats taken (keyed "player:<id>", pbem.web.opentables):
+# each post or join mails others, so a day's worth is bounded.
+OPEN_POSTS = Limit("openpost", 10, 86400)  # open tables and seeks posted: 10 a day
+OPEN_JOINS = Limit("openjoin", 30, 86400)  # open seats taken: 30 a day
 
 
 def count(engine: Engine, limit: Limit, address: str, now: datetime) -> int:

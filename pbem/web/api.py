@@ -20,6 +20,7 @@ from pbem.games import GameError
 from pbem.models import Game, Note, Player
 from pbem.play import keep_orders
 from pbem.players import notes, page, plans, standing
+from pbem.players.opentables import open_tables
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
@@ -30,6 +31,9 @@ from pbem.storage.store import id_of, log_of
 from pbem.web import engine, now, site
 from pbem.web.apimodels import (
     NotesRequest,
+    OpenSeat,
+    OpenTableEntry,
+    OpenTables,
     PlanRequest,
     SettingsRequest,
     StandingRequest,
@@ -38,7 +42,9 @@ from pbem.web.apimodels import (
     read_move,
 )
 from pbem.web.openapi import document
+from pbem.web.opentables import filters
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
+from pbem.web.signin import current_player_id
 from pbem.webhooks.events import hooks_of_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -104,6 +110,35 @@ def player(player_id: int) -> Response:
                 ],
             }
         )
+
+
+@bp.get("/open")
+def open_list() -> tuple[Response, int] | Response:
+    """The open tables, as /games/open lists them: names and ratings, never an address."""
+    try:
+        slug, language, number = filters(request.args)
+    except PlayError as exc:
+        return error(400, "bad_request", say(str(g.get("lang", "en")), exc.key, **exc.params))
+    with read_session(engine()) as session:
+        listed, more = open_tables(session, current_player_id(), slug, language, number)
+    tables = [
+        OpenTableEntry(
+            game=id_of(row.game),
+            slug=row.table.slug,  # type: ignore[arg-type]
+            language=row.table.lang,  # type: ignore[arg-type]
+            seats=row.table.seats,
+            players=[OpenSeat(name=who.name, rating=who.rating.rating) for who in row.seated],
+            rating_min=row.table.rating_min,
+            rating_max=row.table.rating_max,
+            rated=row.game.rated,
+            options=row.game.options,
+            days_per_move=row.game.days_per_move,
+            clock=row.game.clock,  # type: ignore[arg-type]
+            created_at=row.table.created_at,
+        )
+        for row in listed
+    ]
+    return jsonify(OpenTables(tables=tables, page=number, more=more).model_dump(mode="json"))
 
 
 @bp.get("/seat/<token>")

@@ -312,3 +312,35 @@ class TakeBackAnswer(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
 
     answer: Literal["allow", "refuse"]
+
+
+class OpenSeat(Answer):
+    """A player seated at an open table: their name and shown rating in its game."""
+
+    name: str
+    rating: int = Field(description="The player's rating in this game (1500 before any)")
+
+
+class OpenTableEntry(Answer):
+    """One open table: a game waiting for players, as anyone may see it."""
+
+    game: int = Field(description="The game's number")
+    slug: Slug
+    language: Lang
+    seats: int = Field(ge=2, description="Seats wanted in all, the poster's included")
+    players: list[OpenSeat] = Field(description="The players seated so far, poster first")
+    rating_min: int | None = Field(description="A joiner's rating at least; null: no bound")
+    rating_max: int | None = Field(description="A joiner's rating at most; null: no bound")
+    rated: bool
+    options: dict[str, Any] = Field(description="The game's options, as the rules name them")
+    days_per_move: int | None = Field(description="Days allowed per move; null: no limit")
+    clock: Literal["move", "fischer", "bank"]
+    created_at: datetime
+
+
+class OpenTables(Answer):
+    """A page of the open tables, newest first (a signed-in reader's blocks left out)."""
+
+    tables: list[OpenTableEntry]
+    page: int = Field(ge=0)
+    more: bool = Field(description="Whether an older page follows")

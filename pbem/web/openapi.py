@@ -20,6 +20,7 @@ from pbem.web.apimodels import (
     MoveRequest,
     Notes,
     NotesRequest,
+    OpenTables,
     Plan,
     PlanRequest,
     PlayerRatings,
@@ -67,6 +68,7 @@ class Route:
     refusals: tuple[int, ...]
     body: type[BaseModel] | None = None
     token: bool = True
+    query: tuple[dict[str, Any], ...] = ()  # the route's query parameters, if any
 
 
 ROUTES = (
@@ -214,6 +216,39 @@ ROUTES = (
     ),
     Route(
         "get",
+        "/api/v1/open",
+        "openTables",
+        "The open tables: games waiting for players, newest first",
+        OpenTables,
+        "A page of the open tables (filtered by game and language)",
+        (400, 503, *ANY),
+        token=False,
+        query=(
+            {
+                "name": "game",
+                "in": "query",
+                "required": False,
+                "description": "Only this game's tables",
+                "schema": {"type": "string", "enum": ["colour-bazaar", "fantasy-business"]},
+            },
+            {
+                "name": "language",
+                "in": "query",
+                "required": False,
+                "description": "Only the tables in this language",
+                "schema": {"type": "string", "enum": ["en", "fr"]},
+            },
+            {
+                "name": "page",
+                "in": "query",
+                "required": False,
+                "description": "The page, from 0 (newest)",
+                "schema": {"type": "integer", "minimum": 0, "maximum": 50},
+            },
+        ),
+    ),
+    Route(
+        "get",
         "/api/v1/openapi.json",
         "openapi",
         "This document",
@@ -265,7 +300,7 @@ def _operation(route: Route) -> dict[str, Any]:
     operation: dict[str, Any] = {
         "operationId": route.operation,
         "summary": route.summary,
-        "parameters": [TOKEN, LANG] if route.token else _ids(route.path),
+        "parameters": [TOKEN, LANG] if route.token else [*_ids(route.path), *route.query],
         "responses": responses,
     }
     if route.body is not None:

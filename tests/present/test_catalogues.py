@@ -264,6 +264,11 @@ CASES = [
     ("cancelled", {"reason": "expired", "by": "Ana", "days": 14}),
     ("expiry_warning", {"days": 14, "expires_at": datetime(2026, 3, 5, 9, tzinfo=UTC),
                         "waiting_text": "Léo and Zoé"}),  # fmt: skip
+    ("expiry_warning", {"days": 14, "expires_at": datetime(2026, 3, 5, 9, tzinfo=UTC),
+                        "waiting_text": "", "open_seats": 2}),  # fmt: skip
+    ("joined", {"who": NAMES[1], "open": 1}),
+    ("matched", {"open": 1}),
+    ("matched", {"open": 0}),
     ("game_over", {}),
     ("game_over", {"winners": 2}),
     ("your_turn", {"reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",

@@ -489,6 +489,9 @@ class Walk:
             found.update(self.replays(link))
             found["my games"] = self.my_games(seat)
             found.update(self.player_page(seat))
+            # The open tables (issue 36), as this seat's player and through the API.
+            found["open tables"] = self.my_games(seat, "/games/open")
+            found["API open tables"] = get("/api/v1/open").get_data(as_text=True)
             if stored(self.app).status == "active":
                 found["leave?"] = get(f"{link}/leave").get_data(as_text=True)
             # The JSON API: the seat's view, legal moves and log, in each language.
@@ -544,12 +547,13 @@ class Walk:
             assert '"games":1' in found["API player"].replace(" ", "")
         return found
 
-    def my_games(self, seat: int) -> str:
-        """The seat's player's /me page, signed in as them (as their mailed link would)."""
+    def my_games(self, seat: int, path: str = "/me") -> str:
+        """The seat's player's /me page (or another at `path`), signed in as them (as their
+        mailed link would)."""
         player_id = self.player_id(seat)
         sign_in_as(self.client, self.app, player_id)
         try:
-            page = self.client.get("/me")
+            page = self.client.get(path)
             assert page.status_code == 200
             return page.get_data(as_text=True)
         finally:

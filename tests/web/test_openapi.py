@@ -113,8 +113,11 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(client.put(path, json={"pass_above": 3}))  # standing orders: Fantasy Business
     else:
         keep(send(path, headers=cross))
-    if "{player_id}" in route.path:  # no such player (or a private page), the database down
+    if "{player_id}" in route.path:  # no such player (or a private page)
         keep(send(concrete(route, token, "99999")))
+    if route.path == "/api/v1/open":  # filters it cannot read
+        keep(client.get(path + "?game=chess"))
+    if "{player_id}" in route.path or route.path == "/api/v1/open":  # the database down
         with monkeypatch.context() as patch:
             patch.setattr("pbem.web.api.read_session", down)
             keep(send(path))

@@ -1,0 +1,231 @@
+"""/games/open: the open tables (filter by game and language), post one, join one with one
+press, withdraw one's own; keep and remove standing seeks. Thin: the work is in
+pbem.opentables, the queries in pbem.players.opentables."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.errors import PlayError
+from pbem.games import GAMES
+from pbem.models import Seat
+from pbem.opentables import join_table, post_table, remove_seek, save_seek, withdraw
+from pbem.players.computers import LEVELS
+from pbem.players.opentables import MAX_OPEN, MAX_PAGE, open_count, open_tables, seeks_of
+from pbem.present import playable
+from pbem.present.forms import TimeControl, read_options
+from pbem.present.i18n import languages
+from pbem.present.openforms import OpenTableForm, SeekForm
+from pbem.present.options import option_lines, time_control
+from pbem.storage.db import read_session, write_session
+from pbem.storage.ratelimit import OPEN_JOINS, OPEN_POSTS, Limit, exceeded, record
+from pbem.storage.store import find_seat
+from pbem.web import engine, now, site
+from pbem.web.signin import current_player_id
+
+bp = Blueprint("opentables", __name__)
+DONE = ("posted", "withdrawn", "seek", "seek_removed")  # what the page says it just did
+
+
+def filters(args: Any) -> tuple[str | None, str | None, int]:
+    """The list's filters from the query: game, language and page; PlayError if absurd."""
+    slug, lang, page = args.get("game", ""), args.get("language", ""), args.get("page", "0")
+    if slug and slug not in playable():
+        raise PlayError("lobby.error.no_such_game")
+    if lang and lang not in languages():
+        raise PlayError("open.error.lang")
+    if not (isinstance(page, str) and page.isdecimal() and int(page[:6]) <= MAX_PAGE):
+        raise PlayError("open.error.page")
+    return slug or None, lang or None, int(page)
+
+
+def _option_words(slug: str, options: dict[str, Any]) -> list[str]:
+    """The game's options in words, less the seat-choosing ones: at an open table who plays
+    first is always drawn at random, which the page says once."""
+    rules = GAMES[slug]
+    lines = option_lines(slug, options, [], g.lang)
+    return [
+        line
+        for opt, line in zip(rules.options, lines, strict=True)
+        if not (opt.kind == "int" and opt.default is None)
+    ]
+
+
+def _page(error: PlayError | None = None, status: int = 200) -> tuple[str, int]:
+    """The list, the viewer's seeks and the post form; `error` said above them."""
+    viewer = current_player_id()
+    try:
+        slug, lang, page = filters(request.args)
+    except PlayError as exc:
+        slug, lang, page = None, None, 0
+        error, status = error or exc, 400
+    with read_session(engine()) as session:
+        listed, more = open_tables(session, viewer, slug, lang, page)
+        cards = [
+            {
+                "row": row,
+                "options": _option_words(row.game.slug, row.game.options),
+                "time": time_control(row.game, g.lang),
+            }
+            for row in listed
+        ]
+        seeks = seeks_of(session, viewer) if viewer is not None else []
+    page_html = render_template(
+        "opentables/index.html",
+        cards=cards,
+        more=more,
+        page=page,
+        chosen={"game": slug or "", "language": lang or ""},
+        games=playable(),
+        signed_in_player=viewer is not None,
+        seeks=seeks,
+        levels=LEVELS,
+        error=error,
+        form=request.form if request.method == "POST" else {},
+        done=request.args.get("done") if request.args.get("done") in DONE else None,
+    )
+    return page_html, status
+
+
+@bp.get("/games/open")
+def index() -> tuple[str, int]:
+    """The open tables, newest first, a page at a time."""
+    return _page()
+
+
+def _signed_in() -> int | Response:
+    """The signed-in player's id, or the answer sending them to sign in."""
+    viewer = current_player_id()
+    if viewer is None:
+        return redirect(url_for("signin.ask_page"), code=303)
+    return viewer
+
+
+def _limited(limit: Limit, viewer: int) -> tuple[str, int] | None:
+    """The 429 page when the player has used up the limit today; else count this one."""
+    key = f"player:{viewer}"
+    if exceeded(engine(), limit, key, now()):
+        return render_template("opentables/limited.html", kind=limit.kind, count=limit.count), 429
+    record(engine(), limit, key, now())
+    return None
+
+
+def _to_list(done: str) -> Response:
+    return redirect(url_for("opentables.index", done=done), code=303)
+
+
+def _to_seat(game_id: int, seat_no: int) -> Response:
+    """To the player's seat page (a seat link is a secret: only this answer names it)."""
+    with read_session(engine()) as session:
+        seat = find_seat(session, game_id, seat_no)
+        assert seat is not None
+        return redirect(urlsplit(site().seat_url(seat)).path, code=303)
+
+
+@bp.post("/games/open")
+def post() -> Response | tuple[str, int]:
+    """Post an open table; fitting seeks take its seats at once."""
+    viewer = _signed_in()
+    if isinstance(viewer, Response):
+        return viewer
+    try:
+        form = OpenTableForm.read(request.form)
+        timing = TimeControl.read(request.form)
+        options = read_options(playable()[form.game], form.game, request.form)
+        with read_session(engine()) as session:
+            waiting = open_count(session, viewer)
+        if waiting >= MAX_OPEN:
+            return render_template("opentables/limited.html", kind="open", count=MAX_OPEN), 429
+        limited = _limited(OPEN_POSTS, viewer)
+        if limited is not None:
+            return limited
+        with write_session(engine()) as session:
+            post_table(
+                session,
+                site(),
+                viewer,
+                form.game,
+                form.seats,
+                options,
+                form.lang,
+                form.rating_range,
+                form.rated,
+                now(),
+                timing=timing,
+                share=request.form.get("share", ""),
+            )
+    except PlayError as exc:
+        return _page(exc, exc.status)
+    return _to_list("posted")
+
+
+@bp.post("/games/open/<int:game_id>/join")
+def join(game_id: int) -> Response | tuple[str, int]:
+    """Take a seat at the open table with one press, and go to it."""
+    viewer = _signed_in()
+    if isinstance(viewer, Response):
+        return viewer
+    limited = _limited(OPEN_JOINS, viewer)
+    if limited is not None:
+        return limited
+    try:
+        with write_session(engine()) as session:
+            seat: Seat = join_table(
+                session, site(), game_id, viewer, now(), share=request.form.get("share", "")
+            )
+            seat_no = seat.seat
+    except PlayError as exc:
+        return _page(exc, 404 if exc.key == "error.no_game" else exc.status)
+    return _to_seat(game_id, seat_no)
+
+
+@bp.post("/games/open/<int:game_id>/withdraw")
+def withdraw_table(game_id: int) -> Response | tuple[str, int]:
+    """The poster calls their open table off."""
+    viewer = _signed_in()
+    if isinstance(viewer, Response):
+        return viewer
+    try:
+        with write_session(engine()) as session:
+            withdraw(session, site(), game_id, viewer, now())
+    except PlayError as exc:
+        return _page(exc, 404 if exc.key == "error.no_game" else exc.status)
+    return _to_list("withdrawn")
+
+
+@bp.post("/games/open/seeks")
+def seek() -> Response | tuple[str, int]:
+    """Keep a standing seek; a fitting open table seats the player at once."""
+    viewer = _signed_in()
+    if isinstance(viewer, Response):
+        return viewer
+    try:
+        form = SeekForm.read(request.form)
+        limited = _limited(OPEN_POSTS, viewer)
+        if limited is not None:
+            return limited
+        with write_session(engine()) as session:
+            seat = save_seek(
+                session, site(), viewer, form.game, form.lang, form.rating_range, now()
+            )
+            where = (seat.game_id, seat.seat) if seat is not None else None
+    except PlayError as exc:
+        return _page(exc, exc.status)
+    if where is not None:
+        return _to_seat(*where)  # matched at once: to the seat it took
+    return _to_list("seek")
+
+
+@bp.post("/games/open/seeks/<int:seek_id>/remove")
+def unseek(seek_id: int) -> Response:
+    """Remove one of the player's seeks."""
+    viewer = _signed_in()
+    if isinstance(viewer, Response):
+        return viewer
+    with write_session(engine()) as session:
+        remove_seek(session, viewer, seek_id)
+    return _to_list("seek_removed")
