@@ -19,7 +19,7 @@ from pbem.storage.rawsql import compiled, dialect_of, run
 PLAYERS = Player.__table__  # type: ignore[attr-defined]
 KEYS = (
     "email", "name", "lang", "tz", "notify", "vacation_days", "unsubscribe_key", "created_at",
-    "session_generation", "auto_vacation",
+    "session_generation", "auto_vacation", "page_public",
 )  # fmt: skip
 
 
@@ -32,7 +32,7 @@ def _add_player(session: Any, email: str, at: datetime) -> None:
     values = {
         "email": email, "name": "Zoé", "lang": "fr", "tz": "Europe/Paris", "notify": "every",
         "vacation_days": 14, "unsubscribe_key": "", "created_at": at, "session_generation": 0,
-        "auto_vacation": False,
+        "auto_vacation": False, "page_public": True,
     }  # fmt: skip
     run(session, statement, statement.parameters(values))
 
