@@ -52,6 +52,10 @@ ROWS = [
     ("FB seat page, ply 0", "fb-page-0", "floor-page-0", ""),
     ("FB seat page, ply 97", "fb-page-97", "floor-page-97", "<= 6M, <= 1.2x round 1"),
     ("bare insert request", "bare-insert", "floor-insert", "(raw sqlite3 floor)"),
+    # Issue 36: the move that ends a rated game also moves its players' ratings; the floor
+    # is the same last move of an unrated game.
+    ("CB last move, rated (floor: unrated)", "cb-last-move-rated", "cb-last-move", "<= 2x"),
+    ("FB 4p last move, rated (floor: unrated)", "fb-last-move-rated", "fb-last-move", "<= 2x"),
 ]
 
 

@@ -86,7 +86,9 @@ def drain_mail(app: Any, now: datetime) -> int:
     return int(done["sent"])
 
 
-def new_games(app: Any, slug: str, players: int, count: int) -> list[list[str]]:
+def new_games(
+    app: Any, slug: str, players: int, count: int, rated: bool = False
+) -> list[list[str]]:
     """`count` games made by the lobby form and joined by every seat's link: their tokens."""
     from pbem.players.links import make_token
 
@@ -95,6 +97,8 @@ def new_games(app: Any, slug: str, players: int, count: int) -> list[list[str]]:
     (before,) = db.execute("SELECT count(*) FROM game").fetchone()
     for number in range(before, before + count):
         form = {"game": slug, "csrf": csrf_for(app, "")}
+        if rated:
+            form["rated"] = "1"
         for row in range(players):
             form[f"name_{row}"] = NAMES[row]
             form[f"email_{row}"] = f"p{row}.{number}@bench.example"
@@ -182,6 +186,54 @@ def run_move(folder: Path, count: int, smtp_port: int) -> None:
     for path, fields in json.loads((folder / "plan.json").read_text())[:count]:
         answer = client.post(path, data=fields)
         assert answer.status_code == 303 and "done=1" in answer.headers["Location"], answer.data
+
+
+def prepare_last_move(
+    folder: Path, count: int, smtp_port: int, slug: str, players: int, rated: bool
+) -> None:
+    """`count` games (rated or not) played by random legal moves up to their last move, kept
+    for the run: the move that ends the game (and, rated, moves its players' ratings)."""
+    from pbem.games import GAMES
+
+    app = pbem_app(folder, smtp_port)
+    client, rules, rng, plan = app.test_client(), GAMES[slug], random.Random(36), []
+    db = sqlite3.connect(folder / "pbem.sqlite3")
+    for tokens in new_games(app, slug, players, count, rated=rated):
+        last = None
+        while last is None:
+            for token in tokens:
+                view = client.get(f"/api/v1/seat/{token}").get_json()
+                if not view["legal_moves"]:
+                    continue
+                move = rng.choice(view["legal_moves"])
+                (state,) = db.execute(
+                    "SELECT state FROM game WHERE id = ?", (_game_of(token),)
+                ).fetchone()
+                if rules.outcome(rules.apply(json.loads(state), view["seat"], move)) is not None:
+                    last = (token, {"turn": view["turn"], "move": move})
+                    break
+                answer = client.post(
+                    f"/api/v1/seat/{token}/move", json={"turn": view["turn"], "move": move}
+                )
+                assert answer.status_code == 200, answer.data[:500]
+        plan.append(last)
+    db.close()
+    (folder / "plan.json").write_text(json.dumps(plan))
+
+
+def _game_of(token: str) -> int:
+    """The game a seat token is for (the token's payload: game, seat, key)."""
+    from pbem.players.links import read_token
+
+    return int(read_token(SECRET, "seat", token)[0])
+
+
+def run_last_move(folder: Path, count: int, smtp_port: int) -> None:
+    """POST `count` games' last moves through the JSON API, one a game."""
+    client = pbem_app(folder, smtp_port).test_client()
+    for token, body in json.loads((folder / "plan.json").read_text())[:count]:
+        answer = client.post(f"/api/v1/seat/{token}/move", json=body)
+        assert answer.status_code == 200, answer.data[:500]
 
 
 def prepare_mail(
@@ -406,6 +458,16 @@ UNITS: dict[str, tuple[Callable[[Path, int, int], None], Callable[[Path, int, in
     "fb-page-0": (_with(prepare_page, ply=0), run_page),
     "fb-page-97": (_with(prepare_page, ply=97), run_page),
     "bare-insert": (prepare_bare, run_bare),
+    "cb-last-move": (_with(prepare_last_move, slug=CB, players=2, rated=False), run_last_move),
+    "cb-last-move-rated": (
+        _with(prepare_last_move, slug=CB, players=2, rated=True),
+        run_last_move,
+    ),
+    "fb-last-move": (_with(prepare_last_move, slug=FB, players=4, rated=False), run_last_move),
+    "fb-last-move-rated": (
+        _with(prepare_last_move, slug=FB, players=4, rated=True),
+        run_last_move,
+    ),
     "floor-cb-move": (_with(prepare_floor_move, slug=CB, players=2), run_floor_move),
     "floor-fb-move": (_with(prepare_floor_move, slug=FB, players=4), run_floor_move),
     "floor-mail-each": (_with(prepare_floor_mail, stagger=True), run_floor_mail_each),
