@@ -33,9 +33,9 @@ def circle(players: Sequence[int]) -> list[list[Table]]:
     if len(ring) % 2:
         ring.append(None)  # whoever meets None has the bye
     count = len(ring)
-    rounds = []
+    rounds: list[list[Table]] = []
     for _ in range(count - 1):
-        games = []
+        games: list[Table] = []
         for i in range(count // 2):
             a, b = ring[i], ring[count - 1 - i]
             if a is not None and b is not None:
@@ -169,7 +169,7 @@ def _match(
 def _greedy(players: list[int], blocked: set[Pair]) -> list[Table]:
     """Pair each free player with the next free one not blocked with them."""
     free = list(players)
-    pairs = []
+    pairs: list[Table] = []
     while free:
         first = free.pop(0)
         other = next((p for p in free if frozenset((first, p)) not in blocked), None)
