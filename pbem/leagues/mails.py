@@ -70,7 +70,7 @@ def queue_round(
     session.flush()
     played = Played(session, league.id or 0)
     games = _games_listed(session, site, played, player_id, set(game_ids))
-    extra = {**_about(site, league), "round": league.round, "games": games}
+    extra = {**_about(site, league), "round": league.round, "new_games": games}
     queue_player_mail(session, site, player, "league_round", now, extra)
 
 
@@ -91,7 +91,12 @@ def queue_digest(session: Session, site: Site, league: League, now: datetime) ->
             continue
         ids = {g for g, p in waiting_ids if p == member.player_id and g is not None}
         games = _games_listed(session, site, played, member.player_id, ids)
-        extra = {**_about(site, league), "round": league.round, "standings": lines, "games": games}
+        extra = {
+            **_about(site, league),
+            "round": league.round,
+            "standings": lines,
+            "waiting": games,
+        }
         sent += queue_player_mail(session, site, player, "league_digest", now, extra) is not None
     return sent
 

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 from pbem.games import GAMES
 from pbem.leagues.rows import Played, members
 from pbem.leagues.standings import Standing, standings
-from pbem.models import League, Player
+from pbem.models import League, LeagueMember, Player
 from pbem.players.links import Site, make_token
 
 
@@ -93,3 +93,75 @@ def games_of(site: Site, played: Played, names: dict[int, str]) -> list[dict[str
             }
         )
     return out
+
+
+def league_view(
+    session: Session, site: Site, league: League, viewer_id: int | None
+) -> dict[str, Any]:
+    """Everything the league's page (and its API answer) shows, and what the viewer may do."""
+    played = Played(session, league.id or 0)
+    everyone = members(session, league.id or 0)
+    names = names_of(session, [m.player_id for m in everyone])
+    mine = next((m for m in everyone if m.player_id == viewer_id), None)
+    joined = [m for m in everyone if m.status == "joined"]
+    forming = league.status == "forming"
+    organiser = viewer_id is not None and viewer_id == league.organiser_id
+    return {
+        "id": league.id,
+        "name": league.name,
+        "slug": league.slug,
+        "format": league.format,
+        "status": league.status,
+        "round": league.round,
+        "rounds": league.rounds,
+        "table_size": league.table_size,
+        "most_players": league.most_players,
+        "is_open": league.is_open,
+        "rated": league.rated,
+        "organiser": names.get(league.organiser_id, ""),
+        "joined": [names[m.player_id] for m in joined],
+        "invited": [names[m.player_id] for m in everyone if m.status == "invited"],
+        "standings": standing_lines(session, league, played),
+        "games": games_of(site, played, names),
+        "mine": mine.status if mine else None,
+        "organiser_viewing": organiser,
+        "may_join": forming
+        and viewer_id is not None
+        and (mine.status == "invited" if mine else league.is_open)
+        and len(joined) < league.most_players,
+        "may_leave": mine is not None
+        and mine.status == "joined"
+        and not (forming and organiser)
+        and league.status != "finished",
+        "may_start": organiser
+        and forming
+        and len(joined) >= max(2, GAMES[league.slug].min_players),
+        "may_drop": [
+            {"player_id": m.player_id, "name": names[m.player_id]}
+            for m in joined
+            if organiser and league.status == "running" and m.player_id != viewer_id
+        ],
+    }
+
+
+def open_leagues(session: Session, most: int = 50) -> list[League]:
+    """Open leagues still taking players, newest first."""
+    query = (
+        select(League)
+        .where(League.status == "forming", col(League.is_open).is_(True))
+        .order_by(col(League.id).desc())
+        .limit(most)
+    )
+    return list(session.exec(query))
+
+
+def leagues_of(session: Session, player_id: int, most: int = 20) -> list[tuple[League, str]]:
+    """The player's leagues (and their membership), newest first."""
+    query = (
+        select(League, LeagueMember.status)
+        .join(LeagueMember, col(LeagueMember.league_id) == col(League.id))
+        .where(LeagueMember.player_id == player_id, LeagueMember.status != "declined")
+        .order_by(col(League.id).desc())
+        .limit(most)
+    )
+    return [(league, status) for league, status in session.exec(query)]

@@ -104,7 +104,7 @@ def test_a_round_robin_starts_every_game_at_once_and_ends_when_all_are_over(
     # One round mail each, listing their three games.
     mails = outbox(app, "league_round")
     assert Counter(r.player_id for r in mails) == Counter(ids)
-    assert all(len(r.extra["extra"]["games"]) == 3 for r in mails)
+    assert all(len(r.extra["extra"]["new_games"]) == 3 for r in mails)
     play_people(app, league_id)
     clock.advance(minutes=2)
     assert league_sweep(app)["league rounds"] == 1
@@ -121,6 +121,6 @@ def test_the_weekly_digest_goes_once_to_each_member(app: Any, clock: Any) -> Non
     assert sum(r["league digests"] for r in results) == 1
     digests = outbox(app, "league_digest")
     assert Counter(r.player_id for r in digests) == Counter(ids)
-    waiting = {r.player_id: len(r.extra["extra"]["games"]) for r in digests}
+    waiting = {r.player_id: len(r.extra["extra"]["waiting"]) for r in digests}
     assert sum(waiting.values()) >= 6  # each game waits on someone
     assert league_sweep(app)["league digests"] == 0
