@@ -13,6 +13,8 @@ from pbem.leagues.standings import Standing, standings
 from pbem.models import League, LeagueMember, Player
 from pbem.players.links import Site, make_token
 
+KEY_MAX = 40  # a league's key is 16 characters: anything much longer is no key
+
 
 def league_url(site: Site, league: League) -> str:
     """The league's page: its key is in the link (a league not open is not listed)."""
@@ -140,6 +142,40 @@ def league_view(
             {"player_id": m.player_id, "name": names[m.player_id]}
             for m in joined
             if organiser and league.status == "running" and m.player_id != viewer_id
+        ],
+    }
+
+
+def league_by_key(session: Session, key: str) -> League | None:
+    """The league whose page's link holds `key` (a key is 16 characters: a long one is none)."""
+    if len(key) > KEY_MAX:
+        return None
+    return session.exec(select(League).where(League.join_key == key)).first()
+
+
+def league_json(view: dict[str, Any]) -> dict[str, Any]:
+    """The API's answer for a league (pbem.web.apimodels.League) from its page's view."""
+    keys = ("name", "slug", "format", "status", "round", "rounds", "table_size", "organiser")
+    line_keys = ("place", "name", "points", "played", "playing", "won", "byes", "tiebreak")
+    return {
+        **{key: view[key] for key in keys},
+        "joined": view["joined"],
+        "standings": [
+            {**{key: line[key] for key in line_keys}, "dropped": line["dropped"]}
+            for line in view["standings"]
+        ],
+        "games": [
+            {
+                "id": game["id"],
+                "round": game["round"],
+                "status": game["status"],
+                "watch_link": game["watch_link"],
+                "players": [
+                    {key: p[key] for key in ("name", "left", "to_act", "rank")}
+                    for p in game["players"]
+                ],
+            }
+            for game in view["games"]
         ],
     }
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
-from sqlmodel import Session, select
+from sqlmodel import Session
 from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
 from pbem.leagues import rounds, setup
-from pbem.leagues.table import league_view, open_leagues
+from pbem.leagues.table import league_by_key, league_view, open_leagues
 from pbem.models import League, Player
 from pbem.players.computers import LEVELS
 from pbem.players.links import BadLink, read_token
@@ -24,14 +24,11 @@ from pbem.web import bad_link, client_address, engine, now, site
 from pbem.web.signin import current_player_id
 
 bp = Blueprint("leagues", __name__)
-KEY_MAX = 40  # a league key is 16 characters: anything much longer is no key
 
 
 def _league(session: Session, token: str) -> League:
     """The league whose key is `token`; 404 (counted as a bad link) otherwise."""
-    if len(token) > KEY_MAX:
-        bad_link()
-    league = session.exec(select(League).where(League.join_key == token)).first()
+    league = league_by_key(session, token)
     if league is None:
         bad_link()
     return league

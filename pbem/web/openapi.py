@@ -17,6 +17,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from pbem.web.apimodels import (
     Document,
     Error,
+    League,
     MoveRequest,
     Notes,
     NotesRequest,
@@ -199,6 +200,15 @@ ROUTES = (
         "The onlooker's view: no hand, no secret",
         View,
         "The game as an onlooker may see it",
+        (*LINK, *ANY),
+    ),
+    Route(
+        "get",
+        "/api/v1/leagues/{token}",
+        "league",
+        "A league's standings and games (the token is the key in its page's link)",
+        League,
+        "The league: names, results and whose move, nothing hidden",
         (*LINK, *ANY),
     ),
     Route(

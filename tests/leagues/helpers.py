@@ -27,13 +27,13 @@ def engine_site(app: Any) -> tuple[Any, Any]:
     return ext["engine"], ext["site"]
 
 
-def add_players(app: Any, count: int) -> list[int]:
+def add_players(app: Any, count: int, domain: str = "example.org") -> list[int]:
     """`count` players (Ana, Bea, ...), their ids."""
     engine, _ = engine_site(app)
     now = app.config["CLOCK"]()
     with write_session(engine) as session:
         people = [
-            Player(email=f"{name.lower()}@example.org", name=name, created_at=now)
+            Player(email=f"{name.lower()}@{domain}", name=name, created_at=now)
             for name in NAMES[:count]
         ]
         session.add_all(people)
@@ -123,6 +123,11 @@ def play_out(app: Any, clock: Any, league_id: int) -> int:
 def league_sweep(app: Any) -> dict[str, int]:
     engine, site = engine_site(app)
     return sweep_leagues(engine, site, app.config["CLOCK"]())
+
+
+def league_key(app: Any, league_id: int) -> str:
+    """The key in the league's page's link."""
+    return league(app, league_id).join_key
 
 
 def league(app: Any, league_id: int) -> League:

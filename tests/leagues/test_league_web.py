@@ -9,9 +9,18 @@ from typing import Any
 
 from pbem.models import Player
 from pbem.storage.db import write_session
+from pbem.web.apimodels import League
 from pbem.web.csrf import csrf_token
-from tests.leagues.helpers import add_players, engine_site, league_games, member_rows
-from tests.web.helpers import deliver, sign_in_as, text_of
+from tests.leagues.helpers import (
+    add_players,
+    engine_site,
+    league_games,
+    league_key,
+    make_league,
+    member_rows,
+    play_people,
+)
+from tests.web.helpers import deliver, html_of, sign_in_as, text_of
 
 
 def post(client: Any, path: str, scope: str, **data: str) -> Any:
@@ -71,6 +80,15 @@ def test_an_organiser_makes_a_league_and_the_invited_join_by_mail(
     assert "Start the league now" in page and "bea@example.org" not in page
     assert post(client, f"/leagues/{key}/start", key).status_code == 303
     assert len(league_games(app, 1)) == 1
+    smtpd.clear()
+    deliver(app)
+    # One mail each for the start: the round mail naming the game, with the seat's link.
+    for email in ("ana@example.org", "bea@example.org"):
+        (mail,) = [m for m in smtpd.to(email) if "league" in str(m["Subject"])]
+        assert "the league Winter <b>cup</b> has started" in str(mail["Subject"])
+        assert "/p/" in text_of(mail) and f"/leagues/{key}" in text_of(mail)
+        assert "<b>cup" not in html_of(mail)
+    assert not smtpd.to("cleo@example.org")
     page = client.get(f"/leagues/{key}").get_data(as_text=True)
     assert "Standings" in page and "/w/" in page and "@example.org" not in page
     statuses = {m.player_id: m.status for m in member_rows(app, 1)}
@@ -131,3 +149,20 @@ def test_bad_input_gets_a_clear_4xx(client: Any, app: Any) -> None:
     assert client.get("/leagues/" + "x" * 500).status_code == 404
     # A form without its token is refused.
     assert client.post("/leagues", data={"name": "L"}, raw=True).status_code == 400
+
+
+def test_the_api_gives_a_leagues_standings_and_no_address(client: Any, app: Any) -> None:
+    ids = add_players(app, 4)
+    league_id = make_league(app, ids, format="swiss", rounds="2")
+    play_people(app, league_id)
+    key = league_key(app, league_id)
+    answer = client.get(f"/api/v1/leagues/{key}")
+    assert answer.status_code == 200
+    found = League.model_validate(answer.get_json())
+    assert found.status == "running" and found.format == "swiss" and found.round == 1
+    assert [line.place for line in found.standings] == [1, 1, 3, 3]
+    assert sum(line.points for line in found.standings) == 2
+    assert len(found.games) == 2 and all(g.status == "over" for g in found.games)
+    assert "@" not in answer.get_data(as_text=True)
+    wrong = client.get("/api/v1/leagues/nosuchkey")
+    assert wrong.status_code == 404 and wrong.get_json()["error"] == "not_found"
