@@ -66,9 +66,9 @@ def make_league(app: Any, ids: list[int], start: bool = True, **form: Any) -> in
     return league_id
 
 
-def play_people(app: Any, league_id: int, most: int = 5000) -> int:
-    """Play every league game's people's turns (the beginner bot's choice) until each
-    game is over or waits on a computer; how many moves were made."""
+def play_people(app: Any, league_id: int, most: int = 5000, only: set[int] | None = None) -> int:
+    """Play every league game's (or those of `only`'s ids) people's turns (the beginner
+    bot's choice) until each game is over or waits on a computer; how many moves were made."""
     engine, site = engine_site(app)
     made = 0
     for _ in range(most):
@@ -77,6 +77,8 @@ def play_people(app: Any, league_id: int, most: int = 5000) -> int:
             picked = None
             for _, game, seats in Played(session, league_id).games:
                 if game.status != "active" or game.state is None:
+                    continue
+                if only is not None and game.id not in only:
                     continue
                 rules = GAMES[game.slug]
                 for seat_no in rules.to_act(game.state):
