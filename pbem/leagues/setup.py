@@ -6,6 +6,7 @@ Every function takes the session it works in and `now`; the caller owns the tran
 from __future__ import annotations
 
 from datetime import datetime
+from email.utils import parseaddr
 from typing import Any
 
 from pydantic import Field, field_validator, model_validator
@@ -39,6 +40,7 @@ class LeagueForm(Form):
     is_open: bool = False
     rated: bool = False
     invites: list[str] = Field(default_factory=list, max_length=MOST_INVITES)
+    names: dict[str, str] = Field(default_factory=dict)  # the name given with an address
     refusals = {
         "name": ("league.error.name", {}),
         "game": ("lobby.error.no_such_game", {}),
@@ -61,9 +63,20 @@ class LeagueForm(Form):
             data[box] = data.get(box) in ("on", "1", "true", True)
         text = data.get("invites", "")
         if isinstance(text, str):
-            # One address a line (or separated by commas); capped before it is split up.
+            # One address a line (or separated by commas), "Bea <bea@example.org>" or the
+            # address alone; capped before it is split up.
             parts = text[: MOST_INVITES * 260].replace(",", "\n").split("\n")
-            data["invites"] = [p.strip().lower() for p in parts if p.strip()]
+            lines = [p.strip() for p in parts if p.strip()]
+            found = [parseaddr(line) for line in lines]
+            data["invites"] = [
+                (address or line).strip().lower()
+                for line, (_, address) in zip(lines, found, strict=True)
+            ]
+            data["names"] = {
+                address.strip().lower(): clean_name(name)[:60]
+                for name, address in found
+                if address and clean_name(name)
+            }
         for number in ("table_size", "most_players", "rounds"):
             if data.get(number) in ("", None):
                 data.pop(number, None)
@@ -143,8 +156,8 @@ def create(
     if len(addresses) + 1 > form.most_players:
         raise PlayError("league.error.too_many", most=form.most_players)
     for address in addresses:
-        # A new address gets a player named after it; they may rename themselves later.
-        name = clean_name(address.split("@")[0]) or address[:60]
+        # A new address gets the name given with it, or is named after its part before the @.
+        name = form.names.get(address) or clean_name(address.split("@")[0]) or address[:60]
         player = player_for(session, Invitee(name[:60], address, organiser.lang), now)
         session.add(_member(league, player, "invited", now))
         queue_invitation(session, site, league, organiser, player, now)

@@ -51,7 +51,7 @@ def test_an_organiser_makes_a_league_and_the_invited_join_by_mail(
     assert 'name="invites"' in form and 'name="format"' in form
     made = post(
         client, "/leagues", "", name="Winter <b>cup</b>", game="colour-bazaar",
-        format="round_robin", most_players="4", invites="bea@example.org\nCLEO@example.org",
+        format="round_robin", most_players="4", invites="Bea <bea@example.org>\nCLEO@example.org",
         days_per_move="3", takeover="casual",
     )  # fmt: skip
     assert made.status_code == 303
@@ -62,6 +62,7 @@ def test_an_organiser_makes_a_league_and_the_invited_join_by_mail(
     deliver(app)
     to_bea, to_cleo = smtpd.to("bea@example.org")[-1], smtpd.to("cleo@example.org")[-1]
     assert "Ana invites you to the league" in str(to_bea["Subject"])
+    assert text_of(to_bea).startswith("Hello Bea.")
     assert "vous invite" in str(to_cleo["Subject"])
     link = re.search(r"https?://\S+/leagues/invited/\S+", text_of(to_bea))
     assert link

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.leagues.setup import LeagueForm
 from pbem.leagues.standings import Result, points_by_rank, standings
 from pbem.leagues.table import points_text
 
@@ -39,3 +40,11 @@ def test_a_bye_is_worth_a_point_and_equal_lines_share_a_place() -> None:
 
 def test_points_read_as_halves_or_two_places() -> None:
     assert [points_text(p) for p in (0, 0.5, 1, 2.5, 2 / 3)] == ["0", "½", "1", "2½", "0.67"]
+
+
+def test_invitations_read_a_name_with_an_address() -> None:
+    form = LeagueForm.read(
+        {"name": "L", "game": "colour-bazaar", "invites": "Zed <ZED@example.org>, bob@example.org"}
+    )
+    assert form.invites == ["zed@example.org", "bob@example.org"]
+    assert form.names == {"zed@example.org": "Zed"}
