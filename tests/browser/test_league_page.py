@@ -4,14 +4,17 @@ through the form with JavaScript off."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from sqlmodel import col, select
 
-from pbem.models import Player
-from pbem.storage.db import read_session
+from pbem.leagues.mails import queue_digest
+from pbem.models import League, Outbox, Player
+from pbem.storage.db import read_session, write_session
 from pbem.web.signin import GENERATION, PLAYER
 from tests.browser.conftest import VIEWPORTS, LiveServer
 from tests.browser.helpers import too_wide
@@ -31,6 +34,36 @@ def signed_in(context: Any, live: LiveServer, player_id: int) -> None:
     context.add_cookies(
         [{"name": app.config["SESSION_COOKIE_NAME"], "value": value, "url": live.url}]
     )
+
+
+def league_mails_fit(
+    page: Any, live: LiveServer, league_id: int, viewport: str, artifacts: Path
+) -> None:
+    """The league's mails as sent (invitations, the round mail, and a digest queued now)
+    fit the screen."""
+    engine, site = live.app.extensions["pbem"]["engine"], live.app.extensions["pbem"]["site"]
+    with write_session(engine) as session:
+        league = session.get(League, league_id)
+        assert league is not None
+        assert queue_digest(session, site, league, live.app.config["CLOCK"]()) == 5
+    deadline = time.monotonic() + 10
+    while True:
+        with read_session(engine) as session:
+            rows = session.exec(select(Outbox).where(col(Outbox.event).startswith("league_"))).all()
+            sent = [r for r in rows if r.sent_at is not None]
+        if len(sent) == len(rows) == 14 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    # Four invitations, five round mails (one each, listing their four games), five digests.
+    events = {"league_invitation", "league_round", "league_digest"}
+    assert {r.event for r in sent} == events and len(sent) == 14
+    for row in sent:
+        page.set_content(row.body_html)
+        assert not (why := too_wide(page)), f"the {row.event} mail is too wide: {why}"
+        if row.event == "league_digest":
+            digest = row.body_html
+    page.set_content(digest)
+    page.screenshot(path=str(artifacts / f"league-digest-{viewport}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
@@ -55,6 +88,7 @@ def test_a_league_page_fits_the_screen_and_a_league_is_made_without_javascript(
     page.screenshot(path=str(artifacts / f"league-{viewport}.png"), full_page=True)
     page.get_by_role("link", name="Leave the league").click()
     check(page, "leave confirmation", viewport)
+    league_mails_fit(page, live_server, league_id, viewport, artifacts)
 
     # A league made through the form, JavaScript off: a plain form and a redirect.
     context = chromium.new_context(**VIEWPORTS[viewport], java_script_enabled=False)
