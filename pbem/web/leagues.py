@@ -19,11 +19,13 @@ from pbem.players.links import BadLink, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl
 from pbem.storage.db import read_session, write_session
-from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
+from pbem.storage.ratelimit import NEW_GAMES, Limit, exceeded, record
 from pbem.web import bad_link, client_address, engine, now, site
 from pbem.web.signin import current_player_id
 
 bp = Blueprint("leagues", __name__)
+# Joins (and answers to invitations) a player makes: each may start a league and its mail.
+JOINS = Limit("leaguejoin", 30, 3600)
 
 
 def _league(session: Session, token: str) -> League:
@@ -127,9 +129,16 @@ def _act(token: str, action: Any) -> Response | tuple[str, int]:
     return _to_page(token)
 
 
+def _count_join(player_id: int) -> None:
+    """Count a join against the player's allowance; 429 once it is used up."""
+    if record(engine(), JOINS, f"player:{player_id}", now()) > JOINS.count:
+        abort(429)
+
+
 @bp.post("/leagues/<token>/join")
 def join(token: str) -> Response | tuple[str, int]:
     """Join with one press (an open league, or one the player is invited to)."""
+    _count_join(_signed_in())
     return _act(token, lambda s, lid, pid: setup.join(s, site(), lid, pid, now()))
 
 
@@ -214,6 +223,7 @@ def answer(token: str, answer: str) -> Response | tuple[str, int]:
     league_id, player_id = _invited(token)
     if answer not in ("join", "decline"):
         abort(404)
+    _count_join(player_id)
     try:
         with write_session(engine()) as session:
             league = session.get(League, league_id)

@@ -11,6 +11,7 @@ from pbem.models import Player
 from pbem.storage.db import write_session
 from pbem.web.apimodels import League
 from pbem.web.csrf import csrf_token
+from pbem.web.leagues import JOINS
 from tests.leagues.helpers import (
     add_players,
     engine_site,
@@ -167,3 +168,13 @@ def test_the_api_gives_a_leagues_standings_and_no_address(client: Any, app: Any)
     assert "@" not in answer.get_data(as_text=True)
     wrong = client.get("/api/v1/leagues/nosuchkey")
     assert wrong.status_code == 404 and wrong.get_json()["error"] == "not_found"
+
+
+def test_a_player_joins_at_most_thirty_times_an_hour(client: Any, app: Any) -> None:
+    ana, bea = add_players(app, 2)
+    sign_in_as(client, app, ana)
+    key = key_of(post(client, "/leagues", "", name="Big", game="colour-bazaar", is_open="1"))
+    sign_in_as(client, app, bea)
+    for _ in range(JOINS.count):
+        assert post(client, f"/leagues/{key}/join", key).status_code == 303
+    assert post(client, f"/leagues/{key}/join", key).status_code == 429
