@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.leagues import rounds
 from pbem.leagues.standings import Result, standings
+from pbem.players import blocks
 from pbem.storage.db import write_session
 from tests.clock.helpers import moves
 from tests.clock.test_sweeps_are_safe import parallel
@@ -124,3 +125,20 @@ def test_the_weekly_digest_goes_once_to_each_member(app: Any, clock: Any) -> Non
     waiting = {r.player_id: len(r.extra["extra"]["waiting"]) for r in digests}
     assert sum(waiting.values()) >= 6  # each game waits on someone
     assert league_sweep(app)["league digests"] == 0
+
+
+def test_a_blocked_pair_never_sits_together_and_their_game_is_not_played(
+    app: Any, clock: Any
+) -> None:
+    ids = add_players(app, 4)
+    engine, _ = engine_site(app)
+    with write_session(engine) as session:
+        blocks.block(session, ids[1], ids[0], clock())
+    league_id = make_league(app, ids)
+    tables = [{s.player_id for s in seats} for _, _, seats in league_games(app, league_id)]
+    assert len(tables) == 5 and {ids[0], ids[1]} not in tables
+    play_people(app, league_id)
+    clock.advance(minutes=2)
+    assert league_sweep(app)["league rounds"] == 1
+    lines = {m.player_id: m.points for m in member_rows(app, league_id)}
+    assert sum(lines.values()) == 5
