@@ -9,6 +9,7 @@ a digest goes once."""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,12 +17,14 @@ from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.clock.sweeps import _claim, _due, _each_due, _most
+from pbem.errors import PlayError
 from pbem.leagues.mails import queue_digest
 from pbem.leagues.rounds import DIGEST_EVERY, advance
 from pbem.leagues.rows import lock_league
 from pbem.models import League
 from pbem.players.links import Site
 
+log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=1)  # a league's round is looked at once in this time at most
 
 
@@ -50,7 +53,14 @@ def sweep_league_rounds(engine: Engine, site: Site, now: datetime, batch: int) -
         if not _claim(session, claim):
             return False  # another sweep has it
         league = lock_league(session, league_id)
-        return advance(session, site, league, now) is not None
+        try:
+            with session.begin_nested():
+                return advance(session, site, league, now) is not None
+        except PlayError as exc:
+            # A round that cannot be made (a game refused) is tried again once the lease
+            # is past; the rest of the sweep goes on meanwhile.
+            log.error("league %s: the next round failed: %s", league_id, exc.key)
+            return False
 
     running = (
         select(League.id)
