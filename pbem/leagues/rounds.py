@@ -12,10 +12,9 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from pbem.errors import Gone, PlayError
-from pbem.games import GAMES
 from pbem.leagues import pairing
 from pbem.leagues.mails import queue_final, queue_round
-from pbem.leagues.rows import Played, lock_league, member_of, members
+from pbem.leagues.rows import Played, least_at_table, lock_league, member_of, members
 from pbem.leagues.standings import standings
 from pbem.models import Game, League, LeagueGame, Player
 from pbem.play import Invitee, create_game, join, leave
@@ -44,7 +43,7 @@ def start_games(session: Session, site: Site, league: League, now: datetime) -> 
     league_id = league.id or 0
     players = [m.player_id for m in members(session, league_id, "joined")]
     blocked = apart(session, players)
-    least = GAMES[league.slug].min_players
+    least = least_at_table(league)
     played = Played(session, league_id)
     rounds: list[tuple[int, list[pairing.Table]]] = []
     if league.format == "round_robin":
@@ -77,7 +76,7 @@ def _swiss_round(
         for result in played.results():
             met.update(pairing.pairs_of(result.players))
         return pairing.swiss_tables(
-            ranking, league.table_size, GAMES[league.slug].min_players, met, blocked, byes
+            ranking, league.table_size, least_at_table(league), met, blocked, byes
         )
     met_once = {frozenset(r.players) for r in played.results()}
     tables, bye = pairing.swiss_pairs(ranking, met_once, blocked, byes)
@@ -120,7 +119,7 @@ def advance(session: Session, site: Site, league: League, now: datetime) -> str 
         return None
     joined = members(session, league.id or 0, "joined")
     more = league.format == "swiss" and league.round < league.rounds
-    if more and len(joined) >= max(2, GAMES[league.slug].min_players):
+    if more and len(joined) >= least_at_table(league):
         start_games(session, site, league, now)
         return "round"
     finish(session, site, league, played, now)

@@ -8,8 +8,16 @@ from collections import defaultdict
 from sqlmodel import Session, col, select
 
 from pbem.errors import Gone
+from pbem.games import GAMES
 from pbem.leagues.standings import Result
 from pbem.models import Game, League, LeagueGame, LeagueMember, Seat
+
+
+def least_at_table(league: League) -> int:
+    """The fewest players a table of the league seats: tables of two or three are full;
+    larger tables may have one player less, so that fewer sit a round out."""
+    size = league.table_size
+    return size if size <= 3 else max(GAMES[league.slug].min_players, size - 1)
 
 
 def lock_league(session: Session, league_id: int) -> League:

@@ -16,7 +16,7 @@ from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError
 from pbem.leagues import rounds
 from pbem.leagues.mails import queue_invitation
-from pbem.leagues.rows import lock_league, member_of, members
+from pbem.leagues.rows import least_at_table, lock_league, member_of, members
 from pbem.models import League, LeagueMember, Player
 from pbem.play import Invitee, player_for
 from pbem.players.links import Site, new_key
@@ -225,7 +225,7 @@ def start_by(session: Session, site: Site, league_id: int, player_id: int, now: 
 def start(session: Session, site: Site, league: League, now: datetime) -> None:
     """Start the league (locked by the caller): those invited who did not answer are left
     out, and the first round's games (a round robin: all its games) begin."""
-    needed = max(2, GAMES[league.slug].min_players)
+    needed = least_at_table(league)
     if len(members(session, league.id or 0, "joined")) < needed:
         raise PlayError("league.error.too_few", count=needed)
     for member in members(session, league.id or 0, "invited"):

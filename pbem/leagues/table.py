@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.games import GAMES
-from pbem.leagues.rows import Played, members
+from pbem.leagues.rows import Played, least_at_table, members
 from pbem.leagues.standings import Standing, standings
 from pbem.models import League, LeagueMember, Player
 from pbem.players.links import Site, make_token
@@ -135,9 +135,7 @@ def league_view(
         and mine.status == "joined"
         and not (forming and organiser)
         and league.status != "finished",
-        "may_start": organiser
-        and forming
-        and len(joined) >= max(2, GAMES[league.slug].min_players),
+        "may_start": organiser and forming and len(joined) >= least_at_table(league),
         "may_drop": [
             {"player_id": m.player_id, "name": names[m.player_id]}
             for m in joined

@@ -142,3 +142,20 @@ def test_a_blocked_pair_never_sits_together_and_their_game_is_not_played(
     assert league_sweep(app)["league rounds"] == 1
     lines = {m.player_id: m.points for m in member_rows(app, league_id)}
     assert sum(lines.values()) == 5
+
+
+def test_a_league_of_three_player_games_seats_tables_and_scores_by_rank(
+    app: Any, clock: Any
+) -> None:
+    ids = add_players(app, 4)
+    league_id = make_league(app, ids, table_size="3", rounds="2")
+    games = league_games(app, league_id)
+    # Four players at tables of three: one table a round, someone else sits out each time.
+    assert [len(seats) for _, _, seats in games] == [3, 3]
+    assert {s.player_id for s in games[0][2]} != {s.player_id for s in games[1][2]}
+    play_people(app, league_id)
+    clock.advance(minutes=2)
+    assert league_sweep(app)["league rounds"] == 1
+    points = sorted(m.points for m in member_rows(app, league_id))
+    # Each game gives 1 + 1/2 + 0 (ranks shared share): three points in all.
+    assert sum(points) == 3
