@@ -139,9 +139,9 @@ def create(
         clock_cap=timing.clock_cap,
         takeover=timing.takeover,
         format=form.format,
-        # Swiss, and tables of several, play a set number of rounds: by default, enough
-        # for each to meet about everyone once.
-        rounds=(form.rounds or max(1, form.most_players - 1)) if several else 0,
+        # Swiss, and tables of several, play a set number of rounds (0: one less than the
+        # players at the start, enough for each to meet about everyone once).
+        rounds=form.rounds if several else 0,
         table_size=form.table_size,
         rated=form.rated,
         is_open=form.is_open,
@@ -231,6 +231,8 @@ def start(session: Session, site: Site, league: League, now: datetime) -> None:
     for member in members(session, league.id or 0, "invited"):
         member.status = "declined"
         session.add(member)
+    if league.rounds == 0 and (league.format == "swiss" or league.table_size > 2):
+        league.rounds = max(1, len(members(session, league.id or 0, "joined")) - 1)
     league.status = "running"
     league.started_at = now
     league.next_digest_at = now + rounds.DIGEST_EVERY

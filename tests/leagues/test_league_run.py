@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.leagues import rounds
+from pbem.leagues import rounds, setup
 from pbem.leagues.standings import Result, standings
 from pbem.players import blocks
 from pbem.storage.db import write_session
@@ -159,3 +159,15 @@ def test_a_league_of_three_player_games_seats_tables_and_scores_by_rank(
     points = sorted(m.points for m in member_rows(app, league_id))
     # Each game gives 1 + 1/2 + 0 (ranks shared share): three points in all.
     assert sum(points) == 3
+
+
+def test_a_swiss_league_plays_one_round_less_than_its_players_unless_told(
+    app: Any, clock: Any
+) -> None:
+    ids = add_players(app, 4)
+    league_id = make_league(app, ids, start=False, format="swiss", most_players="8")
+    assert league(app, league_id).status == "forming"
+    engine, site = engine_site(app)
+    with write_session(engine) as session:
+        setup.start_by(session, site, league_id, ids[0], clock())
+    assert league(app, league_id).rounds == 3 and league(app, league_id).round == 1
