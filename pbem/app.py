@@ -30,6 +30,7 @@ from pbem.web import (
     devmail,
     fragments,
     game,
+    leagues,
     lobby,
     markup,
     me,
@@ -123,6 +124,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(replay.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(opentables.bp)
+    app.register_blueprint(leagues.bp)
     if config["MAIL_BACKEND"] == "file":
         if config["DEBUG"]:
             # The mailbox shows every player's links: only for local use.

@@ -387,6 +387,61 @@ class PlayerSeek(SQLModel, table=True):
     created_at: datetime
 
 
+class League(SQLModel, table=True):
+    """A league by mail (pbem.leagues): its players play one game kind in rounds, a round
+    robin or Swiss, and stand by the points of their games."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    organiser_id: int = Field(foreign_key="player.id", index=True)
+    slug: str = Field(max_length=40)  # the game kind
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # The time control each of its games gets (as Game's columns of the same names).
+    days_per_move: int | None = 3
+    clock: str = Field(default="move", max_length=8)
+    clock_add: int | None = None
+    clock_cap: int | None = None
+    takeover: str | None = Field(default="casual", max_length=12)
+    format: str = Field(default="round_robin", max_length=12)  # round_robin or swiss
+    rounds: int = 0  # Swiss, and round robins of tables of several: how many rounds
+    table_size: int = 2  # players at each game
+    rated: bool = False
+    status: str = Field(default="forming", max_length=12)  # forming, running, finished
+    is_open: bool = False  # anyone signed in with its link may join (and it is listed)
+    join_key: str = Field(max_length=32)  # in the league's link and its invitations' links
+    most_players: int = 8  # it starts when this many have joined
+    round: int = 0  # the latest round started
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    next_digest_at: datetime | None = Field(default=None, index=True)
+    # Until when a sweep holds the league (pbem.leagues.sweep): others pass it over.
+    claimed_until: datetime | None = None
+
+
+class LeagueMember(SQLModel, table=True):
+    """A player invited to or playing in a league."""
+
+    __table_args__ = (UniqueConstraint("league_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    status: str = Field(default="invited", max_length=12)  # invited, joined, declined, dropped
+    points: float = 0.0  # kept up to date as the league's games end
+    joined_at: datetime | None = None
+
+
+class LeagueGame(SQLModel, table=True):
+    """A game of a league's round, or a Swiss bye (no game: its player gets a point)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    round: int
+    game_id: int | None = Field(default=None, foreign_key="game.id", unique=True)
+    bye_player_id: int | None = Field(default=None, foreign_key="player.id")
+
+
 def level_for(game: Game, seat: Seat) -> str | None:
     """The level of the computer playing `seat` now, or None when its person plays it.
 

@@ -107,6 +107,7 @@ def create_game(
     creator_looking: bool = False,
     share: str = "",
     rated: bool = False,
+    invite: bool = True,
 ) -> Game:
     """Create a game whose first invitee is its creator, and invite the others by mail.
 
@@ -114,6 +115,8 @@ def create_game(
     at the start from the server's secret and every seat's share (`share`: the creator's).
     `creator_looking`: the creator is shown their seat page if the game starts at once (only
     computers besides them), so they get no mail of its start (issue 31: the page is open).
+    `invite` False: no invitation mails (a league's members agreed by joining it, and its
+    round mail names the game).
     """
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
@@ -145,6 +148,8 @@ def create_game(
     if all(seat.status == "joined" for seat in seats):
         # One person and computer players: the game starts at once.
         start(session, site, game, now, looking={0} if creator_looking else set())
+        return game
+    if not invite:
         return game
     tell = telling(session, site, game, now)
     for seat in tell.seats:
@@ -233,10 +238,16 @@ def read_share(share: str) -> str:
 
 
 def join(
-    session: Session, site: Site, game_id: int, seat_no: int, now: datetime, share: str = ""
+    session: Session,
+    site: Site,
+    game_id: int,
+    seat_no: int,
+    now: datetime,
+    share: str = "",
+    started_mail: bool = True,
 ) -> Game:
     """Take the invited seat, giving `share` to a checkable deal; the game starts when
-    everyone has joined."""
+    everyone has joined (`started_mail` False: with no "started" mails, see start)."""
     share = read_share(share)
     game = lock_game(session, game_id)
     seat = seat_of(session, game_id, seat_no)
@@ -250,7 +261,7 @@ def join(
     game.updated_at = now
     session.flush()
     if all(s.status == "joined" for s in seats_of(session, game)):
-        start(session, site, game, now)
+        start(session, site, game, now, started_mail=started_mail)
     return game
 
 
@@ -300,10 +311,17 @@ def _call_off(
 
 
 def start(
-    session: Session, site: Site, game: Game, now: datetime, looking: set[int] | None = None
+    session: Session,
+    site: Site,
+    game: Game,
+    now: datetime,
+    looking: set[int] | None = None,
+    started_mail: bool = True,
 ) -> None:
     """Deal: set the game up from its seed and tell each player (by no mail the seats in
-    `looking`, whose player has the page in front of them; webhooks still hear)."""
+    `looking`, whose player has the page in front of them; webhooks still hear).
+    `started_mail` False: those not to act get no "started" mail (a league's round mail
+    lists the game); those to act still get their turn mail."""
     looking = looking or set()
     rules = GAMES[game.slug]
     table = seats_with_players(session, id_of(game))
@@ -323,7 +341,7 @@ def start(
     for seat, player in table:
         if seat.seat in acting:
             tell_turn(tell, seat, "looking" if seat.seat in looking else player.notify)
-        elif seat.seat not in looking:
+        elif seat.seat not in looking and started_mail:
             queue(tell, seat, "started")
     tell.carry_out(session)
 

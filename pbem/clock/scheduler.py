@@ -18,6 +18,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
 from pbem.clock.computers import sweep_computers
+from pbem.clock.leagues import sweep_leagues
 from pbem.clock.sweeps import sweep
 from pbem.mailout.mailer import make_backend
 from pbem.mailout.sender import drain
@@ -82,6 +83,7 @@ def sweep_due(app: Flask) -> dict[str, int]:
     engine = app.extensions["pbem"]["engine"]
     site, days = app.extensions["pbem"]["site"], int(app.config["FORMING_DAYS"])
     result = sweep(engine, site, app.config["CLOCK"](), forming_days=days)
+    result.update(sweep_leagues(engine, site, app.config["CLOCK"]()))
     if any(result.values()):
         log.info("sweep: %s", result)
     drain_outbox(app)

@@ -18,7 +18,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from pbem.mailout.mailer import MailTemplates
 from pbem.models import Game, Player, Seat
 
-PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin")
+PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league")
 
 
 class BadLink(Exception):

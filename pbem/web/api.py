@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 from pbem import moves, takeback
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
+from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Note, Player
 from pbem.play import keep_orders
 from pbem.players import notes, page, plans, standing
@@ -28,7 +29,7 @@ from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
-from pbem.web import engine, now, site
+from pbem.web import bad_link, engine, now, site
 from pbem.web.apimodels import (
     NotesRequest,
     OpenSeat,
@@ -147,6 +148,16 @@ def seat(token: str) -> Response:
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
         return jsonify(_view(session, game, table, seat_no))
+
+
+@bp.get("/leagues/<token>")
+def league(token: str) -> Response:
+    """A league's standings and games, as its page shows them."""
+    with read_session(engine()) as session:
+        found = league_by_key(session, token)
+        if found is None:
+            bad_link()
+        return jsonify(league_json(league_view(session, site(), found, None)))
 
 
 @bp.get("/watch/<token>")

@@ -186,6 +186,55 @@ class PlayerRatings(Answer):
     ratings: list[KindRating] = Field(description="The kinds the player is rated in")
 
 
+class LeagueLine(Answer):
+    """One player's line of a league's standings."""
+
+    place: int = Field(ge=1, description="Equal lines share a place")
+    name: str
+    points: float = Field(description="Points by rank: (n - place) / (n - 1) a game; a bye 1")
+    played: int = Field(ge=0, description="Games finished")
+    playing: int = Field(ge=0, description="Games still being played")
+    won: int = Field(ge=0, description="Games won (first place, shared or not)")
+    byes: int = Field(ge=0, description="Swiss byes")
+    tiebreak: float = Field(description="Sonneborn-Berger")
+    dropped: bool = Field(description="The player left the league")
+
+
+class LeaguePlayer(Answer):
+    """A player at one of a league's games."""
+
+    name: str
+    left: bool = Field(description="The player left: the computer plays the seat")
+    to_act: bool = Field(description="The game waits on this player")
+    rank: int | None = Field(description="Their place once the game is over; null before")
+
+
+class LeagueGame(Answer):
+    """One game of a league, as anyone may see it."""
+
+    id: int
+    round: int = Field(ge=1)
+    status: Literal["forming", "active", "over", "cancelled"]
+    watch_link: str = Field(description="The game's spectator page")
+    players: list[LeaguePlayer]
+
+
+class League(Answer):
+    """A league's standings and games: public facts only (names, results, whose move)."""
+
+    name: str
+    slug: Slug
+    format: Literal["round_robin", "swiss"]
+    status: Literal["forming", "running", "finished"]
+    round: int = Field(ge=0, description="The latest round started")
+    rounds: int = Field(ge=0, description="Swiss (and tables of several): rounds planned")
+    table_size: int = Field(ge=2, description="Players at each game")
+    organiser: str
+    joined: list[str] = Field(description="The players in the league")
+    standings: list[LeagueLine]
+    games: list[LeagueGame]
+
+
 class StandingRequest(BaseModel):
     """Standing orders to keep in place of the seat's (both left out: none)."""
 

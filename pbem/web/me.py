@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from pbem.leagues.table import leagues_of
 from pbem.models import Player
 from pbem.players.home import my_games
 from pbem.players.page import ratings_of
@@ -30,6 +31,15 @@ def home() -> Response | str:
         games = my_games(session, site(), player, now(), g.lang)  # the page's language
         name = player.name
         ratings = [(r.kind, r.shown) for r in ratings_of(session, player)]
+        leagues = [
+            {"name": lg.name, "key": lg.join_key, "status": lg.status, "mine": status}
+            for lg, status in leagues_of(session, player_id)
+        ]
     return render_template(
-        "me/home.html", games=games, name=name, player_id=player_id, ratings=ratings
+        "me/home.html",
+        games=games,
+        name=name,
+        player_id=player_id,
+        ratings=ratings,
+        leagues=leagues,
     )

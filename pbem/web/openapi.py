@@ -17,6 +17,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from pbem.web.apimodels import (
     Document,
     Error,
+    League,
     MoveRequest,
     Notes,
     NotesRequest,
@@ -246,6 +247,15 @@ ROUTES = (
                 "schema": {"type": "integer", "minimum": 0, "maximum": 50},
             },
         ),
+    ),
+    Route(
+        "get",
+        "/api/v1/leagues/{token}",
+        "league",
+        "A league's standings and games (the token is the key in its page's link)",
+        League,
+        "The league: names, results and whose move, nothing hidden",
+        (*LINK, *ANY),
     ),
     Route(
         "get",

@@ -90,6 +90,10 @@ PLAYER_EVENTS = {
     "auto_vacation",
     "signin",
     "webhook_disabled",
+    "league_invitation",
+    "league_round",
+    "league_digest",
+    "league_over",
 }
 # How long the recipient has left to move, by default, in each event's sample.
 DEFAULT_LEFT = {"your_turn": TWO_DAYS, "reminder": TWO_DAYS, "deadline_warning": timedelta(hours=5)}
@@ -227,6 +231,19 @@ def build_context(
     return context
 
 
+LEAGUE_LINK = "https://pbem.example/leagues/abcdef"
+LEAGUE = {
+    "league": "Autumn <cup>",
+    "league_link": LEAGUE_LINK,
+    "game": "colour-bazaar",
+    "format": "swiss",
+}
+LEAGUE_GAMES = [{"id": 15, "round": 2, "link": "https://pbem.example/p/15-2-x", "others": ["Zoé"]}]
+STANDINGS = [
+    {"place": 1, "name": "Zoé", "points_text": "1½", "played": 2, "dropped": False},
+    {"place": 2, "name": "Léo", "points_text": "½", "played": 2, "dropped": True},
+]
+
 CASES = [
     ("invitation", {}),
     ("created", {}),
@@ -259,6 +276,12 @@ CASES = [
     ("auto_vacation", {"days": 2, "days_left": 0}),
     ("webhook_disabled", {"host": "discord.com", "failures": 8, "error": "HTTP 404"}),
     ("signin", {}),
+    ("league_invitation", LEAGUE | {"organiser": "Ana", "join_link": LEAGUE_LINK + "/i"}),
+    ("league_round", LEAGUE | {"round": 2, "new_games": LEAGUE_GAMES}),
+    ("league_round", LEAGUE | {"format": "round_robin", "round": 3, "new_games": []}),
+    ("league_digest", LEAGUE | {"round": 2, "standings": STANDINGS, "waiting": LEAGUE_GAMES}),
+    ("league_digest", LEAGUE | {"round": 2, "standings": STANDINGS, "waiting": []}),
+    ("league_over", LEAGUE | {"standings": STANDINGS, "place": 2}),
     ("cancelled", {"reason": "declined", "by": "Zoé"}),
     ("cancelled", {"reason": "cancelled", "by": "Ana"}),
     ("cancelled", {"reason": "expired", "by": "Ana", "days": 14}),
@@ -307,6 +330,12 @@ def test_mail_renders(
         for entry in context.get("games", []):
             assert entry["title"] in body and entry["link"] in body and entry["link"] in html
             assert entry["deadline_text"] in body and entry["deadline_text"] in html
+        for entry in context.get("new_games", []) + context.get("waiting", []):
+            assert entry["link"] in body and entry["link"] in html
+        for line in context.get("standings", []):
+            assert line["name"] in body and line["name"] in html
+        if "league" in context:
+            assert context["league_link"] in body and escape(context["league"]) in html
         if "vacation" in context:
             ends = context["when"](context["vacation"].ends_at)
             assert ends and ends in body and ends in html

@@ -5,7 +5,8 @@ comes back on every run). At every ply each seat's reachable pages are searched:
 invitation (join) page, the table, the settings, the review of a move ("Check your move")
 and its "Change it", a stale form, a refused move, the replay and the exported log, the
 player's games (/me), the page that asks before leaving, and at the end the results; so
-are the spectator page (with its replay and export) and every mail: the turn mails with
+are the spectator page (with its replay and export), the page and API answer of a league
+the game is part of, and every mail: the turn mails with
 their example answer (moves by reply, issue 14), pbem's answers to replies it refuses
 (sent through the real `pbem inbound` listener), the mail saying a chat webhook was
 switched off, and every chat-room webhook payload (a seat's own webhook as that seat, the
@@ -33,7 +34,18 @@ from sqlmodel import select
 
 from pbem.games import GAMES
 from pbem.mailin.server import InboundController, make_controller
-from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
+from pbem.models import (
+    Game,
+    League,
+    LeagueGame,
+    LeagueMember,
+    Move,
+    Outbox,
+    Player,
+    Seat,
+    Webhook,
+    WebhookDelivery,
+)
 from pbem.present.text import card_name
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
@@ -71,6 +83,7 @@ PLAYERS = {
         ('Zoé"><img src=x onerror=alert(2)>', "zoe@example.org"),
     ],
 }
+LEAGUE_KEY = "walkleaguekey"
 CSRF = re.compile(r'name="csrf" value="[^"]*"')
 # Colour Bazaar, seed 21: Léo shows his hand to a royal edict, then discards one of the
 # cards shown face down (the case that made this test fail now and then).
@@ -367,6 +380,7 @@ class Walk:
             saved = self.client.post(f"{link}/notes", data={"text": f"Plan: {word}"})
             assert saved.status_code == 303
         self.plant_deal()
+        self.add_league()
         deliver(self.app)
         page = self.client.get(self.links[0]).get_data(as_text=True)
         self.watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
@@ -384,6 +398,24 @@ class Walk:
             for seat in session.exec(select(Seat).where(Seat.game_id == 1)).all():
                 seat.share = f"dealzqshare{seat.seat}"
                 session.add(seat)
+
+    def add_league(self) -> None:
+        """The game is also a league's (issue 36): the league's page and its API answer are
+        searched as the spectator's pages, and the players' "My leagues" on /me."""
+        engine, now = self.app.extensions["pbem"]["engine"], self.app.config["CLOCK"]()
+        with write_session(engine) as session:
+            seats = session.exec(select(Seat).where(Seat.game_id == 1).order_by(Seat.seat)).all()
+            league = League(
+                name="Walk league", organiser_id=seats[0].player_id, slug=self.slug,
+                join_key=LEAGUE_KEY, status="running", round=1, table_size=len(seats),
+                created_at=now, started_at=now,
+            )  # fmt: skip
+            session.add(league)
+            session.flush()
+            for seat in seats:
+                session.add(LeagueMember(league_id=league.id, player_id=seat.player_id,
+                                         status="joined"))  # fmt: skip
+            session.add(LeagueGame(league_id=league.id or 0, round=1, game_id=1))
 
     def add_webhooks(self) -> None:
         """Each seat's own webhook (a different kind each) and the creator's table webhook."""
@@ -471,7 +503,12 @@ class Walk:
                 "spectator": get(f"/w/{self.watch}").get_data(as_text=True),
                 "spectator poll": get(f"/w/{self.watch}/ply").get_data(as_text=True),
                 "API view": get(f"/api/v1/watch/{self.watch}").get_data(as_text=True),
+                "league": get(f"/leagues/{LEAGUE_KEY}").get_data(as_text=True),
+                "league API": get(f"/api/v1/leagues/{LEAGUE_KEY}").get_data(as_text=True),
             }
+            # The check has teeth: the league's page and answer show the game and its table.
+            for page in ("league", "league API"):
+                assert "Walk league" in found[page] and "Ana" in found[page]
             if not light:
                 found.update(self.replays(f"/w/{self.watch}"))
             return found

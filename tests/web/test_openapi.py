@@ -20,6 +20,7 @@ from pbem.web import apimodels
 from pbem.web.apimodels import Error, MoveRequest, read_move
 from pbem.web.bodies import API_MAX_BODY
 from pbem.web.openapi import ROUTES, Route, document
+from tests.leagues.helpers import add_players, league_key, make_league
 from tests.web.helpers import start_game
 from tests.web.test_api import acting, api
 
@@ -52,7 +53,9 @@ def table(client: Any, app: Any, smtpd: Any) -> dict[str, str]:
     other = next(link for link in links.values() if link != mover)
     page = client.get(mover).get_data(as_text=True)
     watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
+    ids = add_players(app, 3, domain="league.example")
     return {
+        "league": league_key(app, make_league(app, ids)),
         "mover": api(mover).rsplit("/", 1)[1],
         "other": api(other).rsplit("/", 1)[1],
         "watch": watch,
@@ -67,6 +70,7 @@ def concrete(route: Route, token: str, player: str = "1") -> str:
 def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch: Any) -> list[Any]:
     """Every kind of request a client may send to `route`, each answer as (status, json)."""
     token = table["watch"] if "/watch/" in route.path else table["mover"]
+    token = table["league"] if "/leagues/" in route.path else token
     path = concrete(route, token)
     send = getattr(client, route.method)
     answers: list[tuple[int, Any]] = []

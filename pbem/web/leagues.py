@@ -1,0 +1,238 @@
+"""League pages: the open leagues, the new-league form, a league's page with its standings,
+and its buttons (join, leave, start, drop); an invitation's signed link. The logic:
+pbem.leagues."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from sqlmodel import Session
+from werkzeug.wrappers import Response
+
+from pbem.errors import PlayError
+from pbem.leagues import rounds, setup
+from pbem.leagues.table import league_by_key, league_view, open_leagues
+from pbem.models import League, Player
+from pbem.players.computers import LEVELS
+from pbem.players.links import BadLink, read_token
+from pbem.present import playable
+from pbem.present.forms import TimeControl
+from pbem.storage.db import read_session, write_session
+from pbem.storage.ratelimit import NEW_GAMES, Limit, exceeded, record
+from pbem.web import bad_link, client_address, engine, now, site
+from pbem.web.signin import current_player_id
+
+bp = Blueprint("leagues", __name__)
+# Joins (and answers to invitations) a player makes: each may start a league and its mail.
+JOINS = Limit("leaguejoin", 30, 3600)
+
+
+def _league(session: Session, token: str) -> League:
+    """The league whose key is `token`; 404 (counted as a bad link) otherwise."""
+    league = league_by_key(session, token)
+    if league is None:
+        bad_link()
+    return league
+
+
+def _to_page(token: str) -> Response:
+    return redirect(url_for("leagues.page", token=token), code=303)
+
+
+def _signed_in() -> int:
+    """The signed-in player; one who is not is sent to sign in."""
+    player_id = current_player_id()
+    if player_id is None:
+        abort(redirect(url_for("signin.ask_page"), code=303))
+    return player_id
+
+
+def _error(token: str, exc: PlayError) -> tuple[str, int]:
+    """The league's page with the error a press on it ended in."""
+    page, _ = _page(token, error=exc)
+    return page, exc.status
+
+
+def _page(token: str, error: PlayError | None = None) -> tuple[str, int]:
+    viewer = current_player_id()
+    with read_session(engine()) as session:
+        league = _league(session, token)
+        view = league_view(session, site(), league, viewer)
+    return render_template(
+        "leagues/page.html", league=view, token=token, error=error, signed_in_viewer=viewer
+    ), 200
+
+
+@bp.get("/leagues")
+def listing() -> str:
+    """The open leagues that still take players."""
+    with read_session(engine()) as session:
+        listed = [
+            {"name": lg.name, "slug": lg.slug, "format": lg.format, "key": lg.join_key}
+            for lg in open_leagues(session)
+        ]
+    return render_template("leagues/list.html", leagues=listed)
+
+
+@bp.get("/leagues/new")
+def new() -> Response | str:
+    """The new-league form (signed in)."""
+    if current_player_id() is None:
+        return redirect(url_for("signin.ask_page"), code=303)
+    return render_template("leagues/new.html", games=playable(), form={}, error=None, levels=LEVELS)
+
+
+@bp.post("/leagues")
+def create() -> Response | tuple[str, int]:
+    """Make the league from the form, invite the addresses, and show its page."""
+    player_id = _signed_in()
+    address = client_address()
+    if exceeded(engine(), NEW_GAMES, address, now()):
+        abort(429)
+    form = request.form
+    try:
+        data: dict[str, Any] = {k: form.get(k, "") for k in form if k != "invites"}
+        data["invites"] = form.get("invites", "")[: setup.MOST_INVITES * 260]
+        league_form = setup.LeagueForm.read(data)
+        timing = TimeControl.read(form)
+        record(engine(), NEW_GAMES, address, now())
+        with write_session(engine()) as session:
+            organiser = session.get(Player, player_id)
+            if organiser is None:
+                abort(redirect(url_for("signin.ask_page"), code=303))
+            league = setup.create(session, site(), organiser, league_form, timing, now())
+            token = league.join_key
+    except PlayError as exc:
+        page = render_template(
+            "leagues/new.html", games=playable(), form=form, error=exc, levels=LEVELS
+        )
+        return page, 400
+    return _to_page(token)
+
+
+@bp.get("/leagues/<token>")
+def page(token: str) -> tuple[str, int]:
+    """The league's page: standings, games with their watch links, the viewer's buttons."""
+    return _page(token)
+
+
+def _act(token: str, action: Any) -> Response | tuple[str, int]:
+    """Run `action(session, league, player_id)` for the signed-in player; back to the page."""
+    player_id = _signed_in()
+    try:
+        with write_session(engine()) as session:
+            league = _league(session, token)
+            action(session, league.id or 0, player_id)
+    except PlayError as exc:
+        return _error(token, exc)
+    return _to_page(token)
+
+
+def _count_join(player_id: int) -> None:
+    """Count a join against the player's allowance; 429 once it is used up."""
+    if record(engine(), JOINS, f"player:{player_id}", now()) > JOINS.count:
+        abort(429)
+
+
+@bp.post("/leagues/<token>/join")
+def join(token: str) -> Response | tuple[str, int]:
+    """Join with one press (an open league, or one the player is invited to)."""
+    _count_join(_signed_in())
+    return _act(token, lambda s, lid, pid: setup.join(s, site(), lid, pid, now()))
+
+
+@bp.get("/leagues/<token>/leave")
+def leave_page(token: str) -> str:
+    """Are you sure? Leaving a running league hands your games to the computer."""
+    with read_session(engine()) as session:
+        league = _league(session, token)
+        name, status = league.name, league.status
+    return render_template(
+        "leagues/confirm.html", token=token, league_name=name, status=status, whom=None
+    )
+
+
+@bp.post("/leagues/<token>/leave")
+def leave(token: str) -> Response | tuple[str, int]:
+    """Leave the league (before its start: no longer in it; after: a dropout)."""
+    return _act(token, lambda s, lid, pid: rounds.drop_out(s, site(), lid, pid, pid, now()))
+
+
+@bp.post("/leagues/<token>/start")
+def start(token: str) -> Response | tuple[str, int]:
+    """The organiser starts the league with those who joined."""
+    return _act(token, lambda s, lid, pid: setup.start_by(s, site(), lid, pid, now()))
+
+
+@bp.get("/leagues/<token>/drop/<int:player_id>")
+def drop_page(token: str, player_id: int) -> str:
+    """The organiser's confirmation before dropping a player."""
+    with read_session(engine()) as session:
+        league = _league(session, token)
+        player = session.get(Player, player_id)
+        if player is None:
+            abort(404)
+        name, status, whom = league.name, league.status, {"id": player_id, "name": player.name}
+    return render_template(
+        "leagues/confirm.html", token=token, league_name=name, status=status, whom=whom
+    )
+
+
+@bp.post("/leagues/<token>/drop/<int:player_id>")
+def drop(token: str, player_id: int) -> Response | tuple[str, int]:
+    """The organiser drops a player: the computer plays their remaining games."""
+    return _act(token, lambda s, lid, pid: rounds.drop_out(s, site(), lid, player_id, pid, now()))
+
+
+def _invited(token: str) -> tuple[int, int]:
+    """The (league, player) an invitation link names, its league key still good; else 404."""
+    try:
+        payload = read_token(site().secret, "league", token)
+    except BadLink:
+        bad_link()
+    if len(payload) != 3 or not all(isinstance(x, int) for x in payload[:2]):
+        bad_link()
+    league_id, player_id, key = payload
+    with read_session(engine()) as session:
+        league = session.get(League, league_id)
+        if league is None or league.join_key != key:
+            bad_link()
+        if setup.member_of(session, league_id, player_id) is None:
+            bad_link()
+    return league_id, player_id
+
+
+@bp.get("/leagues/invited/<token>")
+def invited(token: str) -> str:
+    """An invitation: the league in a few words, and the buttons to join or say no."""
+    league_id, player_id = _invited(token)
+    with read_session(engine()) as session:
+        league = session.get(League, league_id)
+        assert league is not None
+        view = league_view(session, site(), league, player_id)
+        player = session.get(Player, player_id)
+        if player is not None and "lang" not in request.args:
+            g.lang = player.lang
+    return render_template("leagues/invited.html", league=view, token=token, key=league.join_key)
+
+
+@bp.post("/leagues/invited/<token>/<answer>")
+def answer(token: str, answer: str) -> Response | tuple[str, int]:
+    """Join or decline by the invitation's link (no sign-in: the signed link says who)."""
+    league_id, player_id = _invited(token)
+    if answer not in ("join", "decline"):
+        abort(404)
+    _count_join(player_id)
+    try:
+        with write_session(engine()) as session:
+            league = session.get(League, league_id)
+            assert league is not None
+            key = league.join_key
+            if answer == "join":
+                setup.join(session, site(), league_id, player_id, now())
+            else:
+                setup.decline(session, league_id, player_id)
+    except PlayError as exc:
+        return _error(key, exc)
+    return _to_page(key)
