@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
-from pbem.clock.sweeps import _claim, _due, _each_due, _most
+from pbem.clock.sweeps import at_most, claim_row, due_rows, each_due
 from pbem.errors import PlayError
 from pbem.leagues.mails import queue_digest
 from pbem.leagues.rounds import DIGEST_EVERY, advance
@@ -50,7 +50,7 @@ def sweep_league_rounds(engine: Engine, site: Site, now: datetime, batch: int) -
             .where(col(League.id) == league_id, col(League.status) == "running", _free(now))
             .values(claimed_until=now + LEASE)
         )
-        if not _claim(session, claim):
+        if not claim_row(session, claim):
             return False  # another sweep has it
         league = lock_league(session, league_id)
         try:
@@ -69,7 +69,7 @@ def sweep_league_rounds(engine: Engine, site: Site, now: datetime, batch: int) -
         .limit(1)
         .with_for_update(of=League, skip_locked=True)
     )
-    return _each_due(engine, running, handle, _most(batch))
+    return each_due(engine, running, handle, at_most(batch))
 
 
 def sweep_league_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -89,12 +89,12 @@ def sweep_league_digests(engine: Engine, site: Site, now: datetime, batch: int) 
             )
             .values(next_digest_at=following)
         )
-        if not _claim(session, claim) or league.status != "running":
+        if not claim_row(session, claim) or league.status != "running":
             return False
         session.refresh(league)
         return queue_digest(session, site, league, now) > 0
 
     running = select(League.id).where(League.status == "running")
-    return _each_due(
-        engine, _due(running, League.next_digest_at, now, League), handle, _most(batch)
+    return each_due(
+        engine, due_rows(running, League.next_digest_at, now, League), handle, at_most(batch)
     )

@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps falling due
 
 
-def _most(batch: int) -> int:
+def at_most(batch: int) -> int:
     """The most rows of one kind a sweep handles: the next sweep takes the rest."""
     return MAX_ROUNDS * batch
 
@@ -64,9 +64,7 @@ def sweep(
     }
 
 
-def _each_due(
-    engine: Engine, query: Any, handle: Callable[[Session, Any], bool], limit: int
-) -> int:
+def each_due(engine: Engine, query: Any, handle: Callable[[Session, Any], bool], limit: int) -> int:
     """Pass the key of each row `query` picks (the soonest due, locked, skipping locked
     rows) to `handle`, each in its own transaction, until none is due, at most `limit`
     rows; return how many were handled.
@@ -87,7 +85,7 @@ def _each_due(
     return done
 
 
-def _due(query: Any, due: Any, now: datetime, locked: Any) -> Any:
+def due_rows(query: Any, due: Any, now: datetime, locked: Any) -> Any:
     """`query`'s soonest row whose `due` time has come, with `locked`'s row locked for the
     transaction, or the next such one when another transaction holds that lock."""
     return (
@@ -98,7 +96,7 @@ def _due(query: Any, due: Any, now: datetime, locked: Any) -> Any:
     )
 
 
-def _claim(session: Session, statement: Update) -> bool:
+def claim_row(session: Session, statement: Update) -> bool:
     """Run a conditional UPDATE; True when it changed the one row (this sweep got it first)."""
     result = session.execute(statement.execution_options(synchronize_session=False))
     return bool(getattr(result, "rowcount", 0) == 1)
@@ -130,7 +128,7 @@ def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int
 
     # The game's row is the one locked: a move locks it too (lock_game), first.
     seats = select(Seat.game_id, Seat.seat).join(Game, col(Game.id) == col(Seat.game_id))
-    return _each_due(engine, _due(seats, Seat.deadline, now, Game), handle, _most(batch))
+    return each_due(engine, due_rows(seats, Seat.deadline, now, Game), handle, at_most(batch))
 
 
 def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -156,7 +154,7 @@ def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> in
                 reminders_sent=col(Seat.reminders_sent) + 1,
             )
         )
-        if not _claim(session, claim):
+        if not claim_row(session, claim):
             return False
         session.refresh(seat)
         if player_of(session, seat).notify == "none" or game.status != "active":
@@ -168,7 +166,9 @@ def sweep_reminders(engine: Engine, site: Site, now: datetime, batch: int) -> in
         return True
 
     seats = select(Seat.id).join(Game, col(Game.id) == col(Seat.game_id))
-    return _each_due(engine, _due(seats, Seat.next_reminder_at, now, Game), handle, _most(batch))
+    return each_due(
+        engine, due_rows(seats, Seat.next_reminder_at, now, Game), handle, at_most(batch)
+    )
 
 
 def sweep_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -184,12 +184,12 @@ def sweep_digests(engine: Engine, site: Site, now: datetime, batch: int) -> int:
             .where(col(Player.id) == player_id, col(Player.next_digest_at) == player.next_digest_at)
             .values(next_digest_at=following)
         )
-        if not _claim(session, claim) or player.notify != "digest":
+        if not claim_row(session, claim) or player.notify != "digest":
             return False
         return notify.queue_digest(session, site, player, now)
 
-    due = _due(select(Player.id), Player.next_digest_at, now, Player)
-    return _each_due(engine, due, handle, _most(batch))
+    due = due_rows(select(Player.id), Player.next_digest_at, now, Player)
+    return each_due(engine, due, handle, at_most(batch))
 
 
 def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> int:
@@ -201,7 +201,7 @@ def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> in
             .where(col(Vacation.id) == vacation_id, col(Vacation.end_told).is_(False))
             .values(end_told=True)
         )
-        if not _claim(session, claim):
+        if not claim_row(session, claim):
             return False
         vacation = session.get(Vacation, vacation_id)
         player = session.get(Player, vacation.player_id) if vacation else None
@@ -218,7 +218,9 @@ def sweep_vacations(engine: Engine, site: Site, now: datetime, batch: int) -> in
         return True
 
     untold = select(Vacation.id).where(Vacation.end_told == False)  # noqa: E712
-    return _each_due(engine, _due(untold, Vacation.ends_at, now, Vacation), handle, _most(batch))
+    return each_due(
+        engine, due_rows(untold, Vacation.ends_at, now, Vacation), handle, at_most(batch)
+    )
 
 
 WARNING_AHEAD = timedelta(days=1)  # the creator of a game that never started is warned
@@ -266,12 +268,15 @@ def sweep_unstarted(
     forming = select(Game.id).where(Game.status == "forming")
     unwarned = forming.where(col(Game.expiry_warned_at).is_(None))
     warned = forming.where(col(Game.expiry_warned_at) <= now - WARNING_AHEAD)
-    most = _most(batch)
+    most = at_most(batch)
     return {
-        "expiry warnings": _each_due(
-            engine, _due(unwarned, Game.created_at, now - limit + WARNING_AHEAD, Game), warn, most
+        "expiry warnings": each_due(
+            engine,
+            due_rows(unwarned, Game.created_at, now - limit + WARNING_AHEAD, Game),
+            warn,
+            most,
         ),
-        "expired": _each_due(
-            engine, _due(warned, Game.created_at, now - limit, Game), call_off, most
+        "expired": each_due(
+            engine, due_rows(warned, Game.created_at, now - limit, Game), call_off, most
         ),
     }
