@@ -120,7 +120,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.storage",),
     ("pbem.players", "pbem.ratings", "pbem.mailout", "pbem.webhooks", "pbem.clock.deadlines"),
     ("pbem.moves",),
-    ("pbem.play", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
+    ("pbem.play", "pbem.seat_choices", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
     ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock"),
     ("pbem.app", "pbem.console", "pbem"),
 ]

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlmodel import col, select
 
-from pbem import moves, play
+from pbem import moves, play, seat_choices
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Player, Seat
 from pbem.players import account
@@ -189,7 +189,7 @@ def test_a_plan_made_before_a_seat_changed_is_made_again(app: Any, clock: Any, c
     mails = plan.writes.added(Outbox)
     assert [(m["event"], m["seat"]) for m in mails] == [("your_turn", other)]  # it would mail Léo
     with write_session(engine) as session:
-        play.leave(session, site, game_id, other, clock())
+        seat_choices.leave(session, site, game_id, other, clock())
     with write_session(engine) as session:
         caplog.set_level(logging.INFO, logger="pbem.moves")
         assert not moves.write_move(session, site, prepared, plan, clock())  # planned again

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from pbem import moves, play
+from pbem import moves, play, seat_choices
 from pbem.games import GAMES
 from pbem.games.fantasy_business import engine
 from pbem.models import Game, Move, Outbox
@@ -57,7 +57,7 @@ def order(app: Any, clock: Any, game_id: int, seat: int, orders: dict[str, Any])
     with write_session(engine_) as session:
         standing.set_orders(session, game_id, seat, orders)
     with write_session(engine_) as session:
-        return play.play_standing(session, site, game_id, seat, clock())
+        return seat_choices.play_standing(session, site, game_id, seat, clock())
 
 
 def logged(app: Any, game_id: int) -> list[Move]:

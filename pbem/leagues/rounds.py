@@ -17,10 +17,11 @@ from pbem.leagues.mails import queue_final, queue_round
 from pbem.leagues.rows import Played, least_at_table, lock_league, member_of, members
 from pbem.leagues.standings import standings
 from pbem.models import Game, League, LeagueGame, Player
-from pbem.play import Invitee, create_game, join, leave
+from pbem.play import Invitee, create_game, join
 from pbem.players.blocks import apart
 from pbem.players.links import Site
 from pbem.present.forms import TimeControl
+from pbem.seat_choices import leave
 from pbem.storage.store import id_of
 
 DIGEST_EVERY = timedelta(days=7)

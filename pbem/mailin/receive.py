@@ -29,13 +29,13 @@ from pbem.mailin import reading, resend
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.moves import submit_move
-from pbem.play import keep_orders
 from pbem.players import plans
 from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
 from pbem.present.plantext import plan_lines, read_plan
 from pbem.present.standingtext import read_orders, standing_lines
 from pbem.present.textmove import TextMoveError, first_move
+from pbem.seat_choices import keep_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
 from pbem.storage.store import id_of, lock_game, seats_of

@@ -19,7 +19,6 @@ from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Note, Player
-from pbem.play import keep_orders
 from pbem.players import notes, page, plans, standing
 from pbem.players.opentables import open_tables
 from pbem.present.api import game_json
@@ -27,6 +26,7 @@ from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
 from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
+from pbem.seat_choices import keep_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
 from pbem.web import bad_link, engine, now, site

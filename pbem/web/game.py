@@ -20,7 +20,7 @@ from flask import (
 from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
-from pbem import moves, play, takeback
+from pbem import moves, play, seat_choices, takeback
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, IllegalMove
 from pbem.mailout.replies import page_moves
@@ -514,7 +514,7 @@ def rematch(token: str) -> Response | tuple[str, int]:
     game_id, seat_no = seat_from(token)
     try:
         with write_session(engine()) as session:
-            again = play.rematch(session, site(), game_id, seat_no, now())
+            again = seat_choices.rematch(session, site(), game_id, seat_no, now())
             player_id = seat_of(session, game_id, seat_no).player_id
             mine = session.exec(
                 select(Seat).where(Seat.game_id == again.id, Seat.player_id == player_id)
@@ -534,11 +534,11 @@ def leave_page(token: str) -> tuple[str, int]:
         assert game is not None
         title = game_title(game, g.lang)
         # The game's takeover level takes the seat; with none chosen, the default one.
-        level = say(g.lang, f"lobby.level.{play.leaving_level(game)}")
+        level = say(g.lang, f"lobby.level.{seat_choices.leaving_level(game)}")
     return render_template("game/leave.html", token=token, title=title, level=level), 200
 
 
 @bp.post("/p/<token>/leave")
 def leave(token: str) -> Response | tuple[str, int]:
     """Leave the game: the server plays this seat's turns from now on."""
-    return _lobby_action(token, play.leave)
+    return _lobby_action(token, seat_choices.leave)

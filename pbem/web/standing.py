@@ -16,9 +16,9 @@ from pbem.errors import PlayError
 from pbem.games import GameError
 from pbem.games.fantasy_business.standing import MOST
 from pbem.models import Game, Seat
-from pbem.play import keep_orders
 from pbem.players import standing
 from pbem.present.text import say
+from pbem.seat_choices import keep_orders
 from pbem.storage.db import write_session
 from pbem.web import engine, now, site
 from pbem.web.seats import seat_from
