@@ -93,6 +93,8 @@ def test_an_organiser_makes_a_league_and_the_invited_join_by_mail(
     assert not smtpd.to("cleo@example.org")
     page = client.get(f"/leagues/{key}").get_data(as_text=True)
     assert "Standings" in page and "/w/" in page and "@example.org" not in page
+    # Each name in the standings leads to the player's page (results and ratings).
+    assert f'href="/players/{bea}">Bea</a>' in page
     statuses = {m.player_id: m.status for m in member_rows(app, 1)}
     assert statuses == {ana: "joined", bea: "joined", cleo: "declined"}
     me = client.get("/me").get_data(as_text=True)
