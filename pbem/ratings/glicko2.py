@@ -81,6 +81,16 @@ def _volatility(phi: float, sigma: float, v: float, delta: float, tau: float) ->
     return math.exp(low / 2.0)
 
 
+def idle(player: Standing, periods: int) -> Standing:
+    """The player's standing after `periods` rating periods without a game: step 6 alone,
+    the deviation growing by the volatility each period (a rating not played is less sure)."""
+    if periods <= 0:
+        return player
+    phi = player.deviation / SCALE
+    grown = SCALE * math.sqrt(phi * phi + periods * player.volatility * player.volatility)
+    return Standing(player.rating, grown, player.volatility)
+
+
 def rate(player: Standing, results: Sequence[Result], tau: float = TAU) -> Standing:
     """The player's standing after one rating period with these results (none: only the
     deviation grows, by the volatility)."""

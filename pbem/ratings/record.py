@@ -10,7 +10,7 @@ keeps the rank its seat finished with (the server played its turns).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -23,7 +23,12 @@ from pbem.ratings import (
     START_RATING,
     START_VOLATILITY,
 )
-from pbem.ratings.glicko2 import Result, Standing, rate
+from pbem.ratings.glicko2 import Result, Standing, idle, rate
+
+# Each game is its own rating period; between a player's games, each whole IDLE_PERIOD
+# without one counts as an empty period (Glickman: the deviation grows when no game is
+# played), so a rating left for months moves faster on the next game.
+IDLE_PERIOD = timedelta(days=30)
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,14 @@ def _locked_ratings(
     return read() if len(found) < len(ids) else found
 
 
+def _grown(standing: Standing, row: Rating, now: datetime) -> Standing:
+    """A player's standing as their next game finds it: wider for the idle periods since
+    their last rated game, never less sure than a newcomer's."""
+    periods = (now - row.updated_at) // IDLE_PERIOD if row.games else 0
+    grown = idle(standing, periods)
+    return Standing(grown.rating, min(grown.deviation, START_DEVIATION), grown.volatility)
+
+
 def rate_game(session: Session, game_id: int, now: datetime) -> None:
     """Move the ratings of a finished rated game's players, once (again: nothing)."""
     found = session.exec(
@@ -112,7 +125,8 @@ def rate_game(session: Session, game_id: int, now: datetime) -> None:
         return
     ratings = _locked_ratings(session, people, slug, now)
     before = {
-        pid: Standing(row.rating, row.deviation, row.volatility) for pid, row in ratings.items()
+        pid: _grown(Standing(row.rating, row.deviation, row.volatility), row, now)
+        for pid, row in ratings.items()
     }
     for player_id in people:
         results = []

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.ratings.glicko2 import Result, Standing, rate
+from pbem.ratings.glicko2 import Result, Standing, idle, rate
 
 
 def test_the_papers_worked_example() -> None:
@@ -67,3 +67,12 @@ def test_a_game_shrinks_an_unsettled_deviation(
     # against an opponent within 300 points always learns more than the period adds.
     after = rate(Standing(rating, rd, 0.06), [Result(rating + gap, other_rd, score)])
     assert after.deviation < rd
+
+
+def test_idle_periods_widen_the_deviation_by_the_volatility_alone() -> None:
+    settled = Standing(1620.0, 50.0, 0.06)
+    assert idle(settled, 0) == settled
+    year = idle(settled, 12)
+    # sqrt((50 / 173.7178)^2 + 12 * 0.06^2) on the Glicko-2 scale, back on the Glicko scale.
+    assert year.deviation == pytest.approx(61.67, abs=0.01)
+    assert (year.rating, year.volatility) == (1620.0, 0.06)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlmodel import select
@@ -10,7 +10,7 @@ from sqlmodel import select
 from pbem.models import Player, Rating, RatingChange, Seat
 from pbem.play import Invitee
 from pbem.ratings import COMPUTER_DEVIATION, COMPUTER_RATINGS, shown
-from pbem.ratings.glicko2 import Result, Standing, rate
+from pbem.ratings.glicko2 import Result, Standing, idle, rate
 from pbem.ratings.record import rate_game, score
 from pbem.storage.db import make_engine, read_session, write_session
 from tests.ratings.helpers import play_game
@@ -117,3 +117,28 @@ def test_a_game_against_the_computer_rates_the_person_only(database_url: str) ->
         assert shown(session, [computer], "fantasy-business")[computer].rating == round(
             COMPUTER_RATINGS["fantasy-business"]["casual"]
         )
+
+
+def test_a_rating_left_idle_for_months_is_less_sure_at_the_next_game(database_url: str) -> None:
+    engine = make_engine(database_url)
+    play_game(engine, "colour-bazaar", [ANA, LEO], seed=5)
+    first = ratings_of(engine, "colour-bazaar")
+    # Ana's last rated game was a year before this one's end; Leo's, hours before.
+    with write_session(engine) as session:
+        row = session.get(Rating, first["Ana"].id)
+        assert row is not None
+        row.updated_at = row.updated_at - timedelta(days=365)
+        session.add(row)
+    ana = Standing(first["Ana"].rating, first["Ana"].deviation, first["Ana"].volatility)
+    leo = Standing(first["Leo"].rating, first["Leo"].deviation, first["Leo"].volatility)
+    _, outcome = play_game(engine, "colour-bazaar", [ANA, LEO], seed=6)
+    ranks = outcome["ranks"]
+    wider = idle(ana, 12)  # twelve whole idle periods of 30 days in 365 days
+    assert wider.deviation > ana.deviation
+    expected = rate(wider, [Result(leo.rating, leo.deviation, score(ranks[0], ranks[1]))])
+    after = ratings_of(engine, "colour-bazaar")
+    assert after["Ana"].rating == pytest.approx(expected.rating)
+    assert after["Ana"].deviation == pytest.approx(min(expected.deviation, 350.0))
+    # Leo played hours ago: no idle period widens his.
+    leo_expected = rate(leo, [Result(ana.rating, wider.deviation, score(ranks[1], ranks[0]))])
+    assert after["Leo"].rating == pytest.approx(leo_expected.rating)
