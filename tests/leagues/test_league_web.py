@@ -99,6 +99,8 @@ def test_an_organiser_makes_a_league_and_the_invited_join_by_mail(
     assert statuses == {ana: "joined", bea: "joined", cleo: "declined"}
     me = client.get("/me").get_data(as_text=True)
     assert "My leagues" in me and f"/leagues/{key}" in me
+    # Once, in the page's body: the window's title stays the page's name.
+    assert me.count('id="my-leagues"') == 1 and "<title>My games · pbem</title>" in me
 
 
 def test_an_open_league_is_listed_joined_with_one_press_and_left_with_a_confirmation(
