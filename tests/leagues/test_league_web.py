@@ -50,6 +50,8 @@ def test_an_organiser_makes_a_league_and_the_invited_join_by_mail(
     sign_in_as(client, app, ana)
     form = client.get("/leagues/new").get_data(as_text=True)
     assert 'name="invites"' in form and 'name="format"' in form
+    # The form's example of a named address reads as text, not as a tag.
+    assert "“Bea &lt;bea@example.org&gt;”" in form
     made = post(
         client, "/leagues", "", name="Winter <b>cup</b>", game="colour-bazaar",
         format="round_robin", most_players="4", invites="Bea <bea@example.org>\nCLEO@example.org",
