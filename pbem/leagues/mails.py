@@ -87,8 +87,8 @@ def queue_digest(session: Session, site: Site, league: League, now: datetime) ->
     sent = 0
     for member in members(session, league.id or 0, "joined"):
         player = session.get(Player, member.player_id)
-        if player is None:
-            continue
+        if player is None or player.notify == "none":
+            continue  # who asked for no mail gets no weekly one (the league page stays)
         ids = {g for g, p in waiting_ids if p == member.player_id and g is not None}
         games = _games_listed(session, site, played, member.player_id, ids)
         extra = {
