@@ -53,7 +53,9 @@ def _places(game_slug: str, seats: list[Seat], ranks: list[int]) -> list[Place]:
     fixed = COMPUTER_RATINGS.get(game_slug, {})
     for seat in seats:
         rank = int(ranks[seat.seat])
-        if seat.computer is not None:
+        # A seat its player left has a computer playing it (pbem.seat_choices.leave), but
+        # its result is the person's: leaving a game dodges no rating.
+        if seat.computer is not None and not seat.left:
             rating = fixed.get(seat.computer, START_RATING)
             places.append(Place(rank, None, Standing(rating, COMPUTER_DEVIATION, 0.0)))
         else:

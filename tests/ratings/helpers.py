@@ -52,11 +52,14 @@ def play_out(engine: Engine, game_id: int, seed: int = 3, limit: int = 2000) -> 
                 return game.outcome
             rules = GAMES[game.slug]
             state = game.state
+            left = set(session.exec(select(Seat.seat).where(Seat.game_id == game_id, Seat.left)))
         seat = rules.to_act(state)[0]
         move = rng.choice(rules.legal_moves(state, seat))
         token = rules.turn_token(state, seat)
+        source = "left" if seat in left else "web"  # a seat whose player left: the server's
         with write_session(engine) as session:
-            submit_move(session, site(), game_id, seat, move, token, START + timedelta(hours=ply))
+            at = START + timedelta(hours=ply)
+            submit_move(session, site(), game_id, seat, move, token, at, source=source)
     raise AssertionError("the game did not end")
 
 

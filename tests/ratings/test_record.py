@@ -12,8 +12,9 @@ from pbem.play import Invitee
 from pbem.ratings import COMPUTER_DEVIATION, COMPUTER_RATINGS, shown
 from pbem.ratings.glicko2 import Result, Standing, idle, rate
 from pbem.ratings.record import rate_game, score
+from pbem.seat_choices import leave
 from pbem.storage.db import make_engine, read_session, write_session
-from tests.ratings.helpers import play_game
+from tests.ratings.helpers import make_game, play_game, play_out, site
 
 ANA, LEO, ZOE, INES = (
     Invitee(name, f"{name.lower()}@example.org") for name in ("Ana", "Leo", "Zoe", "Ines")
@@ -142,3 +143,17 @@ def test_a_rating_left_idle_for_months_is_less_sure_at_the_next_game(database_ur
     # Leo played hours ago: no idle period widens his.
     leo_expected = rate(leo, [Result(ana.rating, wider.deviation, score(ranks[1], ranks[0]))])
     assert after["Leo"].rating == pytest.approx(leo_expected.rating)
+
+
+def test_a_player_who_left_is_rated_by_the_place_their_seat_finished(database_url: str) -> None:
+    engine = make_engine(database_url)
+    game_id = make_game(engine, "colour-bazaar", [ANA, LEO], seed=7)
+    with write_session(engine) as session:  # Leo leaves: a computer plays his seat out
+        leave(session, site(), game_id, 1, datetime(2026, 3, 2, 10, tzinfo=UTC))
+    ranks = play_out(engine, game_id, seed=7)["ranks"]
+    rated = ratings_of(engine, "colour-bazaar")
+    # Leaving dodges nothing: Leo is rated as a person, Ana against him, not the computer.
+    assert set(rated) == {"Ana", "Leo"}
+    for seat, name in enumerate(("Ana", "Leo")):
+        result = Result(1500, 350, score(ranks[seat], ranks[1 - seat]))
+        assert rated[name].rating == pytest.approx(rate(Standing(1500, 350, 0.06), [result]).rating)
