@@ -57,9 +57,9 @@ def post_table(
     player = session.get(Player, player_id)
     if player is None:
         raise PlayError("error.no_seat")
-    game = open_game(session, player, slug, seats, options, now, timing=timing, share=share)
-    game.rated = rated
-    session.add(game)
+    game = open_game(
+        session, player, slug, seats, options, now, timing=timing, share=share, rated=rated
+    )
     low, high = rating_range
     table = OpenTable(
         game_id=id_of(game),

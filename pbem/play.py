@@ -202,6 +202,7 @@ def open_game(
     now: datetime,
     timing: TimeControl | None = None,
     share: str = "",
+    rated: bool = False,
 ) -> Game:
     """A game open to anyone signed in (pbem.opentables): the creator's seat joined, the
     others taken one by one as players join; it starts when the last seat is taken."""
@@ -211,7 +212,7 @@ def open_game(
         opts = GAMES[slug].check_options(seats, options)
     except GameError as exc:
         raise PlayError(exc.msg.key, **exc.msg.params) from None
-    game = _new_game(slug, opts, timing, None, now)
+    game = _new_game(slug, opts, timing, None, now, rated)
     session.add(game)
     session.flush()
     seat = Seat(
