@@ -8,7 +8,9 @@ seat is taken. Nobody filling it in time: the expiry of unstarted games calls it
 A seek is used once: the transaction that seats its player deletes it, with a DELETE that
 only one transaction can make (rowcount 1), so a seek never seats its player twice.
 Seeks are matched in the transaction that posts a table (each fitting seek, oldest first,
-until the table is full) and in the one that saves a seek (the oldest fitting table).
+until the table is full) and in the one that saves a seek (the oldest fitting table; with
+none, a table posted for the oldest other seek that fits it, when there are enough of
+them for the game's fewest players).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pbem.players.opentables import (
     refusal,
     seek_fits,
     seeks_for,
+    seeks_like,
     seeks_of,
     table_of,
     tables_for,
@@ -195,7 +198,23 @@ def save_seek(
             continue
         if seek_fits(session, seek, table, seats_of(session, game)) and _use(session, seek):
             return join_table(session, site, game_id, player_id, now, by_seek=True)
-    return None
+    return _table_of_seeks(session, site, seek, now)
+
+
+def _table_of_seeks(session: Session, site: Site, seek: PlayerSeek, now: datetime) -> Seat | None:
+    """No open table fits a new seek: when enough other seeks fit it for the game's fewest
+    players, a table is posted for the oldest one's player and the seeks fill it, the new
+    one's included. Two seekers need nobody to post: neither waits for the other."""
+    others = seeks_like(session, seek, MATCH_BATCH)
+    if len(others) < GAMES[seek.slug].min_players - 1 or not _use(session, others[0]):
+        return None
+    first = others[0]
+    game = post_table(
+        session, site, first.player_id, seek.slug, GAMES[seek.slug].min_players, {},
+        seek.lang, (first.rating_min, first.rating_max), False, now,
+    )  # fmt: skip
+    seated = [s for s in seats_of(session, game) if s.player_id == seek.player_id]
+    return seated[0] if seated else None
 
 
 def remove_seek(session: Session, player_id: int, seek_id: int) -> None:

@@ -190,6 +190,26 @@ def seeks_for(session: Session, table: OpenTable, limit: int) -> list[PlayerSeek
     return list(session.exec(query.order_by(col(PlayerSeek.id)).limit(limit)))
 
 
+def seeks_like(session: Session, seek: PlayerSeek, limit: int) -> list[PlayerSeek]:
+    """The other players' seeks of the seek's kind and language that fit it both ways (each
+    one's rating in the other's range, no block either way), oldest first."""
+    query = select(PlayerSeek).where(
+        PlayerSeek.slug == seek.slug,
+        PlayerSeek.lang == seek.lang,
+        PlayerSeek.player_id != seek.player_id,
+    )
+    found = list(session.exec(query.order_by(col(PlayerSeek.id)).limit(limit)))
+    ratings = shown(session, [seek.player_id, *(other.player_id for other in found)], seek.slug)
+    mine = ratings[seek.player_id].rating
+    return [
+        other
+        for other in found
+        if in_range(ratings[other.player_id].rating, seek.rating_min, seek.rating_max)
+        and in_range(mine, other.rating_min, other.rating_max)
+        and not kept_apart(session, seek.player_id, [other.player_id])
+    ]
+
+
 def tables_for(session: Session, seek: PlayerSeek, limit: int) -> list[int]:
     """The open tables (game ids) of the seek's kind and language that its player may see,
     oldest first: the one waiting longest is filled first."""

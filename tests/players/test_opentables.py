@@ -221,7 +221,7 @@ def test_a_posted_table_seats_the_fitting_seekers_once(app: Any) -> None:
     assert seek(app, leo, lang="fr") is None  # another language
     assert seek(app, zoe, slug="fantasy-business") is None  # another game
     assert seek(app, max_, high=1400) is None  # Ana's 1500 is above Max's range
-    assert seek(app, bob) is None  # Bob's 2100 is above the table's range
+    assert seek(app, bob, low=2000) is None  # Bob's 2100 is above the table's range
     assert seek(app, eve) is None  # fits
     game_id = post(app, ana, seats=3, high=1800)
     assert seated(app, game_id) == [ana, eve]
@@ -259,10 +259,37 @@ def test_seeks_respect_blocks_both_ways(app: Any) -> None:
     with write_session(engine_of(app)) as session:
         block(session, ana, leo, T0)  # Ana blocks Leo
         block(session, zoe, ana, T0)  # Zoé blocks Ana
+        block(session, leo, zoe, T0)  # and Leo Zoé: their two seeks are not paired either
     assert seek(app, leo) is None and seek(app, zoe) is None
     game_id = post(app, ana, seats=3)
     assert seated(app, game_id) == [ana]
     assert sorted(seeks(app)) == sorted([leo, zoe])
+
+
+def test_two_seekers_are_seated_together_without_anyone_posting(app: Any) -> None:
+    ana, leo, zoe, max_ = players(app, "Ana", "Leo", "Zoe", "Max")
+    rate(app, max_, "colour-bazaar", 1900.0)
+    assert seek(app, ana, high=1800) is None  # nobody else seeks yet: it waits
+    assert seek(app, max_) is None  # Max's 1900 is above Ana's range: no pair
+    seat = seek(app, leo)  # fits Ana's seek both ways: a game of the two starts
+    assert seat is not None
+    game_id = seat.game_id
+    assert status(app, game_id) == "active" and sorted(seated(app, game_id)) == sorted([ana, leo])
+    assert ("matched", leo) in events(app, game_id)
+    assert seeks(app) == [max_]  # both used, once
+    with write_session(engine_of(app)) as session:
+        block(session, zoe, max_, T0)
+    assert seek(app, zoe) is None  # the only other seek is Max's, whom Zoé blocks
+    assert sorted(seeks(app)) == sorted([max_, zoe])
+
+
+def test_seekers_fill_a_table_of_the_game_s_fewest_players(app: Any) -> None:
+    ana, leo, zoe = players(app, "Ana", "Leo", "Zoe")
+    fb = "fantasy-business"  # three players at least: two seeks are not yet a table
+    assert seek(app, ana, slug=fb) is None and seek(app, leo, slug=fb) is None
+    seat = seek(app, zoe, slug=fb)
+    assert seat is not None and status(app, seat.game_id) == "active"
+    assert sorted(seated(app, seat.game_id)) == sorted([ana, leo, zoe]) and seeks(app) == []
 
 
 def test_at_most_a_few_seeks(app: Any) -> None:
