@@ -55,6 +55,13 @@ def test_every_route_with_a_token_is_masked(app: Any) -> None:
         assert "t0ken-token" not in logged and MASK in logged, rule.rule
 
 
+def test_a_league_key_is_masked_and_the_new_league_form_is_not() -> None:
+    assert mask("GET /leagues/k3y-Secret/join HTTP/1.1") == f"GET /leagues/{MASK}/join HTTP/1.1"
+    assert mask("GET /leagues/invited/t0k.en/yes") == f"GET /leagues/invited/{MASK}/yes"
+    assert mask("GET /leagues/new?lang=fr HTTP/1.1") == "GET /leagues/new?lang=fr HTTP/1.1"
+    assert mask("GET /leagues/new-k3y HTTP/1.1") == f"GET /leagues/{MASK} HTTP/1.1"
+
+
 def send_chunked(port: int, path: str) -> tuple[str, int]:
     """POST an endless chunked body; (the status line, or how the connection ended; bytes
     sent before the server stopped taking them)."""
