@@ -85,7 +85,7 @@ def openapi() -> Response:
     return jsonify(document())
 
 
-@bp.get("/players/<int:player_id>")
+@bp.get("/players/<int(max=2147483647):player_id>")
 def player(player_id: int) -> Response:
     """A player's name and ratings per game kind; 404 when there is none, or their page is
     private (the API has no signed-in viewer)."""

@@ -165,7 +165,7 @@ def start(token: str) -> Response | tuple[str, int]:
     return _act(token, lambda s, lid, pid: setup.start_by(s, site(), lid, pid, now()))
 
 
-@bp.get("/leagues/<token>/drop/<int:player_id>")
+@bp.get("/leagues/<token>/drop/<int(max=2147483647):player_id>")
 def drop_page(token: str, player_id: int) -> str:
     """The organiser's confirmation before dropping a player."""
     with read_session(engine()) as session:
@@ -179,7 +179,7 @@ def drop_page(token: str, player_id: int) -> str:
     )
 
 
-@bp.post("/leagues/<token>/drop/<int:player_id>")
+@bp.post("/leagues/<token>/drop/<int(max=2147483647):player_id>")
 def drop(token: str, player_id: int) -> Response | tuple[str, int]:
     """The organiser drops a player: the computer plays their remaining games."""
     return _act(token, lambda s, lid, pid: rounds.drop_out(s, site(), lid, player_id, pid, now()))

@@ -290,7 +290,7 @@ PLAYER_ID = {
     "in": "path",
     "required": True,
     "description": "The player's number, as in their page's /players/<player_id>",
-    "schema": {"type": "integer", "minimum": 0},
+    "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647},
 }
 
 

@@ -163,7 +163,7 @@ def post() -> Response | tuple[str, int]:
     return _to_list("posted")
 
 
-@bp.post("/games/open/<int:game_id>/join")
+@bp.post("/games/open/<int(max=2147483647):game_id>/join")
 def join(game_id: int) -> Response | tuple[str, int]:
     """Take a seat at the open table with one press, and go to it."""
     viewer = _signed_in()
@@ -183,7 +183,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
     return _to_seat(game_id, seat_no)
 
 
-@bp.post("/games/open/<int:game_id>/withdraw")
+@bp.post("/games/open/<int(max=2147483647):game_id>/withdraw")
 def withdraw_table(game_id: int) -> Response | tuple[str, int]:
     """The poster calls their open table off."""
     viewer = _signed_in()
@@ -220,7 +220,7 @@ def seek() -> Response | tuple[str, int]:
     return _to_list("seek")
 
 
-@bp.post("/games/open/seeks/<int:seek_id>/remove")
+@bp.post("/games/open/seeks/<int(max=2147483647):seek_id>/remove")
 def unseek(seek_id: int) -> Response:
     """Remove one of the player's seeks."""
     viewer = _signed_in()

@@ -33,7 +33,7 @@ def _number(name: str, most: int) -> int | None:
     return int(raw)
 
 
-@bp.get("/players/<int:player_id>")
+@bp.get("/players/<int(max=2147483647):player_id>")
 def player_page(player_id: int) -> tuple[str, int]:
     """A player's page, or a short "kept private" page for others when it is private."""
     viewer = current_player_id()
@@ -100,14 +100,14 @@ def _block_action(player_id: int, action: str) -> Response:
     return redirect(url_for("players.player_page", player_id=player_id), code=303)
 
 
-@bp.post("/players/<int:player_id>/block")
+@bp.post("/players/<int(max=2147483647):player_id>/block")
 def block(player_id: int) -> Response:
     """The signed-in player blocks this one: never seated together again, their private
     messages hidden."""
     return _block_action(player_id, "block")
 
 
-@bp.post("/players/<int:player_id>/unblock")
+@bp.post("/players/<int(max=2147483647):player_id>/unblock")
 def unblock(player_id: int) -> Response:
     """The signed-in player lifts their block of this one."""
     return _block_action(player_id, "unblock")

@@ -51,7 +51,7 @@ def add(token: str) -> Response | tuple[str, int]:
     return redirect(url_for("account.settings", token=token, saved=1, _anchor="webhooks"), 303)
 
 
-@bp.post("/p/<token>/webhooks/<int:webhook_id>/remove")
+@bp.post("/p/<token>/webhooks/<int(max=2147483647):webhook_id>/remove")
 def remove(token: str, webhook_id: int) -> Response | tuple[str, int]:
     """Remove a webhook."""
     game_id, seat_no = seat_from(token)

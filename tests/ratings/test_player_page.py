@@ -146,3 +146,10 @@ def test_the_api_gives_a_public_players_name_and_ratings(client: Any, app: Any) 
         session.add(player)
     hidden = client.get(f"/api/v1/players/{ana}")
     assert hidden.status_code == 404 and hidden.get_json()["error"] == "not_found"
+
+
+def test_a_number_past_the_database_s_integers_is_no_player(client: Any) -> None:
+    # PostgreSQL's integer ends at 2**31 - 1: past it the route answers 404, not a 500.
+    for path in ("/players/99999999999", "/api/v1/players/99999999999"):
+        assert client.get(path).status_code == 404, path
+    assert client.post("/players/99999999999/block").status_code in (400, 403, 404)

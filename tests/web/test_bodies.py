@@ -64,7 +64,7 @@ def post_paths(app: Any, seat: str, watch: str) -> list[str]:
     for rule in app.url_map.iter_rules():
         if "POST" not in (rule.methods or ()):
             continue
-        path = re.sub(r"<int:\w+>", "1", rule.rule)
+        path = re.sub(r"<int(?:\([^)]*\))?:\w+>", "1", rule.rule)
         path = path.replace("/p/<token>", seat).replace("/w/<token>", watch)
         path = path.replace("/seat/<token>", "/seat/" + seat.rsplit("/", 1)[1])
         paths.append(re.sub(r"<[^>]+>", "x", path))

@@ -165,7 +165,7 @@ def take_back_walk(
 
 def test_every_api_route_is_in_the_route_table(app: Any) -> None:
     served = {
-        (method.lower(), re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule))
+        (method.lower(), re.sub(r"<(?:[\w()=]+:)?(\w+)>", r"{\1}", rule.rule))
         for rule in app.url_map.iter_rules()
         if rule.rule.startswith("/api/")
         for method in rule.methods or ()
