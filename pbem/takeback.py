@@ -203,7 +203,7 @@ REPLY_WORDS = {
 
 
 def reply_word(lines: list[str]) -> str | None:
-    """"allow", "refuse" or "ask" when a reply's first line is one of REPLY_WORDS."""
+    """ "allow", "refuse" or "ask" when a reply's first line is one of REPLY_WORDS."""
     if not lines:
         return None
     word = " ".join(lines[0].lower().strip(" .!").split())

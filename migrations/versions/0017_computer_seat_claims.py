@@ -25,9 +25,7 @@ def upgrade() -> None:
     """Apply this revision."""
     with op.batch_alter_table("seat", schema=None) as batch_op:
         batch_op.add_column(
-            sa.Column(
-                "computer_claimed_until", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True
-            )
+            sa.Column("computer_claimed_until", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True)
         )
 
 

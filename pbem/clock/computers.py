@@ -41,9 +41,7 @@ def claim_due(
 ) -> list[tuple[int, int]]:
     """Claim up to `batch` computer seats due since `before` that no worker holds at `now`:
     their (game, seat), leased to the caller until `now + lease`."""
-    free = or_(
-        col(Seat.computer_claimed_until).is_(None), col(Seat.computer_claimed_until) <= now
-    )
+    free = or_(col(Seat.computer_claimed_until).is_(None), col(Seat.computer_claimed_until) <= now)
     query = (
         select(Seat.id, Seat.game_id, Seat.seat)
         .where(col(Seat.computer_due_at) <= before, free)

@@ -97,9 +97,7 @@ def _check_level(
     return kept
 
 
-def imagined_after(
-    state: State, seat: int, theirs: dict[str, Any], mine: dict[str, Any]
-) -> State:
+def imagined_after(state: State, seat: int, theirs: dict[str, Any], mine: dict[str, Any]) -> State:
     """The table as `seat` imagines it after their move and its answer (a plan's next level)."""
     return _RULES.apply(_after_theirs(state, seat, theirs), seat, mine)
 

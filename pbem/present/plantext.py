@@ -53,4 +53,3 @@ def _branch(state: dict[str, Any], seat: int, theirs_text: str, mine_text: str) 
     theirs = match(theirs_text, theirs_moves, unseen)
     mine = match(mine_text, ahead.my_answers(state, seat, theirs), set(state["hands"][seat]))
     return {"if": theirs, "then": mine}
-

@@ -94,8 +94,12 @@ VOCABULARY: dict[str, Msgid] = {
     "ahead.error.deep": N_("A plan looks at most two of their moves ahead."),
     "ahead.error.discard": N_("A face-down discard shows no card: a plan cannot name it."),
     "ahead.error.game_ends": N_("That move ends the game: there is nothing to answer."),
-    "ahead.error.not_now": N_("You can plan ahead only in a two-player Colour Bazaar while the other player is to move."),
-    "ahead.error.shape": N_("That plan is not understood: give pairs of their move and your answer."),
+    "ahead.error.not_now": N_(
+        "You can plan ahead only in a two-player Colour Bazaar while the other player is to move."
+    ),
+    "ahead.error.shape": N_(
+        "That plan is not understood: give pairs of their move and your answer."
+    ),
     "ahead.error.their_move": N_("That is not a move they could make, as far as you can see."),
     "ahead.error.twice": N_("Your plan names the same move of theirs twice."),
     "ahead.log.played": N_("(%(seat)s played this ahead, as planned.)"),
@@ -109,25 +113,45 @@ VOCABULARY: dict[str, Msgid] = {
     "cb.chip_gone": N_("There are no %(suit)s chips left."),
     "cb.court_needs_suit": N_("Name one of the suits of %(card)s for the royal edict."),
     "cb.court_wrong_suit": N_("%(suit)s is not a suit of %(card)s."),
-    "cb.edict_market": N_("You hold no card of the named suit, but %(fit_card)s shares a suit with %(court_card)s: the edict says you must play on market %(market)s."),
-    "cb.edict_suit": N_("The royal edict of %(court_card)s calls for a %(suit)s card on market %(market)s, and you hold one."),
+    "cb.edict_market": N_(
+        "You hold no card of the named suit, but %(fit_card)s shares a suit with %(court_card)s: the edict says you must play on market %(market)s."
+    ),
+    "cb.edict_suit": N_(
+        "The royal edict of %(court_card)s calls for a %(suit)s card on market %(market)s, and you hold one."
+    ),
     "cb.form.garbled": N_("That choice of card and market is not understood; choose again."),
     "cb.form.no_card": N_("Choose the card you play, or the card you discard."),
     "cb.form.no_chip": N_("Choose the chip you take."),
     "cb.form.no_suit": N_("You are playing a Court: name one of its suits for the royal edict."),
     "cb.log.chip_only": N_("%(seat)s had no card and took a %(chip_suit)s chip."),
-    "cb.log.discarded": N_("%(seat)s could not play, discarded a card face down and took a %(chip_suit)s chip."),
-    "cb.log.discarded_own": N_("%(seat)s could not play, discarded %(card)s face down and took a %(chip_suit)s chip."),
+    "cb.log.discarded": N_(
+        "%(seat)s could not play, discarded a card face down and took a %(chip_suit)s chip."
+    ),
+    "cb.log.discarded_own": N_(
+        "%(seat)s could not play, discarded %(card)s face down and took a %(chip_suit)s chip."
+    ),
     "cb.log.last_chip": N_("That was the last chip: the game is over."),
-    "cb.log.played": N_("%(seat)s played %(card)s on market %(market)s and took a %(chip_suit)s chip."),
-    "cb.log.played_court": N_("%(seat)s played %(card)s on market %(market)s, named %(suit)s in a royal edict, and took a %(chip_suit)s chip."),
-    "cb.log.revealed": N_("%(target_seat)s holds no %(suit)s card and shows their hand: %(cards)s."),
-    "cb.malformed": N_("A move must say which card you play and where, or which card you discard, and which chip you take."),
+    "cb.log.played": N_(
+        "%(seat)s played %(card)s on market %(market)s and took a %(chip_suit)s chip."
+    ),
+    "cb.log.played_court": N_(
+        "%(seat)s played %(card)s on market %(market)s, named %(suit)s in a royal edict, and took a %(chip_suit)s chip."
+    ),
+    "cb.log.revealed": N_(
+        "%(target_seat)s holds no %(suit)s card and shows their hand: %(cards)s."
+    ),
+    "cb.malformed": N_(
+        "A move must say which card you play and where, or which card you discard, and which chip you take."
+    ),
     "cb.market_without_card": N_("Choose a card to go with the market."),
-    "cb.must_play": N_("You cannot discard while a card can be played: %(card)s fits market %(market)s."),
+    "cb.must_play": N_(
+        "You cannot discard while a card can be played: %(card)s fits market %(market)s."
+    ),
     "cb.need_card": N_("Choose a card to play or, if none can be played, one to discard."),
     "cb.need_chip": N_("Choose the chip you take."),
-    "cb.no_shared_suit": N_("%(card)s shares no suit with the top of market %(market)s (%(top_card)s)."),
+    "cb.no_shared_suit": N_(
+        "%(card)s shares no suit with the top of market %(market)s (%(top_card)s)."
+    ),
     "cb.not_court": N_("%(card)s is not a Court, so it names no suit."),
     "cb.not_in_hand": N_("%(card)s is not in your hand."),
     "cb.play_and_discard": N_("Play a card or discard one, not both."),
@@ -139,17 +163,37 @@ VOCABULARY: dict[str, Msgid] = {
     # Fantasy Business
     "fb.already_bid": N_("You have already sent your sealed bid for this card."),
     "fb.amount_not_int": N_("A bid is a whole number of écus."),
-    "fb.antitrust_target": N_("Another player holds a monopoly: name them, and the article, to play the antitrust law."),
+    "fb.antitrust_target": N_(
+        "Another player holds a monopoly: name them, and the article, to play the antitrust law."
+    ),
     "fb.article_needed": N_("Name the article %(card)s is aimed at."),
     "fb.bad_slot": N_("Choose one of the revealed cards, numbered 1 to %(count)s."),
     "fb.bad_target": N_("Name a player of this table (seats 1 to %(count)s)."),
-    "fb.bid_too_high": NN_("You hold only %(money)s écu: you cannot bid more than that.", "You hold only %(money)s écus: you cannot bid more than that.", "money"),
-    "fb.bid_too_low": NN_("Bid at least %(minimum)s écu, or pass.", "Bid at least %(minimum)s écus, or pass.", "minimum"),
-    "fb.cannot_afford": NN_("You hold less than %(base)s écu: you cannot take this card.", "You hold fewer than %(base)s écus: you cannot take this card.", "base"),
-    "fb.expect_antitrust_limits": N_("An antitrust sale is under way: send the most you would pay per card (0 for none)."),
+    "fb.bid_too_high": NN_(
+        "You hold only %(money)s écu: you cannot bid more than that.",
+        "You hold only %(money)s écus: you cannot bid more than that.",
+        "money",
+    ),
+    "fb.bid_too_low": NN_(
+        "Bid at least %(minimum)s écu, or pass.",
+        "Bid at least %(minimum)s écus, or pass.",
+        "minimum",
+    ),
+    "fb.cannot_afford": NN_(
+        "You hold less than %(base)s écu: you cannot take this card.",
+        "You hold fewer than %(base)s écus: you cannot take this card.",
+        "base",
+    ),
+    "fb.expect_antitrust_limits": N_(
+        "An antitrust sale is under way: send the most you would pay per card (0 for none)."
+    ),
     "fb.expect_choose": N_("The first buyer must now choose which card goes up for auction next."),
-    "fb.expect_limits": N_("Limits are being collected: send the most you would pay for each card (0 for none)."),
-    "fb.expect_lists": N_("Special cards are being listed: send the list of those you play (it may be empty)."),
+    "fb.expect_limits": N_(
+        "Limits are being collected: send the most you would pay for each card (0 for none)."
+    ),
+    "fb.expect_lists": N_(
+        "Special cards are being listed: send the list of those you play (it may be empty)."
+    ),
     "fb.expect_open": N_("An auction is under way: bid or pass."),
     "fb.expect_order": N_("The first buyer must now give the order of sale of the row."),
     "fb.expect_pricing": N_("Set your selling prices."),
@@ -166,52 +210,122 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.form.no_prices": N_("Set a price for each of your articles on sale."),
     "fb.form.no_slot": N_("Choose the card to put up for auction."),
     "fb.form.no_target": N_("Choose who (and which article) the card is played against."),
-    "fb.limit_cannot_afford": NN_("You cannot pay the base price of card %(number)s (%(base)s écu): its limit must be 0.", "You cannot pay the base price of card %(number)s (%(base)s écus): its limit must be 0.", "base"),
+    "fb.limit_cannot_afford": NN_(
+        "You cannot pay the base price of card %(number)s (%(base)s écu): its limit must be 0.",
+        "You cannot pay the base price of card %(number)s (%(base)s écus): its limit must be 0.",
+        "base",
+    ),
     "fb.limit_not_int": N_("The limit for card %(number)s must be a whole number of écus."),
-    "fb.limit_too_high": NN_("You hold only %(money)s écu: the limit for card %(number)s cannot be more than that.", "You hold only %(money)s écus: the limit for card %(number)s cannot be more than that.", "money"),
-    "fb.limit_too_low": NN_("The limit for card %(number)s is 0 (none) or at least its base price, %(base)s écu.", "The limit for card %(number)s is 0 (none) or at least its base price, %(base)s écus.", "base"),
+    "fb.limit_too_high": NN_(
+        "You hold only %(money)s écu: the limit for card %(number)s cannot be more than that.",
+        "You hold only %(money)s écus: the limit for card %(number)s cannot be more than that.",
+        "money",
+    ),
+    "fb.limit_too_low": NN_(
+        "The limit for card %(number)s is 0 (none) or at least its base price, %(base)s écu.",
+        "The limit for card %(number)s is 0 (none) or at least its base price, %(base)s écus.",
+        "base",
+    ),
     "fb.limits_not_list": N_("Give one limit for each of the row's %(count)s cards (0 for none)."),
-    "fb.log.antitrust": NN_("%(seat)s plays %(card)s: %(target_seat)s's only %(article_card)s card goes up for auction.", "%(seat)s plays %(card)s: %(target_seat)s's %(count)s %(article_card)s cards go up for auction one by one.", "count"),
+    "fb.log.antitrust": NN_(
+        "%(seat)s plays %(card)s: %(target_seat)s's only %(article_card)s card goes up for auction.",
+        "%(seat)s plays %(card)s: %(target_seat)s's %(count)s %(article_card)s cards go up for auction one by one.",
+        "count",
+    ),
     "fb.log.antitrust_limit_none_own": N_("%(seat)s will not bid in this sale."),
-    "fb.log.antitrust_limit_own": NN_("%(seat)s set a limit of %(amount)s écu per card.", "%(seat)s set a limit of %(amount)s écus per card.", "amount"),
+    "fb.log.antitrust_limit_own": NN_(
+        "%(seat)s set a limit of %(amount)s écu per card.",
+        "%(seat)s set a limit of %(amount)s écus per card.",
+        "amount",
+    ),
     "fb.log.antitrust_limit_set": N_("%(seat)s has set their limit."),
-    "fb.log.antitrust_none": N_("%(seat)s plays %(card)s, but no other player holds a monopoly: it has no effect."),
-    "fb.log.antitrust_sold": NN_("Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. %(seat)s buys it at %(price)s écu, paid to %(owner_seat)s.", "Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. %(seat)s buys it at %(price)s écus, paid to %(owner_seat)s.", "price"),
-    "fb.log.antitrust_sold_base": N_("Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. %(seat)s, the only bidder, buys it at the base price, paid to %(owner_seat)s."),
-    "fb.log.antitrust_sold_none": N_("Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. Nobody bids: the card is discarded."),
-    "fb.log.antitrust_start": NN_("%(owner_seat)s's only %(article_card)s card is sold by limits: every other player sets, secretly, the most they would pay for it.", "%(owner_seat)s's %(count)s %(article_card)s cards are sold by limits: every other player sets, secretly, the most they would pay per card.", "count"),
+    "fb.log.antitrust_none": N_(
+        "%(seat)s plays %(card)s, but no other player holds a monopoly: it has no effect."
+    ),
+    "fb.log.antitrust_sold": NN_(
+        "Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. %(seat)s buys it at %(price)s écu, paid to %(owner_seat)s.",
+        "Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. %(seat)s buys it at %(price)s écus, paid to %(owner_seat)s.",
+        "price",
+    ),
+    "fb.log.antitrust_sold_base": N_(
+        "Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. %(seat)s, the only bidder, buys it at the base price, paid to %(owner_seat)s."
+    ),
+    "fb.log.antitrust_sold_none": N_(
+        "Antitrust sale %(number)s of %(total)s, %(card)s (base %(base)s): %(limits)s. Nobody bids: the card is discarded."
+    ),
+    "fb.log.antitrust_start": NN_(
+        "%(owner_seat)s's only %(article_card)s card is sold by limits: every other player sets, secretly, the most they would pay for it.",
+        "%(owner_seat)s's %(count)s %(article_card)s cards are sold by limits: every other player sets, secretly, the most they would pay per card.",
+        "count",
+    ),
     "fb.log.bid": NN_("%(seat)s bids %(amount)s écu.", "%(seat)s bids %(amount)s écus.", "amount"),
     "fb.log.decline": N_("%(seat)s declines the card."),
     "fb.log.decline_auto": N_("%(seat)s cannot afford the card and goes without."),
-    "fb.log.defaulting": N_("%(seat)s plays %(card)s: %(target_seat)s receives no income this round."),
-    "fb.log.defective": N_("%(seat)s plays %(card)s: %(target_seat)s's %(article_card)s are off the market this round."),
+    "fb.log.defaulting": N_(
+        "%(seat)s plays %(card)s: %(target_seat)s receives no income this round."
+    ),
+    "fb.log.defective": N_(
+        "%(seat)s plays %(card)s: %(target_seat)s's %(article_card)s are off the market this round."
+    ),
     "fb.log.done": N_("%(seat)s is done with special cards."),
-    "fb.log.income_all_equal": N_("%(seat)s: %(count)s × %(article_card)s at %(price)s écus, the same price as everyone, which counts as lowest (+2 per card): %(amount)s écus."),
-    "fb.log.income_defaulting": N_("%(seat)s: %(count)s × %(article_card)s at %(price)s écus, but the buyer defaults: nothing."),
-    "fb.log.income_defective": N_("%(seat)s: %(count)s × %(article_card)s, defective and off the market: nothing."),
-    "fb.log.income_highest": N_("%(seat)s: %(count)s × %(article_card)s at %(price)s écus, the highest price: nothing."),
-    "fb.log.income_lowest": N_("%(seat)s: %(count)s × %(article_card)s at %(price)s écus, the lowest price (+2 per card): %(amount)s écus."),
-    "fb.log.income_middle": N_("%(seat)s: %(count)s × %(article_card)s at %(price)s écus: %(amount)s écus."),
-    "fb.log.income_sole": N_("%(seat)s: %(count)s × %(article_card)s at %(price)s écus, sole seller (+2 per card): %(amount)s écus."),
+    "fb.log.income_all_equal": N_(
+        "%(seat)s: %(count)s × %(article_card)s at %(price)s écus, the same price as everyone, which counts as lowest (+2 per card): %(amount)s écus."
+    ),
+    "fb.log.income_defaulting": N_(
+        "%(seat)s: %(count)s × %(article_card)s at %(price)s écus, but the buyer defaults: nothing."
+    ),
+    "fb.log.income_defective": N_(
+        "%(seat)s: %(count)s × %(article_card)s, defective and off the market: nothing."
+    ),
+    "fb.log.income_highest": N_(
+        "%(seat)s: %(count)s × %(article_card)s at %(price)s écus, the highest price: nothing."
+    ),
+    "fb.log.income_lowest": N_(
+        "%(seat)s: %(count)s × %(article_card)s at %(price)s écus, the lowest price (+2 per card): %(amount)s écus."
+    ),
+    "fb.log.income_middle": N_(
+        "%(seat)s: %(count)s × %(article_card)s at %(price)s écus: %(amount)s écus."
+    ),
+    "fb.log.income_sole": N_(
+        "%(seat)s: %(count)s × %(article_card)s at %(price)s écus, sole seller (+2 per card): %(amount)s écus."
+    ),
     "fb.log.limit_none_own": N_("%(card)s: no bid."),
-    "fb.log.limit_own": NN_("%(card)s: up to %(amount)s écu.", "%(card)s: up to %(amount)s écus.", "amount"),
+    "fb.log.limit_own": NN_(
+        "%(card)s: up to %(amount)s écu.", "%(card)s: up to %(amount)s écus.", "amount"
+    ),
     "fb.log.limits_own": N_("%(seat)s set these limits:"),
     "fb.log.limits_revised_own": N_("%(seat)s changed their limits:"),
     "fb.log.limits_set": N_("%(seat)s has set their limits."),
-    "fb.log.limits_start": N_("Every player who may buy now sets, secretly, the most they would pay for each card."),
+    "fb.log.limits_start": N_(
+        "Every player who may buy now sets, secretly, the most they would pay for each card."
+    ),
     "fb.log.list_item": N_("%(number)s. %(card)s"),
-    "fb.log.list_item_article": N_("%(number)s. %(card)s, against %(target_seat)s's %(article_card)s"),
+    "fb.log.list_item_article": N_(
+        "%(number)s. %(card)s, against %(target_seat)s's %(article_card)s"
+    ),
     "fb.log.list_item_target": N_("%(number)s. %(card)s, against %(target_seat)s"),
     "fb.log.lists_none_own": N_("%(seat)s plays no special card this round."),
     "fb.log.lists_open": N_("All lists are in, carried out clockwise from the first buyer:"),
     "fb.log.lists_own": N_("%(seat)s will play, in this order:"),
     "fb.log.lists_revised_own": N_("%(seat)s changed their list; they will play, in this order:"),
     "fb.log.lists_set": N_("%(seat)s has listed their special cards."),
-    "fb.log.lists_start": N_("Every player holding special cards now lists, secretly, the ones they play this round."),
+    "fb.log.lists_start": N_(
+        "Every player holding special cards now lists, secretly, the ones they play this round."
+    ),
     "fb.log.lot": N_("%(seat)s puts the %(card)s card up for auction (base price %(base)s écus)."),
-    "fb.log.lot_last": N_("The last card, %(card)s, goes up for auction (base price %(base)s écus)."),
-    "fb.log.lot_last_special": NN_("The last card, a face-down special, goes up for auction (base price %(base)s écu).", "The last card, a face-down special, goes up for auction (base price %(base)s écus).", "base"),
-    "fb.log.lot_special": NN_("%(seat)s puts a face-down special card up for auction (base price %(base)s écu).", "%(seat)s puts a face-down special card up for auction (base price %(base)s écus).", "base"),
+    "fb.log.lot_last": N_(
+        "The last card, %(card)s, goes up for auction (base price %(base)s écus)."
+    ),
+    "fb.log.lot_last_special": NN_(
+        "The last card, a face-down special, goes up for auction (base price %(base)s écu).",
+        "The last card, a face-down special, goes up for auction (base price %(base)s écus).",
+        "base",
+    ),
+    "fb.log.lot_special": NN_(
+        "%(seat)s puts a face-down special card up for auction (base price %(base)s écu).",
+        "%(seat)s puts a face-down special card up for auction (base price %(base)s écus).",
+        "base",
+    ),
     "fb.log.order_set": N_("%(seat)s gives the order of sale: %(cards)s."),
     "fb.log.over": N_("The game is over. Scores (écus + base value of the goods held):"),
     "fb.log.pass": N_("%(seat)s passes."),
@@ -226,37 +340,95 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.log.revealed_hidden": N_("Face-down special cards revealed: %(count)s."),
     "fb.log.revealed_none": N_("The draw pile is empty: no card goes up for auction this round."),
     "fb.log.round": N_("Round %(round)s of %(rounds)s: %(seat)s is the first buyer."),
-    "fb.log.sale": N_("Antitrust sale %(number)s of %(total)s: %(owner_seat)s's %(card)s card, base price %(base)s écus."),
-    "fb.log.sale_won": N_("%(seat)s buys the %(card)s card for %(price)s écus, paid to %(owner_seat)s."),
+    "fb.log.sale": N_(
+        "Antitrust sale %(number)s of %(total)s: %(owner_seat)s's %(card)s card, base price %(base)s écus."
+    ),
+    "fb.log.sale_won": N_(
+        "%(seat)s buys the %(card)s card for %(price)s écus, paid to %(owner_seat)s."
+    ),
     "fb.log.score": N_("%(seat)s: %(ecus)s écus + %(goods)s = %(score)s."),
     "fb.log.sealed_auto": N_("%(seat)s cannot afford the base price and makes no bid."),
     "fb.log.sealed_bid": N_("%(seat)s has sent a sealed bid."),
-    "fb.log.sealed_bid_own": NN_("%(seat)s sent a sealed bid of %(amount)s écu.", "%(seat)s sent a sealed bid of %(amount)s écus.", "amount"),
-    "fb.log.sale_start": N_("All limits are in. The sale, worked out by the server card by card in the order of sale:"),
+    "fb.log.sealed_bid_own": NN_(
+        "%(seat)s sent a sealed bid of %(amount)s écu.",
+        "%(seat)s sent a sealed bid of %(amount)s écus.",
+        "amount",
+    ),
+    "fb.log.sale_start": N_(
+        "All limits are in. The sale, worked out by the server card by card in the order of sale:"
+    ),
     "fb.log.sealed_none_own": N_("%(seat)s chose not to bid."),
-    "fb.log.sealed_start": N_("Every player who may still buy now sends a secret bid (0 for no bid)."),
-    "fb.log.sealed_was": NN_("%(seat)s had bid %(amount)s écu.", "%(seat)s had bid %(amount)s écus.", "amount"),
+    "fb.log.sealed_start": N_(
+        "Every player who may still buy now sends a secret bid (0 for no bid)."
+    ),
+    "fb.log.sealed_was": NN_(
+        "%(seat)s had bid %(amount)s écu.", "%(seat)s had bid %(amount)s écus.", "amount"
+    ),
     "fb.log.sealed_was_none": N_("%(seat)s had not bid."),
-    "fb.log.single": N_("%(seat)s alone may still buy: they may take the %(card)s card for %(base)s écus, or decline."),
-    "fb.log.single_special": NN_("%(seat)s alone may still buy: they may take the face-down special card for %(base)s écu, or decline.", "%(seat)s alone may still buy: they may take the face-down special card for %(base)s écus, or decline.", "base"),
-    "fb.log.skipped_no_article": N_("%(seat)s's %(card)s, against %(target_seat)s's %(article_card)s, has no effect: they no longer hold any. The card is discarded."),
-    "fb.log.skipped_no_monopoly": N_("%(seat)s's %(card)s, against %(target_seat)s's %(article_card)s, has no effect: they are no longer its only owner. The card is discarded."),
-    "fb.log.sold": NN_("%(card)s (base %(base)s): %(limits)s. %(seat)s wins at %(price)s écu.", "%(card)s (base %(base)s): %(limits)s. %(seat)s wins at %(price)s écus.", "price"),
-    "fb.log.sold_base": N_("%(card)s (base %(base)s): %(limits)s. %(seat)s, the only bidder, wins at the base price."),
-    "fb.log.sold_none": N_("%(card)s (base %(base)s): %(limits)s. Nobody bids: the card is discarded."),
-    "fb.log.sold_special": NN_("Face-down special card (base %(base)s): %(limits)s. %(seat)s wins it at %(price)s écu.", "Face-down special card (base %(base)s): %(limits)s. %(seat)s wins it at %(price)s écus.", "price"),
-    "fb.log.sold_special_base": N_("Face-down special card (base %(base)s): %(limits)s. %(seat)s, the only bidder, wins it at the base price."),
-    "fb.log.sold_special_none": N_("Face-down special card (base %(base)s): %(limits)s. Nobody bids: it is discarded unseen."),
-    "fb.log.special_own": N_("The special card %(seat)s won is %(card)s (the others do not know which)."),
+    "fb.log.single": N_(
+        "%(seat)s alone may still buy: they may take the %(card)s card for %(base)s écus, or decline."
+    ),
+    "fb.log.single_special": NN_(
+        "%(seat)s alone may still buy: they may take the face-down special card for %(base)s écu, or decline.",
+        "%(seat)s alone may still buy: they may take the face-down special card for %(base)s écus, or decline.",
+        "base",
+    ),
+    "fb.log.skipped_no_article": N_(
+        "%(seat)s's %(card)s, against %(target_seat)s's %(article_card)s, has no effect: they no longer hold any. The card is discarded."
+    ),
+    "fb.log.skipped_no_monopoly": N_(
+        "%(seat)s's %(card)s, against %(target_seat)s's %(article_card)s, has no effect: they are no longer its only owner. The card is discarded."
+    ),
+    "fb.log.sold": NN_(
+        "%(card)s (base %(base)s): %(limits)s. %(seat)s wins at %(price)s écu.",
+        "%(card)s (base %(base)s): %(limits)s. %(seat)s wins at %(price)s écus.",
+        "price",
+    ),
+    "fb.log.sold_base": N_(
+        "%(card)s (base %(base)s): %(limits)s. %(seat)s, the only bidder, wins at the base price."
+    ),
+    "fb.log.sold_none": N_(
+        "%(card)s (base %(base)s): %(limits)s. Nobody bids: the card is discarded."
+    ),
+    "fb.log.sold_special": NN_(
+        "Face-down special card (base %(base)s): %(limits)s. %(seat)s wins it at %(price)s écu.",
+        "Face-down special card (base %(base)s): %(limits)s. %(seat)s wins it at %(price)s écus.",
+        "price",
+    ),
+    "fb.log.sold_special_base": N_(
+        "Face-down special card (base %(base)s): %(limits)s. %(seat)s, the only bidder, wins it at the base price."
+    ),
+    "fb.log.sold_special_none": N_(
+        "Face-down special card (base %(base)s): %(limits)s. Nobody bids: it is discarded unseen."
+    ),
+    "fb.log.special_own": N_(
+        "The special card %(seat)s won is %(card)s (the others do not know which)."
+    ),
     "fb.log.specials_turn": N_("%(seat)s may now play special cards."),
-    "fb.log.subsidy": NN_("%(seat)s plays %(card)s and takes %(amount)s écu from the bank.", "%(seat)s plays %(card)s and takes %(amount)s écus from the bank.", "amount"),
-    "fb.log.theft": N_("%(seat)s plays %(card)s and takes one %(article_card)s card from %(target_seat)s."),
+    "fb.log.subsidy": NN_(
+        "%(seat)s plays %(card)s and takes %(amount)s écu from the bank.",
+        "%(seat)s plays %(card)s and takes %(amount)s écus from the bank.",
+        "amount",
+    ),
+    "fb.log.theft": N_(
+        "%(seat)s plays %(card)s and takes one %(article_card)s card from %(target_seat)s."
+    ),
     "fb.log.unsold": N_("Nobody bid: %(card)s is discarded."),
     "fb.log.unsold_special": N_("Nobody bid: the face-down special card is discarded unseen."),
     "fb.log.won": N_("%(seat)s wins the %(card)s card for %(price)s écus."),
-    "fb.log.won_special": NN_("%(seat)s wins a face-down special card for %(price)s écu.", "%(seat)s wins a face-down special card for %(price)s écus.", "price"),
-    "fb.log.won_special_own": NN_("%(seat)s wins a special card for %(price)s écu: %(card)s (the others do not know which).", "%(seat)s wins a special card for %(price)s écus: %(card)s (the others do not know which).", "price"),
-    "fb.malformed": N_("A move needs an “action”: order, limits, specials, limit, choose, bid, pass, take, play, done or prices."),
+    "fb.log.won_special": NN_(
+        "%(seat)s wins a face-down special card for %(price)s écu.",
+        "%(seat)s wins a face-down special card for %(price)s écus.",
+        "price",
+    ),
+    "fb.log.won_special_own": NN_(
+        "%(seat)s wins a special card for %(price)s écu: %(card)s (the others do not know which).",
+        "%(seat)s wins a special card for %(price)s écus: %(card)s (the others do not know which).",
+        "price",
+    ),
+    "fb.malformed": N_(
+        "A move needs an “action”: order, limits, specials, limit, choose, bid, pass, take, play, done or prices."
+    ),
     "fb.no_article": N_("%(card)s names no article: leave out the article."),
     "fb.no_limits_needed": N_("You cannot buy any card of this row, so you set no limits."),
     "fb.no_monopoly": N_("%(target_seat)s is not the only owner of any article."),
@@ -274,30 +446,54 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.option.specials": N_("Special cards"),
     "fb.option.specials.none": N_("No special cards"),
     "fb.option.specials.standard": N_("The 24 cards of the rules"),
-    "fb.option_specials": N_("The option “specials” is a preset (%(choices)s) or a table of special cards."),
-    "fb.option_specials_amount": N_("The amount of %(card)s must be from %(low)s to %(high)s écus."),
-    "fb.option_specials_copies": N_("The number of %(card)s cards must be from %(low)s to %(high)s."),
+    "fb.option_specials": N_(
+        "The option “specials” is a preset (%(choices)s) or a table of special cards."
+    ),
+    "fb.option_specials_amount": N_(
+        "The amount of %(card)s must be from %(low)s to %(high)s écus."
+    ),
+    "fb.option_specials_copies": N_(
+        "The number of %(card)s cards must be from %(low)s to %(high)s."
+    ),
     "fb.option_specials_field": N_("%(card)s has no setting called “%(name)s”."),
     "fb.option_specials_kind": N_("There is no special card called “%(name)s”."),
     "fb.options_not_object": N_("The options must be given as a set of named values."),
-    "fb.order_not_list": N_("Give the order of sale as a list of the row's %(count)s cards, each once."),
-    "fb.order_not_permutation": N_("The order of sale must name each of the row's %(count)s cards exactly once."),
+    "fb.order_not_list": N_(
+        "Give the order of sale as a list of the row's %(count)s cards, each once."
+    ),
+    "fb.order_not_permutation": N_(
+        "The order of sale must name each of the row's %(count)s cards exactly once."
+    ),
     "fb.out_of_auction": N_("You passed on this card, and a pass is final."),
     "fb.own_antitrust": N_("These are your own cards being sold: you cannot bid for them."),
-    "fb.page.ask.antitrust_limits": N_("Antitrust sale of %(owner)s's %(article)s: set the most you would pay per card (you hold %(ecus)s)."),
+    "fb.page.ask.antitrust_limits": N_(
+        "Antitrust sale of %(owner)s's %(article)s: set the most you would pay per card (you hold %(ecus)s)."
+    ),
     "fb.page.ask.choose": N_("You are the first buyer: choose the next card to auction."),
-    "fb.page.ask.limits": N_("Set your limits: the most you would pay for each card of the row (you hold %(ecus)s)."),
-    "fb.page.ask.lists": N_("List the special cards you play this round, with their targets (or none)."),
+    "fb.page.ask.limits": N_(
+        "Set your limits: the most you would pay for each card of the row (you hold %(ecus)s)."
+    ),
+    "fb.page.ask.lists": N_(
+        "List the special cards you play this round, with their targets (or none)."
+    ),
     "fb.page.ask.open": N_("Bid or pass on %(card)s (you hold %(ecus)s)."),
-    "fb.page.ask.order": N_("You are the first buyer: give the order in which the %(count)s cards of the row are sold."),
+    "fb.page.ask.order": N_(
+        "You are the first buyer: give the order in which the %(count)s cards of the row are sold."
+    ),
     "fb.page.ask.pricing": N_("Set your selling prices for this round."),
     "fb.page.ask.sealed": N_("Send your sealed bid for %(card)s (you hold %(ecus)s)."),
     "fb.page.ask.single": N_("Take the last card, %(card)s, at its base price, or decline."),
     "fb.page.ask.specials": N_("Play your special cards, or say you are done."),
     "fb.page.base": N_("base price %(price)s"),
-    "fb.page.effect.antitrust": N_("Name a player who alone owns an article: all their cards of it are auctioned among the others, and they get the money. With no monopoly in play it does nothing."),
-    "fb.page.effect.defaulting": N_("Name another player: they receive no income this round (their prices still count)."),
-    "fb.page.effect.defective": N_("Name another player and an article they own: those cards are off the market this round."),
+    "fb.page.effect.antitrust": N_(
+        "Name a player who alone owns an article: all their cards of it are auctioned among the others, and they get the money. With no monopoly in play it does nothing."
+    ),
+    "fb.page.effect.defaulting": N_(
+        "Name another player: they receive no income this round (their prices still count)."
+    ),
+    "fb.page.effect.defective": N_(
+        "Name another player and an article they own: those cards are off the market this round."
+    ),
     "fb.page.effect.subsidy": N_("Take %(amount)s from the bank."),
     "fb.page.effect.theft": N_("Pick an article card from another player and keep it."),
     "fb.page.limits_set": N_("Limits in: %(names)s."),
@@ -314,13 +510,19 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.page.unsold": N_("unsold, discarded"),
     "fb.page.won_by": N_("won by %(name)s for %(price)s"),
     "fb.play_twice": N_("%(card)s is listed twice: each card can be played once."),
-    "fb.plays_not_list": N_("Give a list of the special cards you play, each with its target, or an empty list."),
+    "fb.plays_not_list": N_(
+        "Give a list of the special cards you play, each with its target, or an empty list."
+    ),
     "fb.price_missing": N_("Set a price for your %(article_card)s as well."),
     "fb.price_not_int": N_("The price of %(article_card)s must be a whole number of écus."),
     "fb.price_not_owned": N_("You have no %(article_card)s on sale this round."),
     "fb.price_range": N_("The price of %(article_card)s must be from %(low)s to %(high)s écus."),
-    "fb.prices_not_object": N_("Give one price per article, for example {\"herbs\": 3, \"swords\": 6}."),
-    "fb.reason.all_equal": N_("everyone at the same price counts as lowest: price × cards + 2 per card"),
+    "fb.prices_not_object": N_(
+        'Give one price per article, for example {"herbs": 3, "swords": 6}.'
+    ),
+    "fb.reason.all_equal": N_(
+        "everyone at the same price counts as lowest: price × cards + 2 per card"
+    ),
     "fb.reason.defaulting": N_("defaulting buyer: no income this round"),
     "fb.reason.defective": N_("defective goods: off the market this round"),
     "fb.reason.highest": N_("highest price: nothing"),
@@ -334,21 +536,35 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.results.reason.lowest": N_("lowest price, +2 per card"),
     "fb.results.reason.middle": N_("between lowest and highest"),
     "fb.results.reason.sole": N_("sole seller, +2 per card"),
-    "fb.sealed_too_low": NN_("A sealed bid is 0 (no bid) or at least the base price, %(base)s écu.", "A sealed bid is 0 (no bid) or at least the base price, %(base)s écus.", "base"),
+    "fb.sealed_too_low": NN_(
+        "A sealed bid is 0 (no bid) or at least the base price, %(base)s écu.",
+        "A sealed bid is 0 (no bid) or at least the base price, %(base)s écus.",
+        "base",
+    ),
     "fb.slot_done": N_("Card %(number)s of the row has already been auctioned."),
     "fb.why.all_passed": N_("Everyone passed: discarded."),
     "fb.why.alone": N_("Only bidder: pays the base price."),
     "fb.why.capped": N_("A limit above the écus a player still held counted as those écus."),
     "fb.why.declined": N_("The last buyer declined: discarded."),
-    "fb.why.held": NN_("%(seat)s's limit counted as the %(amount)s écu they still held.", "%(seat)s's limit counted as the %(amount)s écus they still held.", "amount"),
+    "fb.why.held": NN_(
+        "%(seat)s's limit counted as the %(amount)s écu they still held.",
+        "%(seat)s's limit counted as the %(amount)s écus they still held.",
+        "amount",
+    ),
     "fb.why.last_bid": N_("Last bid: everyone else passed."),
     "fb.why.none": N_("No limit reached the base price: discarded."),
     "fb.why.sealed_highest": N_("Highest sealed bid."),
-    "fb.why.sealed_tie": N_("Tie at %(price)s with %(tied_seats)s: first clockwise from the first buyer."),
+    "fb.why.sealed_tie": N_(
+        "Tie at %(price)s with %(tied_seats)s: first clockwise from the first buyer."
+    ),
     "fb.why.second": N_("Highest limit: pays %(second_seat)s's %(second)s + 1."),
     "fb.why.single": N_("Alone left to buy: took it at the base price."),
-    "fb.why.tie": N_("Tie at %(price)s with %(tied_seats)s: first clockwise from the first buyer, pays that limit."),
-    "fb.why.tie_antitrust": N_("Tie at %(price)s with %(tied_seats)s: first clockwise from %(owner_seat)s's left, pays that limit."),
+    "fb.why.tie": N_(
+        "Tie at %(price)s with %(tied_seats)s: first clockwise from the first buyer, pays that limit."
+    ),
+    "fb.why.tie_antitrust": N_(
+        "Tie at %(price)s with %(tied_seats)s: first clockwise from %(owner_seat)s's left, pays that limit."
+    ),
     "fb.step.antitrust_limits": N_("Antitrust sale"),
     "fb.step.choose": N_("The first buyer chooses the next card to auction"),
     "fb.step.limits": N_("Limits"),
@@ -372,24 +588,34 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.wait_choose": N_("%(first_seat)s, the first buyer, is choosing the next card to auction."),
     "fb.wait_order": N_("%(first_seat)s, the first buyer, is giving the order of sale."),
     "fb.wait_specials": N_("It is %(turn_seat)s's turn to play special cards."),
-    "fb.which_monopoly": N_("%(target_seat)s holds several monopolies: name the article to put up for auction."),
+    "fb.which_monopoly": N_(
+        "%(target_seat)s holds several monopolies: name the article to put up for auction."
+    ),
     # Keys the site builds or passes along: form and play errors, options, statuses
     "api.error.body": N_("Send a JSON object with a “turn” string and a “move” object."),
     "export.notes": N_("My notes"),
     "api.error.notes": N_("Send a JSON object with a “text” string."),
     "api.error.json": N_("The body is not JSON that can be read (or it is nested too deeply)."),
     "api.error.move": N_("The rules cannot read this move: see legal_moves for its shape."),
-    "error.csrf": N_("This form is too old, or did not come from this site. Go back, reload the page and send it again: nothing was changed."),
+    "error.csrf": N_(
+        "This form is too old, or did not come from this site. Go back, reload the page and send it again: nothing was changed."
+    ),
     "error.http.400": N_("That request could not be understood."),
     "error.http.403": N_("That is not allowed."),
-    "error.http.404": N_("This page does not exist, or this link is no longer valid. Use the link in your most recent mail."),
+    "error.http.404": N_(
+        "This page does not exist, or this link is no longer valid. Use the link in your most recent mail."
+    ),
     "error.http.405": N_("That page cannot be used this way."),
     "error.http.409": N_("That no longer fits the game as it stands."),
     "error.http.413": N_("That request is too large."),
     "error.http.415": N_("Send this request as application/json."),
     "error.http.429": N_("Too many requests: wait a minute and try again."),
-    "error.http.500": N_("Something went wrong on our side. Nothing you sent was lost; try again in a moment."),
-    "error.http.503": N_("The database is not answering just now. Nothing you sent was changed; try again in a minute."),
+    "error.http.500": N_(
+        "Something went wrong on our side. Nothing you sent was lost; try again in a moment."
+    ),
+    "error.http.503": N_(
+        "The database is not answering just now. Nothing you sent was changed; try again in a minute."
+    ),
     "error.no_game": N_("There is no such game."),
     "error.no_seat": N_("There is no such seat in this game."),
     "extend.error.days": N_("Add from 1 to 14 days."),
@@ -405,7 +631,9 @@ VOCABULARY: dict[str, Msgid] = {
     "lobby.about.colour-bazaar": N_("a Decktet card game of fashion and investment by P.D. Magnus"),
     "lobby.about.fantasy-business": N_("auctions, secret prices and a fair amount of bluff"),
     "lobby.error.absent_after": N_("Choose from 1 to 10 missed moves."),
-    "lobby.error.creator_computer": N_("The first player is the creator: a person, not a computer."),
+    "lobby.error.creator_computer": N_(
+        "The first player is the creator: a person, not a computer."
+    ),
     "lobby.error.days_per_move": N_("Choose from 1 to 14 days per move, or no limit."),
     "clock.nothing": N_("nothing"),
     "lobby.error.clock": N_("Choose a clock: days per move, Fischer or time bank."),
@@ -431,7 +659,9 @@ VOCABULARY: dict[str, Msgid] = {
     "league.error.organiser_stays": N_("The organiser cannot leave a league before it starts."),
     "league.error.rounds": N_("A league plays at most %(most)s rounds."),
     "league.error.sign_in": N_("Sign in first: a league needs to know who you are."),
-    "league.error.table_size": N_("This game seats between %(low)s and %(high)s players at a table."),
+    "league.error.table_size": N_(
+        "This game seats between %(low)s and %(high)s players at a table."
+    ),
     "league.error.too_few": N_("A league needs at least %(count)s players who have joined."),
     "league.error.too_many": N_("The league takes at most %(most)s players."),
     "league.format.round_robin": N_("a round robin"),
@@ -439,7 +669,9 @@ VOCABULARY: dict[str, Msgid] = {
     "lobby.error.level": N_("Choose a computer level: beginner, casual or strong."),
     "lobby.error.name_missing": N_("Player %(number)s needs a name."),
     "lobby.error.no_such_game": N_("Choose one of the games offered."),
-    "lobby.error.reminders": N_("Reminders are written like “24h, 80%%”: hours after the turn began, or a share of the time allowed (at most 6)."),
+    "lobby.error.reminders": N_(
+        "Reminders are written like “24h, 80%%”: hours after the turn began, or a share of the time allowed (at most 6)."
+    ),
     "lobby.level.beginner": N_("computer, beginner"),
     "lobby.level.casual": N_("computer, casual"),
     "lobby.level.strong": N_("computer, strong"),
@@ -447,7 +679,9 @@ VOCABULARY: dict[str, Msgid] = {
     "option.colour-bazaar.first": N_("Who plays first"),
     "option.fantasy-business.auction": N_("Auctions"),
     "option.fantasy-business.auction.open": N_("Open: bidding goes round in turn"),
-    "option.fantasy-business.auction.orders": N_("By mail: limits set in advance, a few turns a round (recommended)"),
+    "option.fantasy-business.auction.orders": N_(
+        "By mail: limits set in advance, a few turns a round (recommended)"
+    ),
     "option.fantasy-business.auction.sealed": N_("Sealed bids: everyone bids once, in secret"),
     "option.fantasy-business.specials": N_("Special cards"),
     "option.fantasy-business.specials.none": N_("None"),
@@ -463,54 +697,90 @@ VOCABULARY: dict[str, Msgid] = {
     "play.source.computer": N_("computer"),
     "play.source.left": N_("the player left: a computer plays the seat"),
     "play.source.timeout": N_("time ran out"),
-    "takeback.error.computer": N_("A computer player moves next: it cannot agree to take a move back."),
-    "takeback.error.lapsed": N_("Too late: the next move was played, so the request to take back lapsed."),
+    "takeback.error.computer": N_(
+        "A computer player moves next: it cannot agree to take a move back."
+    ),
+    "takeback.error.lapsed": N_(
+        "Too late: the next move was played, so the request to take back lapsed."
+    ),
     "takeback.error.none": N_("There is no request to take back a move for you to answer."),
-    "takeback.error.nothing": N_("You have no move to take back now: only your last move, until the next player moves."),
-    "takeback.error.pending": N_("A request to take back a move is already waiting for its answer."),
-    "takeback.error.replay": N_("The game could not be rebuilt without the move, so nothing changed."),
+    "takeback.error.nothing": N_(
+        "You have no move to take back now: only your last move, until the next player moves."
+    ),
+    "takeback.error.pending": N_(
+        "A request to take back a move is already waiting for its answer."
+    ),
+    "takeback.error.replay": N_(
+        "The game could not be rebuilt without the move, so nothing changed."
+    ),
     "rematch.error.not_over": N_("A rematch can only follow a finished game."),
     "rules.kind.ace": N_("Aces (rank 1)"),
     "rules.kind.court": N_("Courts (with the option)"),
     "rules.kind.crown": N_("Crowns"),
     "rules.kind.numeral": N_("Numbered cards"),
     "rules.kind.pawn": N_("Pawns (they start the markets)"),
-    "rules.option.colour-bazaar.courts": N_("The four Courts join the deck, and laying one calls a royal edict."),
+    "rules.option.colour-bazaar.courts": N_(
+        "The four Courts join the deck, and laying one calls a royal edict."
+    ),
     "rules.option.colour-bazaar.first": N_("By lot, unless you choose who starts."),
-    "rules.option.fantasy-business.auction": N_("By mail (the default), everyone sends limits for all the cards at once, as described above. Open auctions go round the table bid by bid; with sealed bids everyone bids once, in secret, and the highest bid wins (ties go to the first in turn order from the first buyer)."),
-    "rules.option.fantasy-business.specials": N_("Play with the special cards, or with articles alone."),
+    "rules.option.fantasy-business.auction": N_(
+        "By mail (the default), everyone sends limits for all the cards at once, as described above. Open auctions go round the table bid by bid; with sealed bids everyone bids once, in secret, and the highest bid wins (ties go to the first in turn order from the first buyer)."
+    ),
+    "rules.option.fantasy-business.specials": N_(
+        "Play with the special cards, or with articles alone."
+    ),
     "rules.position.all_equal": N_("everyone asks the same: counts as lowest"),
     "rules.position.highest": N_("highest"),
     "rules.position.lowest": N_("lowest"),
     "rules.position.middle": N_("in between"),
-    "rules.special.antitrust": N_("Name another player who alone owns an article: all their cards of it are auctioned to the others, and they get the money."),
-    "rules.special.defaulting": N_("Name another player: their buyer does not pay, so they earn nothing this round (their prices still count)."),
-    "rules.special.defective": N_("Name another player and an article of theirs: those cards sell nothing this round and their price is left out."),
+    "rules.special.antitrust": N_(
+        "Name another player who alone owns an article: all their cards of it are auctioned to the others, and they get the money."
+    ),
+    "rules.special.defaulting": N_(
+        "Name another player: their buyer does not pay, so they earn nothing this round (their prices still count)."
+    ),
+    "rules.special.defective": N_(
+        "Name another player and an article of theirs: those cards sell nothing this round and their price is left out."
+    ),
     "rules.special.subsidy": N_("Receive 5 écus from the bank."),
     "rules.special.theft": N_("Pick an article card from another player and keep it."),
-    "settings.error.allowance": NN_("That is more than the %(left)s day of vacation you have left this year.", "That is more than the %(left)s days of vacation you have left this year.", "left"),
+    "settings.error.allowance": NN_(
+        "That is more than the %(left)s day of vacation you have left this year.",
+        "That is more than the %(left)s days of vacation you have left this year.",
+        "left",
+    ),
     "settings.error.already_away": N_("You already have a vacation set."),
     "settings.error.days": N_("A vacation lasts from 1 to %(high)s days."),
     "settings.error.lang": N_("Choose one of the languages offered."),
     "settings.error.not_away": N_("You are not on vacation now."),
     "settings.error.notify": N_("Choose which mails you want."),
     "settings.error.tz": N_("Choose a time zone from the list."),
-    "settings.notify.digest": N_("One mail a day (at 8:00) listing the games waiting for me, and reminders"),
+    "settings.notify.digest": N_(
+        "One mail a day (at 8:00) listing the games waiting for me, and reminders"
+    ),
     "settings.notify.every": N_("A mail every time it is my turn, and reminders"),
     "settings.notify.none": N_("No turn mails and no reminders (I check the site myself)"),
     "settings.notify.reminders": N_("Only reminders when a move has waited"),
     "notes.error.long": N_("Notes hold at most %(limit)s characters."),
     "verify.not_an_export.bad": N_("This is not the JSON export of a pbem game."),
-    "verify.not_over.bad": N_("This game is not over: its seed and moves are shown only at the end."),
+    "verify.not_over.bad": N_(
+        "This game is not over: its seed and moves are shown only at the end."
+    ),
     "verify.no_deal.ok": N_("This game predates checkable deals: its replay alone is checked."),
     "verify.deal_unreadable.bad": N_("The revealed secret, salt or shares cannot be read."),
     "verify.shares_count.bad": N_("The deal does not hold one share per player."),
-    "verify.sealed.ok": N_("The server's secret and salt match the seal published before anyone joined."),
-    "verify.sealed.bad": N_("The server's secret and salt do not match the seal published before anyone joined."),
+    "verify.sealed.ok": N_(
+        "The server's secret and salt match the seal published before anyone joined."
+    ),
+    "verify.sealed.bad": N_(
+        "The server's secret and salt do not match the seal published before anyone joined."
+    ),
     "verify.seed.ok": N_("The secret and the players' shares give the seed %(seed)s."),
     "verify.seed.bad": N_("The secret and the players' shares do not give the seed %(seed)s."),
     "verify.committed.ok": N_("The seed matches the commitment published when the game started."),
-    "verify.committed.bad": N_("The seed does not match the commitment published when the game started."),
+    "verify.committed.bad": N_(
+        "The seed does not match the commitment published when the game started."
+    ),
     "verify.setup.bad": N_("The game cannot be set up from these options and this seed."),
     "verify.move_missing.bad": N_("Move %(ply)s is missing from the export."),
     "verify.move_illegal.bad": N_("Move %(ply)s is not legal in the replay from this seed."),
@@ -522,46 +792,72 @@ VOCABULARY: dict[str, Msgid] = {
     "talk.error.long": N_("A message holds at most %(limit)s characters."),
     "talk.error.recipient": N_("Send it to everyone or to one of the other players."),
     # Moves by mail (pbem.mailin, the text-move parsers) and chat-room webhooks
-    "mailmove.error.ambiguous": NN_("That fits %(count)s move: say more (the market, the chip, the player or the article).", "That fits %(count)s different moves: say more (the market, the chip, the player or the article).", "count"),
+    "mailmove.error.ambiguous": NN_(
+        "That fits %(count)s move: say more (the market, the chip, the player or the article).",
+        "That fits %(count)s different moves: say more (the market, the chip, the player or the article).",
+        "count",
+    ),
     "mailmove.error.empty": N_("No move found in your mail."),
     "mailmove.error.game_not_active": N_("This game is not being played now."),
     "mailmove.error.no_card": N_("Say which card you play."),
     "mailmove.error.no_chip": N_("Say which chip you take."),
     "mailmove.error.no_match": N_("That is not one of your legal moves now."),
     "mailmove.error.limit_missing": N_("A limit is missing for card %(number)s."),
-    "mailmove.error.limits_count": NN_("Give one limit per card: %(count)s number, in the order of sale, or names with numbers, for example \"swords 6, horses 8\".", "Give one limit per card: %(count)s numbers, in the order of sale, or names with numbers, for example \"swords 6, horses 8\".", "count"),
+    "mailmove.error.limits_count": NN_(
+        'Give one limit per card: %(count)s number, in the order of sale, or names with numbers, for example "swords 6, horses 8".',
+        'Give one limit per card: %(count)s numbers, in the order of sale, or names with numbers, for example "swords 6, horses 8".',
+        "count",
+    ),
     "mailmove.error.no_number": N_("Say the number."),
-    "mailmove.error.no_order": NN_("Give the order of sale: the %(count)s card's number or name, for example \"order 3 1 2\".", "Give the order of sale: the %(count)s cards' numbers or names, first sold first, for example \"order 3 1 2\".", "count"),
-    "mailmove.error.no_prices": N_("Give a price for each article you sell, for example \"swords 6, horses 8\"."),
-    "mailmove.error.not_from_player": N_("This mail does not come from the address of this seat's player."),
+    "mailmove.error.no_order": NN_(
+        'Give the order of sale: the %(count)s card\'s number or name, for example "order 3 1 2".',
+        'Give the order of sale: the %(count)s cards\' numbers or names, first sold first, for example "order 3 1 2".',
+        "count",
+    ),
+    "mailmove.error.no_prices": N_(
+        'Give a price for each article you sell, for example "swords 6, horses 8".'
+    ),
+    "mailmove.error.not_from_player": N_(
+        "This mail does not come from the address of this seat's player."
+    ),
     "mailmove.error.not_in_hand": N_("%(card)s is not in your hand."),
-    "mailmove.error.not_in_row": N_("\"%(word)s\": no such card left in the row."),
+    "mailmove.error.not_in_row": N_('"%(word)s": no such card left in the row.'),
     "mailmove.error.play_and_discard": N_("Play or discard, not both."),
     "mailmove.error.price_missing": N_("A price is missing for %(article_card)s."),
     "mailmove.error.price_twice": N_("%(article_card)s has two prices."),
     "mailmove.error.stale": N_("The turn you answered has already been played."),
     "mailmove.error.two_numbers": N_("There are two numbers where one is expected."),
-    "mailmove.error.unknown_word": N_("\"%(word)s\" is not part of a move."),
+    "mailmove.error.unknown_word": N_('"%(word)s" is not part of a move.'),
     "play.source.mail": N_("by mail"),
     "webhook.error.https": N_("Webhook addresses must start with https://."),
     "webhook.error.kind": N_("Choose Discord, Slack or generic JSON."),
-    "webhook.error.not_creator": N_("Only the game's creator can add a webhook for the whole table."),
+    "webhook.error.not_creator": N_(
+        "Only the game's creator can add a webhook for the whole table."
+    ),
     "webhook.error.not_found": N_("There is no such webhook."),
     "webhook.error.private": N_("That address is inside a private network."),
     "webhook.error.too_many": N_("You have as many webhooks as allowed; remove one first."),
     "webhook.error.url": N_("That is not a web address a webhook can use."),
-    "webhook.own.deadline_warning": N_("%(name)s, %(left)s left for your move in %(title)s (until %(deadline)s): %(link)s"),
+    "webhook.own.deadline_warning": N_(
+        "%(name)s, %(left)s left for your move in %(title)s (until %(deadline)s): %(link)s"
+    ),
     "webhook.own.game_over": N_("%(title)s is over: %(winners)s won. Results: %(link)s"),
     "webhook.own.reminder": N_("%(name)s, %(title)s is still waiting for your move: %(link)s"),
     "webhook.own.your_turn": N_("%(name)s, your move in %(title)s: %(link)s"),
-    "webhook.table.deadline_warning": N_("%(title)s: %(left)s left for %(name)s to move. Watch: %(link)s"),
+    "webhook.table.deadline_warning": N_(
+        "%(title)s: %(left)s left for %(name)s to move. Watch: %(link)s"
+    ),
     "webhook.table.game_over": N_("%(title)s is over: %(winners)s won. Results: %(link)s"),
     "webhook.table.reminder": N_("%(title)s is still waiting for %(name)s. Watch: %(link)s"),
     "webhook.table.your_turn": N_("%(title)s: it is %(name)s's move. Watch: %(link)s"),
     # Open tables and standing seeks (pbem.opentables)
-    "open.error.bad_range": N_("A rating range goes from %(low)s to %(high)s, the lowest first: leave an end empty for no bound."),
+    "open.error.bad_range": N_(
+        "A rating range goes from %(low)s to %(high)s, the lowest first: leave an end empty for no bound."
+    ),
     "open.error.blocked": N_("You cannot take a seat at this table."),
-    "open.error.closed": N_("This table is no longer open: it has filled and started, or it was called off."),
+    "open.error.closed": N_(
+        "This table is no longer open: it has filled and started, or it was called off."
+    ),
     "open.error.full": N_("Every seat at this table is taken."),
     "open.error.lang": N_("Choose a language from the list."),
     "open.error.page": N_("There is no such page of open tables."),

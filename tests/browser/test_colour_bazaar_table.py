@@ -33,7 +33,6 @@ from tests.web.helpers import play_turn
 PLAYERS = [Invitee("Ana", "ana@example.org"), Invitee("Léo", "leo@example.org")]
 
 
-
 def game_state(live: LiveServer, game_id: int = 1) -> Game:
     with read_session(live.app.extensions["pbem"]["engine"]) as session:
         game = session.get(Game, game_id)

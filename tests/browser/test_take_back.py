@@ -42,9 +42,7 @@ def first_move_played(live: LiveServer) -> tuple[list[str], int]:
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-def test_ask_then_allow(
-    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
-) -> None:
+def test_ask_then_allow(page: Any, viewport: str, live_server: LiveServer, artifacts: Path) -> None:
     url = live_server.url
     links, mover = first_move_played(live_server)
     before = game_state(live_server).ply

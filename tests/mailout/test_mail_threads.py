@@ -72,9 +72,7 @@ def test_every_mail_of_a_game_keeps_one_subject(
         assert {str(m["Subject"]) for m in mails} == {subject}
 
 
-def test_the_first_line_says_whose_move_and_until_when(
-    client: Any, app: Any, smtpd: Any
-) -> None:
+def test_the_first_line_says_whose_move_and_until_when(client: Any, app: Any, smtpd: Any) -> None:
     links, first = start_game(client, app, smtpd)
     (turn,) = [m for m in smtpd.messages[first:] if headline(m).startswith("your move")]
     name = dict((email, name) for name, email in PLAYERS)[recipient(turn)]
@@ -97,9 +95,7 @@ def test_the_invitation_says_what_the_game_is(client: Any, app: Any, smtpd: Any)
     deliver(app)
     (invitation,) = smtpd.to("zoe@example.org")
     text, html = text_of(invitation), html_of(invitation)
-    assert text.splitlines()[0] == (
-        "Zoé, Ana invites you to a game of Colour Bazaar, with Léo."
-    )
+    assert text.splitlines()[0] == ("Zoé, Ana invites you to a game of Colour Bazaar, with Léo.")
     for part in (text, html):
         assert "a Decktet card game of fashion and investment" in part
         assert "Players: Ana, Léo and Zoé." in part

@@ -264,9 +264,14 @@ CASES = [
     ("timeout", {"who": NAMES[2], "to_act": [], "to_act_text": ""}),
     ("absent", {"who": NAMES[1]}),
     ("takeback_asked", {"who": NAMES[1]}),
-    ("takeback_asked", {"who": NAMES[1],
-                        "reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",
-                        "reply_example": "play castle 3 knots"}),  # fmt: skip
+    (
+        "takeback_asked",
+        {
+            "who": NAMES[1],
+            "reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",
+            "reply_example": "play castle 3 knots",
+        },
+    ),  # fmt: skip
     ("takeback_refused", {"who": NAMES[1]}),
     ("absent", {"who": NAMES[2], "absent": [NAMES[2]]}),
     ("digest", {}),
@@ -285,30 +290,61 @@ CASES = [
     ("cancelled", {"reason": "declined", "by": "Zoé"}),
     ("cancelled", {"reason": "cancelled", "by": "Ana"}),
     ("cancelled", {"reason": "expired", "by": "Ana", "days": 14}),
-    ("expiry_warning", {"days": 14, "expires_at": datetime(2026, 3, 5, 9, tzinfo=UTC),
-                        "waiting_text": "Léo and Zoé"}),  # fmt: skip
-    ("expiry_warning", {"days": 14, "expires_at": datetime(2026, 3, 5, 9, tzinfo=UTC),
-                        "waiting_text": "", "open_seats": 2}),  # fmt: skip
+    (
+        "expiry_warning",
+        {
+            "days": 14,
+            "expires_at": datetime(2026, 3, 5, 9, tzinfo=UTC),
+            "waiting_text": "Léo and Zoé",
+        },
+    ),  # fmt: skip
+    (
+        "expiry_warning",
+        {
+            "days": 14,
+            "expires_at": datetime(2026, 3, 5, 9, tzinfo=UTC),
+            "waiting_text": "",
+            "open_seats": 2,
+        },
+    ),  # fmt: skip
     ("joined", {"who": NAMES[1], "open": 1}),
     ("matched", {"open": 1}),
     ("matched", {"open": 0}),
     ("game_over", {}),
     ("game_over", {"winners": 2}),
-    ("your_turn", {"reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",
-                   "reply_example": "play castle 3 knots"}),  # fmt: skip
-    ("move_refused", {"reason": "That is not one of your legal moves now.", "line": "hello",
-                      "moves": ["play castle 3 knots", "play castle 3 moons"], "more_moves": 4,
-                      "sample": False}),  # fmt: skip
-    ("move_refused", {"reason": "The turn you answered has already been played.", "line": "",
-                      "moves": [], "more_moves": 0, "sample": True}),  # fmt: skip
+    (
+        "your_turn",
+        {
+            "reply_address": "play+12.1.7.abcdefghijklmnop@in.pbem.example",
+            "reply_example": "play castle 3 knots",
+        },
+    ),  # fmt: skip
+    (
+        "move_refused",
+        {
+            "reason": "That is not one of your legal moves now.",
+            "line": "hello",
+            "moves": ["play castle 3 knots", "play castle 3 moons"],
+            "more_moves": 4,
+            "sample": False,
+        },
+    ),  # fmt: skip
+    (
+        "move_refused",
+        {
+            "reason": "The turn you answered has already been played.",
+            "line": "",
+            "moves": [],
+            "more_moves": 0,
+            "sample": True,
+        },
+    ),  # fmt: skip
 ]
 
 
 def test_every_mail_event_has_a_case() -> None:
     events = {
-        p.stem
-        for p in MAIL_TEMPLATES.glob("*.txt")
-        if not p.stem.startswith(("_", "results_"))
+        p.stem for p in MAIL_TEMPLATES.glob("*.txt") if not p.stem.startswith(("_", "results_"))
     }
     assert events == {event for event, _ in CASES}
 

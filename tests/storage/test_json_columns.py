@@ -25,9 +25,11 @@ _SCALARS = (
 _KEYS = st.text() | st.integers(min_value=-(2**70), max_value=2**70) | st.booleans()
 VALUES = st.recursive(
     _SCALARS,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(_KEYS, inner, max_size=4)
-    | st.tuples(inner, inner),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(_KEYS, inner, max_size=4)
+        | st.tuples(inner, inner)
+    ),
     max_leaves=25,
 )
 

@@ -102,9 +102,7 @@ def logged(app: Any, game_id: int) -> list[Move]:
         return list(session.exec(query))
 
 
-def test_allowed_puts_the_game_back_and_the_same_card_is_drawn_again(
-    app: Any, clock: Any
-) -> None:
+def test_allowed_puts_the_game_back_and_the_same_card_is_drawn_again(app: Any, clock: Any) -> None:
     game_id = started(app, clock)
     move(app, game_id, clock)
     mover = to_act(app, game_id)

@@ -52,9 +52,7 @@ def test_a_plan_over_the_api(client: Any, app: Any, clock: Any) -> None:
     assert kept.get_json()["plan"] == [{"if": theirs, "then": mine}]
     # The other seat's view, API and plan answers never carry my plan.
     for path in (paths[them], their_path):
-        assert "plan" not in client.get(path).get_json() or not client.get(path).get_json()[
-            "plan"
-        ]
+        assert "plan" not in client.get(path).get_json() or not client.get(path).get_json()["plan"]
     assert str(mine["card"]) not in client.get(their_path).get_data(as_text=True)
 
     dropped = client.delete(mine_path)

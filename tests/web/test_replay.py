@@ -56,8 +56,9 @@ def test_replay_steps_through_the_game_as_the_seat_saw_it(
     assert "<script>" not in html  # no inline script
     # While the game runs, nobody replays as someone else.
     assert client.get(f"{seat_links[1]}/replay?as=0").status_code == 403
-    watch = re.search(r'href="http://pbem\.test(/w/[^"]+)"', client.get(seat_links[0]).get_data(
-        as_text=True)).group(1)
+    watch = re.search(
+        r'href="http://pbem\.test(/w/[^"]+)"', client.get(seat_links[0]).get_data(as_text=True)
+    ).group(1)
     spectator = client.get(f"{watch}/replay?ply=3").get_data(as_text=True)
     assert "As spectators saw it." in spectator
     assert_hides(spectator, hidden_from(states[3], None), "spectator replay")

@@ -223,6 +223,7 @@ class FantasyBusiness(Game):
         viewer = None if own and own[0]["e"] == "won" else seat
         return describe_events(own, viewer)
 
+
 def _plays(state: State, seat: int) -> list[Move]:
     """Every special card play open to `seat`."""
     moves: list[Move] = []
