@@ -4,16 +4,32 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean catalogues messages
+.PHONY: run test lint bench clean catalogues messages lock wheel
 
 # Translation: the gettext keywords pybabel extract looks for (see babel.cfg and pbem/present/i18n.py).
 KEYWORDS := -k N_ -k NN_:1,2 -k tr:2 -k ntr:2,3 -k ptr:2c,3
 
-$(STAMP): pyproject.toml
+# Every version comes from requirements/dev.txt, hashes checked; pbem itself is installed
+# editable, built with the locked setuptools (no build isolation fetching the newest).
+$(STAMP): pyproject.toml setup.py requirements/dev.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --require-hashes -r requirements/dev.txt
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# The lock files, made anew from pyproject.toml at the newest versions that fit it: dev.txt
+# (server, test tools, build) and server.txt (what a server installs: the same versions).
+PIP_COMPILE := $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links
+lock: $(STAMP)
+	$(PIP_COMPILE) --upgrade --extra test -o requirements/dev.txt pyproject.toml
+	$(PIP_COMPILE) --upgrade -c requirements/dev.txt -o requirements/server.txt pyproject.toml
+
+# dist/pbem-<version>-py3-none-any.whl and dist/requirements.txt, the server's lock to install it with.
+wheel: $(STAMP)
+	rm -rf build dist
+	$(BIN)/pip wheel --quiet --no-deps --no-build-isolation -w dist .
+	cp requirements/server.txt dist/requirements.txt
 
 # Compile translations/*/LC_MESSAGES/messages.po to .mo (not committed).
 catalogues: $(STAMP)
@@ -32,15 +48,17 @@ run: $(STAMP) catalogues
 		$(BIN)/pbem serve --port $(PORT)
 
 test: $(STAMP) catalogues
-	$(BIN)/ruff check pbem tests bench migrations
+	$(BIN)/ruff check pbem tests bench migrations setup.py
+	$(BIN)/ruff format --check pbem tests bench migrations setup.py
 	$(BIN)/mypy pbem
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check pbem tests bench migrations
+	$(BIN)/ruff check pbem tests bench migrations setup.py
+	$(BIN)/ruff format --check pbem tests bench migrations setup.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) instance .pytest_cache .hypothesis
+	rm -rf $(VENV) instance .pytest_cache .hypothesis build dist

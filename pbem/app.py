@@ -21,6 +21,7 @@ from pbem.players.signin import SESSION_DAYS
 from pbem.present import check_parts
 from pbem.present.i18n import best_lang, language_name, languages, set_directories
 from pbem.present.text import install_jinja, say
+from pbem.resources import folder
 from pbem.storage.db import make_engine
 from pbem.web import (
     account,
@@ -48,7 +49,6 @@ from pbem.web import (
 )
 from pbem.web.proxies import TrustedProxies
 
-ROOT = Path(__file__).resolve().parent.parent
 app_log = logging.getLogger("pbem")
 # Seat pages carry their secret in the URL: no referrer, no caching, no framing, and
 # only our own scripts and styles.
@@ -80,8 +80,8 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create the application; see pbem.create_app."""
     app = Flask(
         "pbem",
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(folder("templates")),
+        static_folder=str(folder("static")),
         instance_path=str(Path.cwd() / "instance"),
     )
     config = load_config(test_config)
@@ -157,7 +157,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Catalogues: translations/ plus any directories a test config adds (a new language).
     set_directories(config.get("TRANSLATIONS_DIRS", ()))
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(
-        str(d) for d in (*config.get("TRANSLATIONS_DIRS", ()), ROOT / "translations")
+        str(d) for d in (*config.get("TRANSLATIONS_DIRS", ()), folder("translations"))
     )
     Babel(app, locale_selector=_select_locale, configure_jinja=False)
     install_jinja(app.jinja_env)

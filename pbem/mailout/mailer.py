@@ -18,8 +18,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from pbem.mailout.mime import Mail, Value, ascii_address, compose
 from pbem.models import Outbox
 from pbem.present.text import install_jinja, neutralise_encoded_words
+from pbem.resources import folder
 
-MAIL_TEMPLATES = Path(__file__).resolve().parents[2] / "mail"
+MAIL_TEMPLATES = folder("mail")
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 
 

@@ -22,8 +22,9 @@ from babel.support import Translations
 from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
 
-ROOT = Path(__file__).resolve().parents[2]
-TRANSLATIONS = ROOT / "translations"
+from pbem.resources import folder
+
+TRANSLATIONS = folder("translations")
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
 _VOWEL = re.compile(r"[aeiouyàâäéèêëîïôöùûüœæ]", re.IGNORECASE)

@@ -15,8 +15,9 @@ from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
 from pbem.config import DatabaseSettings
+from pbem.resources import folder
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = folder("migrations")
 # What orjson would write otherwise than json.dumps, or take where json.dumps refuses (a
 # datetime left in a JSON column is an error, not a string): handed to json.dumps.
 _STRICT = (
