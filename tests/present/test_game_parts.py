@@ -8,7 +8,6 @@ import pytest
 from jinja2 import DictLoader, Environment, FileSystemLoader
 
 from pbem import create_app
-from pbem.app import ROOT
 from pbem.games import GAMES
 from pbem.games.colour_bazaar import ColourBazaar
 from pbem.mailout.mailer import make_templates
@@ -20,9 +19,10 @@ from pbem.present import (
     presenter,
     rounds_viewed,
 )
+from pbem.resources import folder
 from tests.settings import app_settings
 
-PAGES = Environment(loader=FileSystemLoader(str(ROOT / "templates")))
+PAGES = Environment(loader=FileSystemLoader(str(folder("templates"))))
 MAILS = make_templates().text
 
 
