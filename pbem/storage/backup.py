@@ -65,7 +65,8 @@ class Done:
         return (
             f"{self.path}: {_size(self.size)}, {len(self.contents.tables)} tables,"
             f" migration revision {self.contents.revision or 'none'},"
-            f" {self.contents.games} games ({self.seconds:.1f} s)"
+            f" {self.contents.games} game{'' if self.contents.games == 1 else 's'}"
+            f" ({self.seconds:.1f} s)"
         )
 
 
