@@ -26,8 +26,9 @@ from pbem.storage.db import MIGRATIONS
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 PGDUMP_MAGIC = b"PGDMP"  # the first 5 bytes of a pg_dump archive in custom format
 KINDS = {"sqlite": "an SQLite database", "postgresql": "a PostgreSQL dump (pg_dump, custom)"}
-# Pages of SQLite's backup per step (4 MiB at the default page size): progress in steps, all
-# of them inside one read transaction, so a write between two steps never restarts the copy.
+_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+# Pages of SQLite's backup per step (4 MiB at the default page size). Every step runs in one
+# read transaction: a write between two steps would otherwise restart the copy from page 1.
 STEP_PAGES = 1024
 _SQLITE_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
 _PG_TABLES = (
@@ -90,7 +91,10 @@ def backup(engine: Engine, target: Path, force: bool = False) -> Done:
 def restore(engine: Engine, source: Path) -> Done:
     """Copy the backup `source` into the database of `engine`, which must have no tables."""
     kind = database_kind(engine)
-    found = file_kind(source)
+    try:
+        found = file_kind(source)
+    except OSError as exc:
+        raise BackupError(f"{source} cannot be read: {exc.strerror}.") from None
     if found is None:
         raise BackupError(
             f"{source} is neither an SQLite database nor a pg_dump archive in custom format:"
@@ -110,9 +114,6 @@ def restore(engine: Engine, source: Path) -> Done:
     except (OSError, sqlite3.Error, SQLAlchemyError) as exc:
         raise BackupError(f"The restore failed: {_reason(exc)}") from None
     return Done(source, source.stat().st_size, contents, time.monotonic() - started)
-
-
-_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 def database_kind(engine: Engine) -> str:
@@ -363,18 +364,15 @@ def _written(target: Path, force: bool) -> Iterator[Path]:
 
 def _place(partial: Path, target: Path, force: bool) -> None:
     """Give `partial` the name `target`; without `force`, never over a file made meanwhile."""
-    if force:
-        os.replace(partial, target)
-        return
-    try:
-        os.link(partial, target)  # fails, whole, if `target` exists
-    except FileExistsError:
-        raise BackupError(f"{target} appeared during the backup: it was left alone.") from None
-    except OSError:
-        # A file system without hard links (FAT): a last look, then the rename.
-        if target.exists():
+    if not force:
+        try:
+            os.link(partial, target)  # fails, whole, if `target` exists
+            return
+        except FileExistsError:
             raise BackupError(f"{target} appeared during the backup: it was left alone.") from None
-        os.replace(partial, target)
+        except OSError:
+            pass  # a file system without hard links (FAT): renamed, after the first look
+    os.replace(partial, target)
 
 
 def _durable(path: Path) -> None:
