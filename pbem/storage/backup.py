@@ -340,9 +340,8 @@ def _run(command: list[str], env: dict[str, str]) -> None:
 
 @contextmanager
 def _written(target: Path, force: bool) -> Iterator[Path]:
-    """A new temporary file beside `target` to write into, given the name `target` only
-    when the block ends without error, and removed otherwise: a half backup never looks
-    whole. Readable by its owner only: a backup holds every address and secret."""
+    """A new file beside `target`, named `target` only if the block ends without error (a
+    half backup never looks whole); its owner's alone, as it holds every address and key."""
     target = target.absolute()
     if target.is_dir():
         raise BackupError(f"{target} is a folder: name the backup file.")
