@@ -9,11 +9,11 @@ STAMP := $(VENV)/.installed
 # Translation: the gettext keywords pybabel extract looks for (see babel.cfg and pbem/present/i18n.py).
 KEYWORDS := -k N_ -k NN_:1,2 -k tr:2 -k ntr:2,3 -k ptr:2c,3
 
-# Every version comes from requirements/dev.txt, hashes checked; pbem itself is installed
+# Every version comes from requirements-dev.txt, hashes checked; pbem itself is installed
 # editable, built with the locked setuptools (no build isolation fetching the newest).
-$(STAMP): pyproject.toml setup.py requirements/dev.txt
+$(STAMP): pyproject.toml setup.py requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --require-hashes -r requirements/dev.txt
+	$(BIN)/pip install --quiet --require-hashes -r requirements-dev.txt
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
@@ -22,14 +22,14 @@ $(STAMP): pyproject.toml setup.py requirements/dev.txt
 PIP_COMPILE := $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	--no-emit-index-url --no-emit-find-links
 lock: $(STAMP)
-	$(PIP_COMPILE) --upgrade --extra test -o requirements/dev.txt pyproject.toml
-	$(PIP_COMPILE) --upgrade -c requirements/dev.txt -o requirements/server.txt pyproject.toml
+	$(PIP_COMPILE) --upgrade --extra test -o requirements-dev.txt pyproject.toml
+	$(PIP_COMPILE) --upgrade -c requirements-dev.txt -o requirements.txt pyproject.toml
 
 # dist/pbem-<version>-py3-none-any.whl and dist/requirements.txt, the server's lock to install it with.
 wheel: $(STAMP)
 	rm -rf build dist
 	$(BIN)/pip wheel --quiet --no-deps --no-build-isolation -w dist .
-	cp requirements/server.txt dist/requirements.txt
+	cp requirements.txt dist/requirements.txt
 
 # Compile translations/*/LC_MESSAGES/messages.po to .mo (not committed).
 catalogues: $(STAMP)

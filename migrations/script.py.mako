@@ -3,6 +3,11 @@
 Revision ID: ${up_revision}
 Revises: ${down_revision | comma,n}
 Create Date: ${create_date}
+
+While the old release serves: it keeps working, as this revision only adds (tables,
+columns empty or with a server default, indexes). Anything else (a drop, a rename, a
+type, rows rewritten) goes in two releases, or this line says "Stop the old code first"
+and why: README "Backups and upgrades".
 """
 
 from collections.abc import Sequence

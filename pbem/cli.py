@@ -1,5 +1,5 @@
 """Command line: migrate, serve locally, run the clock and computer workers, start games,
-list, log, check replays."""
+list, log, check replays, back up and restore."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import click
@@ -35,6 +36,7 @@ from pbem.models import Game
 from pbem.players.computers import LEVELS
 from pbem.present.forms import TimeControl
 from pbem.present.text import render, say
+from pbem.storage import backup
 from pbem.storage.db import migrate as run_migrations
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import moves_of, seats_of
@@ -252,6 +254,32 @@ def check_command() -> None:
         sys.exit(1)
 
 
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="replace FILE if it exists")
+@with_appcontext
+def backup_command(file: Path, force: bool) -> None:
+    """Write a consistent copy of the database to FILE, while pbem runs."""
+    try:
+        done = backup.backup(_engine(), file, force)
+    except backup.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Wrote {done.describe()}.")
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@with_appcontext
+def restore_command(file: Path) -> None:
+    """Copy the backup FILE into the database of PBEM_DATABASE_URL, which must be empty."""
+    try:
+        done = backup.restore(_engine(), file)
+    except backup.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Restored {done.describe()}.")
+    click.echo(backup.migration_advice(done.contents.revision))
+
+
 VERIFY_MAX = 2 * 1024 * 1024  # bytes of an export read by `pbem verify`, as /verify
 
 
@@ -304,6 +332,8 @@ COMMANDS = [
     log_command,
     check_command,
     verify_command,
+    backup_command,
+    restore_command,
     inbound_command,
     dkim_record_command,
 ]

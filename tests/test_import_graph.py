@@ -114,7 +114,7 @@ def test_imports_sit_at_the_top_of_their_files() -> None:
 # clock kinds' arithmetic (clock.clocks) knows only the rows, so forms and pages use it. The
 # lobby (play) tells a started game's first turn as a move does, so it sits above moves.
 LAYERS: list[tuple[str, ...]] = [
-    ("pbem.errors", "pbem.models", "pbem.config", "pbem.clock.clocks"),
+    ("pbem.errors", "pbem.models", "pbem.config", "pbem.clock.clocks", "pbem.resources"),
     ("pbem.games", "pbem.bots"),
     ("pbem.present",),
     ("pbem.storage",),

@@ -30,9 +30,9 @@ SERVICES = [unit for unit in UNITS if unit.suffix == ".service"]
 ENV_FILE = "/etc/pbem/pbem.env"
 BIN = "/opt/pbem/bin/"
 HOME = "/var/lib/pbem"
-# Commands and settings other parts of issue 45 add (pbem backup/restore, doctor, the thread
-# domain, the metrics token): the lead's merge brings them; then this list can go.
-EXPECTED_COMMANDS = {"backup", "restore", "doctor"}
+# A command and settings other parts of issue 45 add (pbem doctor, the thread domain, the
+# metrics token): the lead's merge brings them; then these lists can go.
+EXPECTED_COMMANDS = {"doctor"}
 EXPECTED_SETTINGS = {"THREAD_DOMAIN", "METRICS_TOKEN"}
 
 
