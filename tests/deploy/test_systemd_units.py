@@ -21,6 +21,7 @@ import pytest
 
 from pbem.cli import COMMANDS
 from pbem.config import DEFAULTS, ConfigError, check_config, load_config
+from pbem.storage.db import migrate
 from tests.settings import SECRET_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -273,3 +274,41 @@ def test_the_inbound_unit_listens_where_postfix_is_told_to_deliver() -> None:
     assert "--lmtp" in words
     readme = (ROOT / "README.md").read_text()
     assert f"lmtp:inet:{host}:{port}" in readme
+
+
+def as_systemd_runs(line: str, tmp_path: Path) -> list[str]:
+    """An Exec* line as systemd hands it to the program ($$ and %% undone), its paths moved
+    from the server's into `tmp_path` and this test's virtualenv."""
+    line = line.replace("$$", "$").replace("%%", "%")
+    line = line.replace(BIN, f"{Path(sys.executable).parent}/").replace(HOME, str(tmp_path))
+    return shlex.split(line)
+
+
+def test_the_backup_service_writes_a_dated_backup_and_prunes_old_ones(tmp_path: Path) -> None:
+    """The backup unit's two commands, run as systemd would run them on an SQLite database."""
+    service = CONTRIB / "systemd" / "pbem-backup.service"
+    (tmp_path / "backups").mkdir()
+    old = tmp_path / "backups" / "pbem-2020-01-01-0330.backup"
+    old.write_bytes(b"an old backup")
+    os.utime(old, (0, 0))
+    url = f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+    migrate(url)
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(ROOT),
+        "PBEM_SECRET_KEY": SECRET_KEY,
+        "PBEM_DATABASE_URL": url,
+    }
+    for key in ("ExecStart", "ExecStartPost"):
+        done = subprocess.run(
+            as_systemd_runs(one(service, key), tmp_path),
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+    (backup,) = (tmp_path / "backups").iterdir()
+    assert re.fullmatch(r"pbem-\d{4}-\d\d-\d\d-\d{4}\.backup", backup.name)
+    assert backup.read_bytes().startswith(b"SQLite format 3\0")
