@@ -26,11 +26,12 @@ from pbem.clock.scheduler import (
     sweep_due,
 )
 from pbem.clock.workers import run_computers
-from pbem.config import start_logging
+from pbem.config import dkim_key, start_logging
 from pbem.errors import PlayError
 from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
 from pbem.mailin.cli import inbound_command
+from pbem.mailout.dkim import record_name, record_value, zone_line
 from pbem.models import Game
 from pbem.players.computers import LEVELS
 from pbem.present.forms import TimeControl
@@ -302,6 +303,22 @@ def verify_command(export: Any, lang: str) -> None:
         sys.exit(1)
 
 
+@click.command("dkim-record")
+@with_appcontext
+def dkim_record_command() -> None:
+    """Print the DNS TXT record that publishes the DKIM key pbem signs its mail with."""
+    key = dkim_key(current_app.config)  # checked when the app was made
+    if key is None:
+        raise click.ClickException(
+            "pbem does not sign its mail: set PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE."
+        )
+    click.echo(f"Publish this TXT record ({key.algorithm}, {key.bits} bits):")
+    click.echo(f"  name:  {record_name(key)}")
+    click.echo(f"  value: {record_value(key)}")
+    click.echo("or, in a zone file:")
+    click.echo(zone_line(key))
+
+
 COMMANDS = [
     migrate_command,
     serve_command,
@@ -318,6 +335,7 @@ COMMANDS = [
     backup_command,
     restore_command,
     inbound_command,
+    dkim_record_command,
 ]
 
 

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from pbem.config import dkim_key
+from pbem.mailout.dkim import sign
 from pbem.mailout.mime import Mail, Value, ascii_address, compose
 from pbem.models import Outbox
 from pbem.present.text import install_jinja, neutralise_encoded_words
@@ -107,7 +109,8 @@ class Backend(Protocol):
 
 
 class SmtpBackend:
-    """Deliver through an SMTP server, with a timeout, STARTTLS or SSL.
+    """Deliver through an SMTP server, with a timeout, STARTTLS or SSL; signed with DKIM when
+    the settings give a key (pbem.mailout.dkim).
 
     One connection carries a drain's mails (up to PER_CONNECTION of them): a connection,
     its TLS handshake and its login cost a real server's round trips for every mail."""
@@ -123,6 +126,8 @@ class SmtpBackend:
         self.timeout = float(config["SMTP_TIMEOUT"])
         self._smtp: smtplib.SMTP | None = None
         self._carried = 0  # mails sent on the open connection
+        # Read and checked when the process started (check_config), kept since.
+        self.dkim = dkim_key(config)
 
     def _open(self) -> smtplib.SMTP:
         """Connect, say hello (and STARTTLS), log in if configured."""
@@ -148,6 +153,9 @@ class SmtpBackend:
         A kept connection the server has closed meanwhile (an idle timeout), or on which it
         takes no more mail (421 to MAIL FROM, its own limit), gets one more try on a new
         connection: the mail was not taken on the old one."""
+        # Signed last, over the bytes as sent: smtplib changes none (they are CR LF already,
+        # and the dots it doubles the server takes away).
+        data = sign(mail.data, self.dkim) if self.dkim else mail.data
         if self._smtp is not None and self._carried >= self.PER_CONNECTION:
             self.close()
         kept = self._smtp is not None
@@ -155,14 +163,14 @@ class SmtpBackend:
             if self._smtp is None:
                 self._smtp, self._carried = self._open(), 0
             try:
-                self._smtp.sendmail(mail.sender, [mail.recipient], mail.data)
+                self._smtp.sendmail(mail.sender, [mail.recipient], data)
             except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused) as exc:
                 # 421 to MAIL FROM: the server takes no more on this connection (its limit).
                 if not kept or getattr(exc, "smtp_code", 421) != 421:
                     raise
                 self._drop()
                 self._smtp, self._carried = self._open(), 0
-                self._smtp.sendmail(mail.sender, [mail.recipient], mail.data)
+                self._smtp.sendmail(mail.sender, [mail.recipient], data)
         except BaseException:
             self._drop()
             raise
