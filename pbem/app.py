@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from pbem.cli import register
 from pbem.config import check_config, database_settings, load_config, trusted_proxies
+from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mailer import make_templates
 from pbem.players.links import Site
 from pbem.players.signin import SESSION_DAYS
@@ -86,6 +87,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     config = load_config(test_config)
     check_config(config)
+    dkim_key(config)  # a bad DKIM key stops every process at start, naming the setting
     app.config.update(config)
     # Signing in keeps the player in Flask's signed session cookie, 90 days on the device.
     app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=SESSION_DAYS)

@@ -26,12 +26,13 @@ from pbem.clock.scheduler import (
     sweep_due,
 )
 from pbem.clock.workers import run_computers
-from pbem.config import dkim_key, start_logging
+from pbem.config import start_logging
 from pbem.errors import PlayError
 from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
 from pbem.mailin.cli import inbound_command
 from pbem.mailout.dkim import record_name, record_value, zone_line
+from pbem.mailout.dkimkey import dkim_key
 from pbem.models import Game
 from pbem.players.computers import LEVELS
 from pbem.present.forms import TimeControl

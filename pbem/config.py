@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import importlib.util
 import ipaddress
 import logging
 import os
-import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from dkim.crypto import UnparsableKeyError, parse_private_key  # type: ignore[import-untyped]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -71,7 +64,7 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE_MAX_OVERFLOW": 10,
     "DATABASE_STATEMENT_TIMEOUT": 0,  # milliseconds a statement may run; 0: no limit
     "DATABASE_POOLER": "none",  # none, or transaction (PgBouncer's pool_mode=transaction)
-    # pbem signs its mail with DKIM when both are set (pbem.mailout.dkim): the selector and
+    # pbem signs its mail with DKIM when both are set (pbem.mailout.dkimkey): the selector and
     # an unencrypted PEM private key, RSA or ed25519. The domain (d=) defaults to MAIL_FROM's.
     "DKIM_SELECTOR": "",
     "DKIM_KEY_FILE": "",
@@ -134,7 +127,6 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_KEEP_DAYS must be a number of days, or 0 to keep everything.")
     trusted_proxies(config)
     database_settings(config)
-    dkim_key(config)
 
 
 def trusted_proxies(config: dict[str, Any]) -> int | tuple[Network, ...]:
@@ -195,112 +187,6 @@ def database_settings(config: dict[str, Any]) -> DatabaseSettings:
             " and leave PBEM_DATABASE_STATEMENT_TIMEOUT at 0."
         )
     return settings
-
-
-# RFC 6376 3.1: a selector, like the signing domain, is dot-separated DNS labels.
-_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-_DNS_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
-_PEM = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----(.*?)-----END \1-----", re.S)
-# RFC 8410 7: an ed25519 private key in PKCS#8 is these bytes, then the key's 32-byte seed.
-_ED25519_PKCS8 = bytes.fromhex("302e020100300506032b657004220420")
-RSA_LEAST_BITS = 1024  # RFC 8301 3.2: verifiers refuse a shorter RSA key
-NEW_KEY = "openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out dkim.pem"
-
-
-@dataclass(frozen=True)
-class DkimKey:
-    """What pbem signs its mail with: selector, signing domain, algorithm and private key."""
-
-    selector: str
-    domain: str
-    algorithm: str  # rsa or ed25519, the record's k= tag
-    bits: int
-    # As dkimpy takes it: RSA in PEM, ed25519 its seed in base64. Never shown (repr=False).
-    private: bytes = field(repr=False)
-
-
-def dkim_key(config: dict[str, Any]) -> DkimKey | None:
-    """The DKIM key the settings name, read and checked; None when pbem does not sign.
-
-    ConfigError names the setting and what is wrong with it, never the key's text."""
-    selector = str(config.get("DKIM_SELECTOR") or "").strip()
-    path = str(config.get("DKIM_KEY_FILE") or "").strip()
-    if not selector and not path:
-        return None
-    if not selector or not path:
-        raise ConfigError(
-            "Set both PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE for pbem to sign its mail"
-            " with DKIM, or neither."
-        )
-    if not _DNS_NAME.fullmatch(selector):
-        raise ConfigError(
-            "PBEM_DKIM_SELECTOR must be letters, digits and hyphens (as pbem2026), parts"
-            f" separated by dots, not {selector!r}."
-        )
-    algorithm, bits, private = _read_key(path)
-    return DkimKey(selector, dkim_domain(config), algorithm, bits, private)
-
-
-def dkim_domain(config: dict[str, Any]) -> str:
-    """The DKIM signing domain (d=): PBEM_DKIM_DOMAIN, else PBEM_MAIL_FROM's domain."""
-    raw = str(config.get("DKIM_DOMAIN") or "").strip()
-    raw = raw or str(config["MAIL_FROM"]).rpartition("@")[2]
-    try:
-        domain = raw.rstrip(".").encode("idna").decode("ascii").lower()
-    except UnicodeError:
-        domain = ""
-    if "." not in domain or not _DNS_NAME.fullmatch(domain):
-        raise ConfigError(
-            f"PBEM_DKIM_DOMAIN (by default PBEM_MAIL_FROM's domain) must be a domain name, not"
-            f" {raw!r}."
-        )
-    return domain
-
-
-@lru_cache(maxsize=8)
-def _read_key(path: str) -> tuple[str, int, bytes]:
-    """(algorithm, bits, key as dkimpy takes it) of a PEM file. Read once a process: a new
-    key takes a restart, and a running sender does not stop if the file goes."""
-    where = f"PBEM_DKIM_KEY_FILE ({path})"
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{where} cannot be read: {exc.strerror}.") from None
-    pem = _PEM.search(data)
-    if pem is None:
-        raise ConfigError(f"{where} holds no PEM private key; make one with: {NEW_KEY}")
-    label = pem.group(1).decode()
-    if label not in ("PRIVATE KEY", "RSA PRIVATE KEY"):
-        raise ConfigError(f"{where} holds a {label}, not an unencrypted private key.")
-    try:
-        der = base64.b64decode(b"".join(pem.group(2).split()), validate=True)
-    except binascii.Error:
-        raise ConfigError(f"{where}: its PEM block is not base64.") from None
-    if der.startswith(_ED25519_PKCS8) and len(der) == len(_ED25519_PKCS8) + 32:
-        if importlib.util.find_spec("nacl") is None:
-            raise ConfigError(
-                f"{where} is an ed25519 key, which needs PyNaCl (pip install pynacl)"
-                " beside pbem; or use an RSA 2048 key."
-            )
-        return "ed25519", 256, base64.b64encode(der[len(_ED25519_PKCS8) :])
-    try:
-        rsa = parse_private_key(der)
-    except (UnparsableKeyError, ValueError, AssertionError, IndexError, TypeError):
-        raise ConfigError(f"{where} is neither an RSA nor an ed25519 private key.") from None
-    bits = rsa["modulus"].bit_length()
-    if bits < RSA_LEAST_BITS:
-        raise ConfigError(f"{where} is a {bits}-bit RSA key: receivers want 2048 bits.")
-    p, q, e = rsa["prime1"], rsa["prime2"], rsa["publicExponent"]
-    # dkimpy signs through the Chinese remainder theorem: each part must agree.
-    if (
-        p * q != rsa["modulus"]
-        or e * rsa["exponent1"] % (p - 1) != 1
-        or e * rsa["exponent2"] % (q - 1) != 1
-        or rsa["coefficient"] * q % p != 1
-    ):
-        raise ConfigError(f"{where}: its numbers do not make an RSA key (a damaged file?).")
-    body = base64.encodebytes(der)
-    return "rsa", bits, b"-----BEGIN PRIVATE KEY-----\n" + body + b"-----END PRIVATE KEY-----\n"
 
 
 def start_logging() -> None:

@@ -1,5 +1,5 @@
 """DKIM: pbem signs the mail it hands to SMTP when PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE
-are set (the key is read and checked by pbem.config.dkim_key), and says which DNS record
+are set (the key is read and checked by pbem.mailout.dkimkey), and says which DNS record
 publishes the key.
 
 Relaxed canonicalization for headers and body (RFC 6376 3.4): a relay may refold a header
@@ -16,7 +16,8 @@ from typing import Any
 import dkim  # type: ignore[import-untyped]
 from dkim.crypto import parse_private_key  # type: ignore[import-untyped]
 
-from pbem.config import ConfigError, DkimKey, dkim_key
+from pbem.config import ConfigError
+from pbem.mailout.dkimkey import DkimKey, dkim_key
 
 # The headers pbem writes that a reader relies on, signed when present (RFC 6376 5.4.1);
 # List-Unsubscribe and List-Unsubscribe-Post must be signed for one-click (RFC 8058 4).

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from pbem.config import dkim_key
 from pbem.mailout.dkim import sign
+from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mime import Mail, Value, ascii_address, compose
 from pbem.models import Outbox
 from pbem.present.text import install_jinja, neutralise_encoded_words
