@@ -18,8 +18,10 @@ Games, their move logs, and mail or events not yet sent (a retry is the same mai
 never touched.
 
 Rows are found a page at a time in index order, a page starting where the last ended, and
-each page is deleted in its own short transaction of at most `batch` rows. Every DELETE
-and UPDATE matches only rows still to do, and on PostgreSQL skips rows another prune
+each page is deleted in its own short transaction of at most `batch` rows, named by id:
+what decides a row's fate, read with its page, never turns back (a row's times are set
+once, a game over stays over). A row deleted already is not there to delete again, an
+UPDATE matches only rows with text left, and on PostgreSQL both skip rows another prune
 holds (FOR UPDATE SKIP LOCKED): two prunes at once, or one run twice, end as one.
 """
 
@@ -39,7 +41,6 @@ from sqlalchemy import (
     and_,
     case,
     delete,
-    exists,
     literal,
     or_,
     select,
@@ -117,32 +118,42 @@ def _pages(
         after = [literal(v, c.type) for v, c in zip(rows[-1], order, strict=False)]
 
 
-def _run(engine: Engine, *statements: Any) -> list[int]:
-    """One page's statements in one write transaction; the rows each changed (None: a
-    statement with no rows to do, not run)."""
+def _run(
+    engine: Engine, table: Table, doomed: list[int], emptied: Sequence[int] = ()
+) -> tuple[int, int]:
+    """One page in one write transaction: delete the rows of `doomed`, and drop the text of
+    the sent mails of `emptied`; how many of each. What decides a row's fate, read with
+    its page, never turns back (its times are set once, a game over stays over): the ids
+    are all the statements need."""
     with write_session(engine) as session:
         connection = session.connection()
-        return [
-            0 if s is None else int(getattr(connection.execute(s), "rowcount", 0))
-            for s in statements
-        ]
+        doomed, emptied = _hold(connection, table, doomed), _hold(connection, table, emptied)
+        deleted = _rows(connection, delete(table).where(table.c.id.in_(doomed))) if doomed else 0
+        return deleted, _rows(connection, _empty(emptied)) if emptied else 0
 
 
-def _held(table: Table, ids: list[int], *still: ColumnElement[bool]) -> Any:
-    """The rows of `ids` still to do, locked; rows another prune holds are skipped
-    (PostgreSQL: it is doing them; SQLite has one writer at a time and no row locks)."""
-    return select(table.c.id).where(table.c.id.in_(ids), *still).with_for_update(skip_locked=True)
+def _rows(connection: Any, statement: Any) -> int:
+    return int(getattr(connection.execute(statement), "rowcount", 0))
 
 
-def _over(game_id: Any) -> ColumnElement[bool]:
-    """The row's game is over (finished or called off), or it has none: a game's row, not
-    a list of the games being played, is read for each."""
-    playing = exists().where(_GAME.c.id == game_id, _GAME.c.status.in_(PLAYING))
-    return or_(game_id.is_(None), ~playing)
+def _hold(connection: Any, table: Table, ids: Sequence[int]) -> list[int]:
+    """The rows of `ids` this prune may change: on PostgreSQL those it could lock, rows
+    another prune holds skipped (it is doing them); SQLite has one writer at a time and no
+    row locks. Locked by a statement of their own, so that the statements after name
+    constant ids, which a planner looks up by key (a DELETE over a locking subquery was
+    planned as a scan of the whole table)."""
+    if not ids or connection.dialect.name != "postgresql":
+        return list(ids)
+    held = select(table.c.id).where(table.c.id.in_(ids)).with_for_update(skip_locked=True)
+    return list(connection.execute(held).scalars())
 
 
-def _delete(table: Table, ids: list[int], *still: ColumnElement[bool]) -> Any:
-    return delete(table).where(table.c.id.in_(_held(table, ids, *still)), *still)
+def _over(table: Table) -> tuple[Any, ColumnElement[bool]]:
+    """`table` joined to its rows' games, and whether a row's game is over (finished or
+    called off) or it has none: each row's game is read by its key, where a subquery over
+    the games being played would read them all for each page."""
+    joined = table.outerjoin(_GAME, _GAME.c.id == table.c.game_id)
+    return joined, or_(_GAME.c.id.is_(None), _GAME.c.status.not_in(PLAYING))
 
 
 # --- sent mail -------------------------------------------------------------------------
@@ -157,9 +168,12 @@ def _sent_mail(
     next_attempt_at) index: delete what was sent before `gone` in games over, empty the
     rest; (deleted, emptied)."""
     order = (_OUTBOX.c.sent_at, _OUTBOX.c.next_attempt_at, _OUTBOX.c.id)
-    doomed = and_(_OUTBOX.c.sent_at < gone, _over(_OUTBOX.c.game_id))
-    query = select(*order, doomed.label("doomed"), _TEXT_LEFT.label("text")).where(
-        _OUTBOX.c.sent_at < before
+    joined, over = _over(_OUTBOX)
+    doomed = and_(_OUTBOX.c.sent_at < gone, over)
+    query = (
+        select(*order, doomed.label("doomed"), _TEXT_LEFT.label("text"))
+        .select_from(joined)
+        .where(_OUTBOX.c.sent_at < before)
     )
     if lowest is not None:
         query = query.where(_OUTBOX.c.sent_at >= lowest)
@@ -168,24 +182,18 @@ def _sent_mail(
         ids = [row.id for row in rows if row.doomed]
         texts = [row.id for row in rows if row.text and not row.doomed]
         if ids or texts:
-            still = (_OUTBOX.c.sent_at < gone, _over(_OUTBOX.c.game_id))
-            gone_now, emptied_now = _run(
-                engine,
-                _delete(_OUTBOX, ids, *still) if ids else None,
-                _empty(texts, before) if texts else None,
-            )
+            gone_now, emptied_now = _run(engine, _OUTBOX, ids, texts)
             deleted, emptied = deleted + gone_now, emptied + emptied_now
     return deleted, emptied
 
 
-def _empty(ids: list[int], before: datetime) -> Any:
+def _empty(ids: list[int]) -> Any:
     """Drop the text of sent mails kept; a sign-in mail keeps its facts (the address its
     link was asked for: an old link then says it has expired, not that it is unknown)."""
-    still = (_OUTBOX.c.sent_at < before, _TEXT_LEFT)
     facts = case((_OUTBOX.c.event == "signin", _OUTBOX.c.extra), else_=literal({}, JSON))
     return (
         update(_OUTBOX)
-        .where(_OUTBOX.c.id.in_(_held(_OUTBOX, ids, *still)), *still)
+        .where(_OUTBOX.c.id.in_(ids), _TEXT_LEFT)
         .values(body_text="", body_html="", extra=facts)
     )
 
@@ -205,8 +213,7 @@ def _ended_games_mail(engine: Engine, ended_from: datetime, gone: datetime, batc
             ids = list(connection.execute(mail).scalars())
         for start in range(0, len(ids), batch):
             chunk = ids[start : start + batch]
-            still = (_OUTBOX.c.sent_at < gone, _over(_OUTBOX.c.game_id))
-            deleted += _run(engine, _delete(_OUTBOX, chunk, *still))[0]
+            deleted += _run(engine, _OUTBOX, chunk)[0]
     return deleted
 
 
@@ -222,7 +229,7 @@ def _hooks(engine: Engine, before: datetime, batch: int) -> int:
     deleted = 0
     for rows in _pages(engine, query, order, batch):
         ids = [row.id for row in rows]
-        deleted += _run(engine, _delete(_HOOKS, ids, _HOOKS.c.sent_at < before))[0]
+        deleted += _run(engine, _HOOKS, ids)[0]
     return deleted
 
 
@@ -233,13 +240,14 @@ def _received(engine: Engine, before: datetime, batch: int) -> int:
     each day only for that long)."""
     order = (_INBOUND.c.id,)
     old = _INBOUND.c.created_at < before
-    query = select(*order, old.label("old"), _over(_INBOUND.c.game_id).label("over"))
+    joined, over = _over(_INBOUND)
+    query = select(*order, old.label("old"), over.label("over")).select_from(joined)
     deleted = 0
     for rows in _pages(engine, query, order, batch):
         young = next((k for k, row in enumerate(rows) if not row.old), len(rows))
         ids = [row.id for row in rows[:young] if row.over]
         if ids:
-            deleted += _run(engine, _delete(_INBOUND, ids, old, _over(_INBOUND.c.game_id)))[0]
+            deleted += _run(engine, _INBOUND, ids)[0]
         if young < len(rows):
             break
     return deleted
