@@ -129,15 +129,17 @@ def send_mail_command() -> None:
 @click.command("prune")
 @with_appcontext
 def prune_command() -> None:
-    """Drop the text of sent mail, webhook deliveries and received mail past PBEM_KEEP_DAYS."""
+    """Delete the sent mail, webhook deliveries and received mail past PBEM_KEEP_DAYS that
+    nothing reads any more; drop the text of the sent mail kept."""
     days = current_app.config["KEEP_DAYS"]
     if float(days) <= 0:
         click.echo("PBEM_KEEP_DAYS is 0: everything is kept, nothing pruned.")
         return
     result = prune_old(_app(), since=None)  # the whole history, not the clock's last week
     click.echo(
-        f"Pruned after {days} days: {result['mails']} sent mails,"
-        f" {result['webhooks']} webhook deliveries, {result['received']} received mails."
+        f"Pruned after {days} days: deleted {result['mails']} sent mails,"
+        f" {result['webhooks']} webhook deliveries, {result['received']} received mails;"
+        f" emptied {result['emptied']} sent mails kept for now."
     )
 
 

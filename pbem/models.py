@@ -70,7 +70,8 @@ class Game(SQLModel, table=True):
     created_at: datetime
     updated_at: datetime
     started_at: datetime | None = None
-    finished_at: datetime | None = None
+    # Indexed: retention finds the games that ended lately (pbem.storage.retention).
+    finished_at: datetime | None = Field(default=None, index=True)
     rematch_of: int | None = Field(default=None, index=True)  # the finished game this replays
     # When the creator was told that this unstarted game is called off in a day
     # (pbem.clock.expiry): it is called off no sooner than a day after that.

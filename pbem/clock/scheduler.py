@@ -108,13 +108,18 @@ def computer_moves(app: Flask) -> int:
 
 
 def prune_old(app: Flask, since: timedelta | None = CATCH_UP) -> dict[str, int]:
-    """Drop the text of mail and webhook rows older than PBEM_KEEP_DAYS (`since`: only
-    those that passed it in that stretch; None: the whole history)."""
+    """Delete the mail, webhook and received rows past PBEM_KEEP_DAYS that nothing reads
+    (`since`: only those that passed it, or whose game ended, in that stretch; None: the
+    whole history)."""
     ext = app.extensions["pbem"]
     now = app.config["CLOCK"]()
     result = prune(ext["engine"], now, float(app.config["KEEP_DAYS"]), since=since)
     if any(result.values()):
-        log.info("prune: %(mails)d mails, %(webhooks)d webhooks, %(received)d received", result)
+        log.info(
+            "prune: deleted %(mails)d mails, %(webhooks)d webhooks, %(received)d received;"
+            " emptied %(emptied)d mails",
+            result,
+        )
     return result
 
 

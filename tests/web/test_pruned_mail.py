@@ -1,18 +1,33 @@
-"""What a player or operator still gets from a mail whose text was pruned (issue 33): its
-settings link signs in, an old sign-in link says it expired, the local mailbox shows it."""
+"""What a player or operator still gets from a mail whose text was pruned (issue 33) or whose
+row was deleted (issue 45): its settings link signs in for 30 days and says it expired
+after while the game goes on, an old sign-in link says it expired, the local mailbox shows
+it."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from pbem import create_app
+from pbem import create_app, seat_choices
+from pbem.clock.computers import sweep_computers
 from pbem.clock.scheduler import prune_old
+from pbem.models import Game
+from pbem.storage.db import read_session, write_session
 from tests.conftest import FormClient
 from tests.settings import app_settings
 from tests.web.helpers import deliver, start_game, text_of
 from tests.web.test_signin import ask, press, signin_link
+
+
+def _settings_links(mails: list[Any]) -> list[str]:
+    return [
+        line.split(": ", 1)[1].removeprefix("http://pbem.test")
+        for mail in mails
+        for line in text_of(mail).splitlines()
+        if "which mails" in line
+    ]
 
 
 def test_links_in_pruned_mail_still_work_or_say_why_not(
@@ -21,24 +36,39 @@ def test_links_in_pruned_mail_still_work_or_say_why_not(
     app.config["KEEP_DAYS"] = 7  # the settings link is good for 30 days: it outlives the text
     links, first = start_game(client, app, smtpd)
     mail = smtpd.messages[first]
-    settings = next(
-        line.split(": ", 1)[1] for line in text_of(mail).splitlines() if "which mails" in line
-    )
+    settings, later, last = _settings_links(smtpd.messages[first:])[:3]
     ask(client, "zoe@example.org")
     deliver(app)
     asked = signin_link(smtpd.messages[-1])
     clock.advance(days=8)
-    assert prune_old(app)["mails"] >= 2
+    sent = len(smtpd.messages)  # no mail is deleted before its links' 30 days
+    assert prune_old(app) == {"mails": 0, "emptied": sent, "webhooks": 0, "received": 0}
     fresh = app.test_client()
-    response = press(fresh, settings.removeprefix("http://pbem.test"))
+    response = press(fresh, settings)
     assert response.status_code == 303
     email = str(mail["To"]).split("<")[1].rstrip(">")
     assert response.headers["Location"] == links[email] + "/settings"
     late = app.test_client().get(asked)
     assert late.status_code == 410 and "expired" in late.get_data(as_text=True)
+    # Past 30 days the game still going on keeps its mail's row: its link says it expired.
+    clock.advance(days=23)
+    assert prune_old(app)["mails"] == 1  # the sign-in mail: no game
+    expired = app.test_client().get(later)
+    assert expired.status_code == 410 and "expired" in expired.get_data(as_text=True)
+    # Once the game is over, its rows go: an old link is then unknown, as a wrong one.
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    with write_session(engine) as session:
+        for seat in range(3):
+            seat_choices.leave(session, site, 1, seat, clock())
+    while sweep_computers(engine, site, clock(), timedelta(0)):
+        clock.advance(minutes=1)
+    with read_session(engine) as session:
+        assert session.get(Game, 1).status == "over"
+    assert prune_old(app)["mails"] == sent - 1
+    assert app.test_client().get(last).status_code == 404
 
 
-def test_the_local_mailbox_shows_mail_whose_row_was_pruned(
+def test_the_local_mailbox_shows_mail_whose_row_was_deleted(
     database_url: str, tmp_path: Any, clock: Any
 ) -> None:
     """The mailbox reads the files the file backend wrote, not the outbox rows."""
@@ -51,11 +81,19 @@ def test_the_local_mailbox_shows_mail_whose_row_was_pruned(
             "name_1": "Léo", "email_1": "leo@example.org"}  # fmt: skip
     assert client.post("/games", data=form).status_code == 303
     deliver(app)
+    invitations = len(list(Path(app.config["MAIL_DIR"]).glob("*.eml")))
     clock.advance(days=31)
-    assert prune_old(app)["mails"] == len(list(Path(app.config["MAIL_DIR"]).glob("*.eml")))
+    assert prune_old(app)["emptied"] == invitations  # the game is still forming
+    for _ in range(2):  # its creator warned, then the game called off, unstarted
+        assert app.test_cli_runner().invoke(args=["sweep"]).exit_code == 0
+        clock.advance(days=1, minutes=1)
+    assert prune_old(app)["mails"] == invitations
     box = client.get("/mailbox/?to=leo").get_data(as_text=True)
     assert "Ana invites you to a game" in box
-    name = re.findall(r'href="/mailbox/([^"?]+)"', box)[0]
-    shown = client.get(f"/mailbox/{name}")
-    assert shown.status_code == 200 and "http://pbem.test/p/" in shown.get_data(as_text=True)
+    shown = [
+        client.get(f"/mailbox/{name}") for name in re.findall(r'href="/mailbox/([^"?]+)"', box)
+    ]
+    assert any("invites you" in m.get_data(as_text=True) for m in shown)  # and the called off
+    assert all(m.status_code == 200 for m in shown)
+    assert any("http://pbem.test/p/" in m.get_data(as_text=True) for m in shown)
     app.extensions["pbem"]["engine"].dispose()
