@@ -52,7 +52,7 @@ DEFAULTS: dict[str, Any] = {
     # proxies' addresses and networks, comma-separated. Rate limits key on that client.
     "TRUSTED_PROXIES": "",
     # Days after which sent mail, finished webhook deliveries and received mail lose their
-    # text (pbem.storage.retention); 0 keeps everything.
+    # text, and are deleted once nothing reads them (pbem.storage.retention); 0 keeps all.
     "KEEP_DAYS": 30,
     # Days after which a game that never started is called off (its creator warned a day
     # before: pbem.clock.expiry); 0 never calls one off.
