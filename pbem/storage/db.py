@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
@@ -130,6 +131,11 @@ def read_session(engine: Engine) -> Iterator[Session]:
     """A session for reading only."""
     with Session(engine, expire_on_commit=False) as session:
         yield session
+
+
+def head_revision() -> str:
+    """The newest migration this pbem carries (what `migrate` brings a database to)."""
+    return str(ScriptDirectory(str(MIGRATIONS)).get_current_head())
 
 
 def migrate(url: str, revision: str = "head") -> None:
