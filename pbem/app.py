@@ -14,7 +14,13 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
 from pbem.cli import register
-from pbem.config import check_config, database_settings, load_config, trusted_proxies
+from pbem.config import (
+    check_config,
+    database_settings,
+    load_config,
+    thread_domain,
+    trusted_proxies,
+)
 from pbem.mailout.mailer import make_templates
 from pbem.players.links import Site
 from pbem.players.signin import SESSION_DAYS
@@ -97,7 +103,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],
         mail_templates=make_templates(reload=bool(config["DEBUG"])),
-        domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
+        domain=thread_domain(config),
         reply_domain=config["REPLY_DOMAIN"],
         turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),
     )

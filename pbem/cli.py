@@ -52,7 +52,8 @@ def _app() -> Flask:
 @with_appcontext
 def migrate_command() -> None:
     """Apply the database migrations."""
-    run_migrations(current_app.config["DATABASE_URL"])
+    site = current_app.extensions["pbem"]["site"]
+    run_migrations(current_app.config["DATABASE_URL"], thread_domain=site.domain)
     click.echo("Database is up to date.")
 
 
@@ -64,7 +65,7 @@ def serve_command(host: str, port: int) -> None:
     """Run the web server and the clock in one process, for local use."""
     start_logging()
     app = _app()
-    run_migrations(app.config["DATABASE_URL"])
+    run_migrations(app.config["DATABASE_URL"], thread_domain=app.extensions["pbem"]["site"].domain)
     scheduler = make_scheduler(app, blocking=False)
     scheduler.start()
     if "devmail" in app.blueprints:
