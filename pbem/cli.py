@@ -37,6 +37,7 @@ from pbem.present.text import render, say
 from pbem.storage.db import migrate as run_migrations
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import moves_of, seats_of
+from pbem.watch.doctor import examine
 
 
 def _engine() -> Any:
@@ -272,6 +273,16 @@ def verify_command(export: Any, lang: str) -> None:
         mark = "ok " if check.ok else "NO "
         click.echo(mark + say(lang, check.say.key, **check.say.params))
     if not all(check.ok for check in checks):
+        sys.exit(1)
+
+
+@click.command("doctor")
+def doctor_command() -> None:
+    """Check this deployment's settings and services: one line each, with what to do."""
+    lines, passed = examine()
+    for line in lines:
+        click.echo(line)
+    if not passed:
         sys.exit(1)
 
 
