@@ -14,7 +14,13 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
 from pbem.cli import register
-from pbem.config import check_config, database_settings, load_config, trusted_proxies
+from pbem.config import (
+    check_config,
+    database_settings,
+    load_config,
+    thread_domain,
+    trusted_proxies,
+)
 from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mailer import make_templates
 from pbem.players.links import Site
@@ -24,6 +30,7 @@ from pbem.present.i18n import best_lang, language_name, languages, set_directori
 from pbem.present.text import install_jinja, say
 from pbem.resources import folder
 from pbem.storage.db import make_engine
+from pbem.storage.pooler import refuse_unannounced_pooler
 from pbem.web import (
     account,
     api,
@@ -94,12 +101,16 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["SESSION_COOKIE_SECURE"] = config["BASE_URL"].startswith("https://")
     app.config.setdefault("CLOCK", utcnow)
-    engine = make_engine(config["DATABASE_URL"], database_settings(config))
+    settings = database_settings(config)
+    engine = make_engine(config["DATABASE_URL"], settings)
+    # Every process is built here (gunicorn's workers, the clock, computer workers, inbound,
+    # the commands): none runs over connections that fail after five uses of a statement.
+    refuse_unannounced_pooler(config["DATABASE_URL"], settings)
     site = Site(
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],
         mail_templates=make_templates(reload=bool(config["DEBUG"])),
-        domain=config["MAIL_FROM"].rpartition("@")[2] or "pbem.local",
+        domain=thread_domain(config),
         reply_domain=config["REPLY_DOMAIN"],
         turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),
     )

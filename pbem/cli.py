@@ -41,6 +41,7 @@ from pbem.storage import backup
 from pbem.storage.db import migrate as run_migrations
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import moves_of, seats_of
+from pbem.watch.doctor import examine
 
 
 def _engine() -> Any:
@@ -56,7 +57,8 @@ def _app() -> Flask:
 @with_appcontext
 def migrate_command() -> None:
     """Apply the database migrations."""
-    run_migrations(current_app.config["DATABASE_URL"])
+    site = current_app.extensions["pbem"]["site"]
+    run_migrations(current_app.config["DATABASE_URL"], thread_domain=site.domain)
     click.echo("Database is up to date.")
 
 
@@ -68,7 +70,7 @@ def serve_command(host: str, port: int) -> None:
     """Run the web server and the clock in one process, for local use."""
     start_logging()
     app = _app()
-    run_migrations(app.config["DATABASE_URL"])
+    run_migrations(app.config["DATABASE_URL"], thread_domain=app.extensions["pbem"]["site"].domain)
     scheduler = make_scheduler(app, blocking=False)
     scheduler.start()
     if "devmail" in app.blueprints:
@@ -320,6 +322,16 @@ def dkim_record_command() -> None:
     click.echo(f"  value: {record_value(key)}")
     click.echo("or, in a zone file:")
     click.echo(zone_line(key))
+
+
+@click.command("doctor")
+def doctor_command() -> None:
+    """Check this deployment's settings and services: one line each, with what to do."""
+    lines, passed = examine()
+    for line in lines:
+        click.echo(line)
+    if not passed:
+        sys.exit(1)
 
 
 COMMANDS = [

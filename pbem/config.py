@@ -5,9 +5,11 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -41,6 +43,9 @@ DEFAULTS: dict[str, Any] = {
     # Seconds a "your move" mail waits when the player is looking at the game's page (seen in
     # the last minute): their move cancels it; 0 sends it at once.
     "TURN_MAIL_DELAY": 300.0,
+    # The domain of every Message-ID and of each new game's thread id: one name on every host,
+    # so a game's mails stay one thread; empty: the host of PBEM_BASE_URL.
+    "THREAD_DOMAIN": "",
     "REPLY_DOMAIN": "",  # replies to turn mails go to play+<token>@ this domain; empty: none
     "INBOUND_HOST": "127.0.0.1",  # pbem inbound listens here (the MTA hands it the domain)
     "INBOUND_PORT": 8025,
@@ -71,6 +76,8 @@ DEFAULTS: dict[str, Any] = {
     "DKIM_DOMAIN": "",
 }
 POOLERS = ("none", "transaction")
+# A domain as the right side of a Message-ID may spell it (RFC 5322 dot-atom, lower case).
+_DOMAIN = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 
 _TYPES = {key: type(value) for key, value in DEFAULTS.items()}
 
@@ -125,8 +132,22 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_FORMING_DAYS must be a number of days, or 0 to keep waiting.")
     if int(config["KEEP_DAYS"]) < 0:
         raise ConfigError("PBEM_KEEP_DAYS must be a number of days, or 0 to keep everything.")
+    named = str(config.get("THREAD_DOMAIN") or "").strip()
+    if named and not _DOMAIN.match(thread_domain(config)):
+        raise ConfigError("PBEM_THREAD_DOMAIN must be a domain name, as pbem.example.org.")
     trusted_proxies(config)
     database_settings(config)
+
+
+def thread_domain(config: dict[str, Any]) -> str:
+    """The domain of Message-IDs and of new games' thread ids: PBEM_THREAD_DOMAIN, else the
+    host of PBEM_BASE_URL (not the sender's address, which may differ between hosts)."""
+    name = str(config.get("THREAD_DOMAIN") or "").strip().lower()
+    if not name:
+        name = (urlsplit(str(config.get("BASE_URL") or "")).hostname or "").lower()
+    if ":" in name:
+        return f"[{name}]"  # an IPv6 address, written as RFC 5322 writes a literal domain
+    return name or "pbem.local"
 
 
 def trusted_proxies(config: dict[str, Any]) -> int | tuple[Network, ...]:

@@ -86,6 +86,9 @@ class Game(SQLModel, table=True):
     takebacks: int = 0
     # A rated game moves its players' ratings (pbem.ratings) in the transaction that ends it.
     rated: bool = False
+    # The Message-ID every mail of the game refers to (In-Reply-To, References), fixed when
+    # the game is made: later changes of PBEM_THREAD_DOMAIN, or hosts set otherwise, keep it.
+    thread: str | None = Field(default=None, max_length=200)
 
 
 class Seat(SQLModel, table=True):

@@ -61,7 +61,7 @@ def post_table(
     if player is None:
         raise PlayError("error.no_seat")
     game = open_game(
-        session, player, slug, seats, options, now, timing=timing, share=share, rated=rated
+        session, site, player, slug, seats, options, now, timing=timing, share=share, rated=rated
     )
     low, high = rating_range
     table = OpenTable(

@@ -19,7 +19,7 @@ from pbem.clock.deadlines import away_at, update_clocks, zones_of
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError, fairdeal
 from pbem.games import Game as Rules
-from pbem.mailout.notify import queue, telling
+from pbem.mailout.notify import new_thread, queue, telling
 from pbem.models import Game, Player, Seat
 from pbem.moves import tell_turn
 from pbem.players.computers import LEVELS, computer_player, is_computer_email
@@ -121,9 +121,7 @@ def create_game(
         raise PlayError("lobby.error.no_such_game")
     rules = GAMES[slug]
     invitees, opts = check_invitees(rules, invitees, options)
-    game = _new_game(slug, opts, timing, seed, now, rated)
-    session.add(game)
-    session.flush()
+    game = _new_game(session, site, slug, opts, timing, seed, now, rated)
     seats = []
     for number, person in enumerate(invitees):
         if person.computer is not None:
@@ -158,6 +156,8 @@ def create_game(
 
 
 def _new_game(
+    session: Session,
+    site: Site,
     slug: str,
     opts: dict[str, Any],
     timing: TimeControl | None,
@@ -165,11 +165,12 @@ def _new_game(
     now: datetime,
     rated: bool = False,
 ) -> Game:
-    """A new forming game's row (not yet added): checkable deal sealed unless `seed` is given."""
+    """A new forming game's row, added and given its id and its thread: checkable deal
+    sealed unless `seed` is given."""
     timing = timing or TimeControl()
     secret, salt = fairdeal.new_secret() if seed is None else (None, None)
     clock_add, clock_cap = timing.clock_settings()
-    return Game(
+    game = Game(
         slug=slug,
         options=opts,
         days_per_move=timing.days_per_move,
@@ -191,10 +192,16 @@ def _new_game(
         updated_at=now,
         rated=rated,  # its end moves the players' ratings (pbem.ratings.record)
     )
+    session.add(game)
+    session.flush()
+    # Its thread is fixed now, so every later mail threads with the first, on every host.
+    game.thread = new_thread(site, game.id)
+    return game
 
 
 def open_game(
     session: Session,
+    site: Site,
     creator: Player,
     slug: str,
     seats: int,
@@ -212,9 +219,7 @@ def open_game(
         opts = GAMES[slug].check_options(seats, options)
     except GameError as exc:
         raise PlayError(exc.msg.key, **exc.msg.params) from None
-    game = _new_game(slug, opts, timing, None, now, rated)
-    session.add(game)
-    session.flush()
+    game = _new_game(session, site, slug, opts, timing, None, now, rated)
     seat = Seat(
         game_id=id_of(game),
         seat=0,

@@ -121,7 +121,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.players", "pbem.ratings", "pbem.mailout", "pbem.webhooks", "pbem.clock.deadlines"),
     ("pbem.moves",),
     ("pbem.play", "pbem.seat_choices", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
-    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock"),
+    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch"),
     ("pbem.app", "pbem.console", "pbem"),
 ]
 

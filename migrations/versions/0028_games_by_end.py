@@ -4,7 +4,7 @@ An index on game.finished_at: retention finds the games that ended lately, to de
 their old mail (issue 45).
 
 Revision ID: 0028
-Revises: 0025 (the lead sets 0027 when merging)
+Revises: 0027
 Create Date: 2026-12-05
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0028"
-down_revision: str | None = "0025"
+down_revision: str | None = "0027"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

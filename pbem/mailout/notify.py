@@ -32,9 +32,16 @@ NOTIFICATIONS = {"your_turn", "reminder", "deadline_warning", "digest"}
 _DATETIME = "$datetime"
 
 
-def thread_id(site: Site, game_id: int | None) -> str:
-    """The Message-ID every mail of the game refers to, so they form one thread."""
+def new_thread(site: Site, game_id: int | None) -> str:
+    """The thread id a new game keeps (Game.thread): every mail of it refers to this one
+    Message-ID, so they form one thread, whatever the domain is set to later."""
     return f"<game-{game_id}@{site.domain}>"
+
+
+def thread_of(site: Site, game: Game) -> str:
+    """The game's thread id: the one it keeps (a game made before games kept theirs, and not
+    yet migrated, takes the new one the site would give it)."""
+    return game.thread or new_thread(site, game.id)
 
 
 def encode(value: Any) -> Any:
@@ -63,7 +70,7 @@ def _row(
     site: Site,
     event: str,
     player_id: int | None,
-    game_id: int | None,
+    game: Game | None,
     now: datetime,
     extra: dict[str, Any],
     seat: int | None = None,
@@ -72,6 +79,7 @@ def _row(
 ) -> dict[str, Any]:
     """An outbox row's columns (the others take the model's defaults); a row `hold` is
     not sent before now + hold (the sender takes only rows whose next_attempt_at is due)."""
+    game_id = game.id if game is not None else None
     return {
         "game_id": game_id,
         "event": event,
@@ -80,7 +88,7 @@ def _row(
         "ply": ply,
         "extra": encode(extra),
         "message_id": f"<{uuid.uuid4().hex}.g{game_id or 0}@{site.domain}>",
-        "thread_id": thread_id(site, game_id) if game_id is not None else None,
+        "thread_id": thread_of(site, game) if game is not None else None,
         "headers": {},
         "created_at": now,
         "next_attempt_at": now + hold if hold else now,
@@ -159,7 +167,7 @@ def queue(
         # The talk messages in (told_talk, last_talk] that others wrote are news to the seat.
         facts["talk"] = [seat.told_talk, game.last_talk]
         seat.told_talk = max(seat.told_talk, game.last_talk)
-    row = _row(tell.site, event, seat.player_id, game.id, now, facts, seat.seat, game.ply, hold)
+    row = _row(tell.site, event, seat.player_id, game, now, facts, seat.seat, game.ply, hold)
     if hold:
         seat.held_mail = True
     # Webhooks hear of it too: their facts only, the deliverer writes the body.

@@ -91,7 +91,7 @@ class Site:
     secret: str
     base_url: str
     mail_templates: MailTemplates  # mail/, text and HTML
-    domain: str = "pbem.local"
+    domain: str = "pbem.local"  # of Message-IDs and new games' threads (PBEM_THREAD_DOMAIN)
     reply_domain: str = ""  # where replies to turn mails go (pbem inbound); empty: none
     # How long a "your move" mail waits while the player looks at the page (TURN_MAIL_DELAY).
     turn_mail_delay: timedelta = timedelta(minutes=5)

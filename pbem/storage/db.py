@@ -138,9 +138,13 @@ def head_revision() -> str:
     return str(ScriptDirectory(str(MIGRATIONS)).get_current_head())
 
 
-def migrate(url: str, revision: str = "head") -> None:
-    """Bring the database at `url` up to `revision` with Alembic."""
+def migrate(url: str, revision: str = "head", thread_domain: str = "") -> None:
+    """Bring the database at `url` up to `revision` with Alembic; `thread_domain` is the
+    app's (pbem.config.thread_domain), for games that get their thread in a migration (none
+    given: the one the PBEM_* environment sets)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    if thread_domain:
+        cfg.attributes["thread_domain"] = thread_domain
     command.upgrade(cfg, revision)

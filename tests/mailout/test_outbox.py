@@ -144,8 +144,8 @@ def test_headers_thread_and_cannot_be_injected(client: Any, app: Any, smtpd: Any
     deliver(app)
     for msg in smtpd.messages:
         assert msg["Bcc"] is None
-        assert str(msg["References"]) == str(msg["In-Reply-To"]) == "<game-1@localhost>"
-        assert str(msg["Message-ID"]).endswith("@localhost>")
+        assert str(msg["References"]) == str(msg["In-Reply-To"]) == "<game-1@pbem.test>"
+        assert str(msg["Message-ID"]).endswith("@pbem.test>")
 
 
 def test_a_mail_rendered_late_says_what_it_said_when_queued(

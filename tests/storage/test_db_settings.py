@@ -9,14 +9,12 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlmodel import func, select
 
 from pbem import create_app
 from pbem.clock.scheduler import drain_outbox
 from pbem.config import ConfigError
-from pbem.devservers import PgBouncer, pgbouncer_bin
 from pbem.models import Game, Move
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
@@ -24,10 +22,10 @@ from pbem.storage.store import seats_of
 from tests.conftest import PG_URL, make_test_app
 from tests.live.server import turn_form
 from tests.settings import app_settings
+from tests.storage.bouncer import POSTGRES_ONLY, pgbouncer
 
 MOVES = 48
 PLAYERS = 8  # games played at once, each by its own thread
-POSTGRES_ONLY = "PostgreSQL only (PBEM_TEST_DATABASE_URL): these settings are PostgreSQL's"
 
 
 @pytest.mark.parametrize(
@@ -105,19 +103,8 @@ def test_statement_timeout_stops_a_slow_statement(database_url: str, tmp_path: A
 @pytest.fixture
 def bouncer_url(database_url: str) -> Iterator[str]:
     """The test database through a throwaway PgBouncer in transaction mode."""
-    if not PG_URL:
-        pytest.skip(POSTGRES_ONLY)
-    program = pgbouncer_bin()
-    if program is None:
-        pytest.skip("Debian's pgbouncer is not installed (apt-get install pgbouncer; CI has it)")
-    server = make_url(PG_URL)
-    assert server.port is not None and server.database is not None
-    bouncer = PgBouncer(program, server.port, pool_size=2)
-    bouncer.start()
-    try:
-        yield bouncer.url(server.database)
-    finally:
-        bouncer.stop()
+    with pgbouncer() as url:
+        yield url
 
 
 def open_game(app: Any, n: int) -> tuple[int, list[str]]:

@@ -1,0 +1,1 @@
+"""Watching a deployment: health, metrics, doctor."""

@@ -1,0 +1,366 @@
+"""`pbem doctor`: a deployment's settings and services checked, one line each with what to do.
+
+The settings are read here, not through the app: doctor reports on the ones the app would
+refuse to start with. Each check is a function of the Doctor (the settings, and the database
+as found, connected once) that gives one Finding; CHECKS holds them in the order printed,
+and a new check is one more function in it. No line shows a secret (scrub).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import smtplib
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
+from sqlalchemy import Engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from pbem.config import (
+    DEFAULT_SECRET_KEY,
+    MIN_SECRET_BYTES,
+    ConfigError,
+    DatabaseSettings,
+    check_config,
+    database_settings,
+    load_config,
+    thread_domain,
+)
+from pbem.mailout.dkim import dkim_problems, txt_lookup
+from pbem.mailout.mailer import SmtpBackend
+from pbem.storage.db import MIGRATIONS, make_engine
+from pbem.storage.pooler import REFUSAL, is_postgres, probe
+
+OK, WARN, FAIL = "ok", "WARN", "FAIL"
+TIMEOUT = 5  # seconds to wait for the database and the inbound listener (SMTP: its setting)
+# Names no site owns for long (RFC 6761 and 6762): a thread under one is no site's own.
+PASSING_NAMES = ("localhost", ".localhost", ".local", ".test", ".invalid", ".example")
+NEW_KEY = "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+NEWEST_THREAD = text("SELECT thread FROM game WHERE thread IS NOT NULL ORDER BY id DESC LIMIT 1")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check's verdict (ok, WARN or FAIL) and what it found or what to do."""
+
+    status: str
+    check: str
+    text: str
+
+    def line(self) -> str:
+        """The finding as doctor prints it."""
+        return f"{self.status:<4} {self.check}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Database:
+    """The database as found: its engine and migration revision, or why there is none."""
+
+    engine: Engine | None
+    revision: str | None = None
+    error: str = ""
+
+
+class Doctor:
+    """What the checks share: the settings, and the database, connected to once."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        """A doctor for these settings (pbem.config.load_config's)."""
+        self.config = config
+
+    @cached_property
+    def database(self) -> Database:
+        """Connect once, with a time limit, as the app would (make_engine)."""
+        url = str(self.config["DATABASE_URL"])
+        parsed = make_url(url)
+        if not is_postgres(url):
+            path = parsed.database or ""
+            if path and path != ":memory:" and not Path(path).exists():
+                return Database(None, error=f"no database file at {path}")
+        else:
+            parsed = parsed.update_query_dict({"connect_timeout": str(TIMEOUT)})
+        try:
+            settings = database_settings(self.config)
+        except ConfigError:
+            settings = DatabaseSettings()  # the settings line names the bad value
+        engine = make_engine(parsed.render_as_string(hide_password=False), settings)
+        try:
+            with engine.connect() as connection:
+                revision = MigrationContext.configure(connection).get_current_revision()
+        except SQLAlchemyError as exc:
+            engine.dispose()
+            return Database(None, error=first_line(getattr(exc, "orig", None) or exc))
+        return Database(engine, revision)
+
+    def close(self) -> None:
+        """Let the database go."""
+        if "database" in self.__dict__ and self.database.engine is not None:
+            self.database.engine.dispose()
+
+
+Check = Callable[[Doctor], Finding]
+
+
+def first_line(exc: BaseException) -> str:
+    """An error's first line."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def check_settings(doctor: Doctor) -> Finding:
+    """Every setting the app checks at start, but the key (which has its own line)."""
+    try:
+        check_config(doctor.config | {"SECRET_KEY": "k" * MIN_SECRET_BYTES})
+    except ConfigError as exc:
+        return Finding(FAIL, "settings", str(exc))
+    return Finding(OK, "settings", "the PBEM_* settings are well-formed")
+
+
+def check_secret_key(doctor: Doctor) -> Finding:
+    """A key of our own, long enough: it signs every seat link and session."""
+    key = str(doctor.config.get("SECRET_KEY") or "")
+    debug = bool(doctor.config["DEBUG"])
+    if key == DEFAULT_SECRET_KEY or len(key.encode()) < MIN_SECRET_BYTES:
+        what = "the default" if key == DEFAULT_SECRET_KEY else f"under {MIN_SECRET_BYTES} bytes"
+        fix = f"set PBEM_SECRET_KEY to a random value ({NEW_KEY})"
+        if debug:
+            return Finding(WARN, "secret key", f"PBEM_SECRET_KEY is {what} (PBEM_DEBUG): {fix}")
+        said = f"PBEM_SECRET_KEY is {what}: anyone can sign seat links and sessions; {fix}"
+        return Finding(FAIL, "secret key", said)
+    return Finding(OK, "secret key", f"PBEM_SECRET_KEY is set, {MIN_SECRET_BYTES} bytes or more")
+
+
+def check_base_url(doctor: Doctor) -> Finding:
+    """The address in every mailed link: https, unless debug."""
+    base = urlsplit(str(doctor.config["BASE_URL"]))
+    shown = f"{base.scheme}://{base.hostname or ''}{f':{base.port}' if base.port else ''}"
+    if base.scheme not in ("http", "https") or not base.hostname:
+        said = "PBEM_BASE_URL must be the address players open, as https://pbem.example.org"
+        return Finding(FAIL, "base URL", said)
+    if base.scheme == "https":
+        return Finding(OK, "base URL", f"{shown}{base.path}")
+    if doctor.config["DEBUG"]:
+        return Finding(OK, "base URL", f"{shown}{base.path} (http: PBEM_DEBUG is on)")
+    fix = "serve pbem over TLS (a proxy such as nginx) and set PBEM_BASE_URL=https://..."
+    said = f"PBEM_BASE_URL is {shown}: seat links and sign-in cookies cross networks in clear"
+    return Finding(FAIL, "base URL", f"{said}; {fix}")
+
+
+def check_database(doctor: Doctor) -> Finding:
+    """The database answers and is migrated to this pbem's head."""
+    shown = make_url(str(doctor.config["DATABASE_URL"])).render_as_string(hide_password=True)
+    found = doctor.database
+    if found.engine is None and not is_postgres(str(doctor.config["DATABASE_URL"])):
+        fix = "run pbem migrate (it makes the file), or correct PBEM_DATABASE_URL"
+        return Finding(FAIL, "database", f"{found.error}: {fix}")
+    if found.engine is None:
+        fix = "start PostgreSQL or correct PBEM_DATABASE_URL, then run pbem migrate"
+        return Finding(FAIL, "database", f"{shown} does not answer ({found.error}): {fix}")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    script = ScriptDirectory.from_config(cfg)
+    head = script.get_current_head()
+    if found.revision == head:
+        return Finding(OK, "database", f"{shown} answers, migrated to {head}")
+    if found.revision is None:
+        return Finding(FAIL, "database", f"{shown} has no pbem tables: run pbem migrate")
+    try:
+        script.get_revision(found.revision)
+    except CommandError:
+        said = "which this pbem does not know (a newer pbem migrated it): run that pbem"
+        return Finding(FAIL, "database", f"{shown} is at revision {found.revision}, {said}")
+    said = f"this pbem needs {head}: back it up (pbem backup), then run pbem migrate"
+    return Finding(FAIL, "database", f"{shown} is at revision {found.revision}, {said}")
+
+
+def check_pooler(doctor: Doctor) -> Finding:
+    """Not behind a transaction pooler that PBEM_DATABASE_POOLER does not name."""
+    url = str(doctor.config["DATABASE_URL"])
+    if not is_postgres(url):
+        return Finding(OK, "pooler", "SQLite: no pooler")
+    if str(doctor.config["DATABASE_POOLER"]).strip().lower() == "transaction":
+        said = "PBEM_DATABASE_POOLER=transaction: no statement is prepared on the server"
+        return Finding(OK, "pooler", said)
+    if doctor.database.engine is None:
+        return Finding(WARN, "pooler", "not checked: the database does not answer")
+    found = probe(url, TIMEOUT)
+    if found.pooled is None:
+        return Finding(WARN, "pooler", f"could not tell ({found.error})")
+    if found.pooled:
+        return Finding(FAIL, "pooler", REFUSAL + " Every pbem process refuses to start so.")
+    return Finding(OK, "pooler", "each connection is a session of its own (no transaction pooler)")
+
+
+def check_mail(doctor: Doctor) -> Finding:
+    """Mail goes somewhere: the SMTP server takes a session (no mail is sent)."""
+    config = doctor.config
+    if config["MAIL_BACKEND"] != "smtp":
+        if config["DEBUG"]:
+            return Finding(OK, "mail", f"kept in {config['MAIL_DIR']}, shown at /mailbox/")
+        fix = "set PBEM_MAIL_BACKEND=smtp and PBEM_SMTP_HOST, _PORT, _SECURITY, _USER, _PASSWORD"
+        said = f"PBEM_MAIL_BACKEND is '{config['MAIL_BACKEND']}' and PBEM_DEBUG is off"
+        return Finding(FAIL, "mail", f"{said}: mail goes nowhere; {fix}")
+    where = f"{config['SMTP_HOST']}:{config['SMTP_PORT']}"
+    security = str(config["SMTP_SECURITY"])
+    steps = ["TLS"] if security == "ssl" else []
+    steps += ["EHLO"] + (["STARTTLS"] if security == "starttls" else [])
+    steps += [f"LOGIN as {config['SMTP_USER']}"] if config["SMTP_USER"] else []
+    try:
+        # The sender's own way in: what passes here is what each drain of the outbox does.
+        smtp = SmtpBackend(config)._open()
+        try:
+            smtp.ehlo_or_helo_if_needed()
+        finally:
+            smtp.quit()
+    except smtplib.SMTPNotSupportedError as exc:
+        fix = "set PBEM_SMTP_SECURITY to what the server offers (none, starttls or ssl)"
+        if "AUTH" in str(exc):
+            fix = "the server takes no login here: leave PBEM_SMTP_USER empty, or use its TLS port"
+        return Finding(FAIL, "mail", f"{where}: {first_line(exc)}; {fix}")
+    except smtplib.SMTPAuthenticationError as exc:
+        fix = "check PBEM_SMTP_USER and PBEM_SMTP_PASSWORD"
+        return Finding(FAIL, "mail", f"{where} refused the login ({exc.smtp_code}): {fix}")
+    except ssl.SSLError as exc:
+        fix = "check PBEM_SMTP_SECURITY, _PORT and the server's certificate"
+        return Finding(FAIL, "mail", f"{where}: TLS failed ({first_line(exc)}): {fix}")
+    except (smtplib.SMTPException, OSError) as exc:
+        fix = "check PBEM_SMTP_HOST and _PORT, and that the mail server runs"
+        return Finding(FAIL, "mail", f"{where} does not answer ({first_line(exc)}): {fix}")
+    return Finding(OK, "mail", f"{where} answered: {', '.join(steps)}, QUIT (no mail sent)")
+
+
+def check_replies(doctor: Doctor) -> Finding:
+    """With a reply domain, pbem inbound listens where the MTA hands it the replies."""
+    config = doctor.config
+    domain = str(config["REPLY_DOMAIN"]).strip()
+    if not domain:
+        return Finding(OK, "replies", "PBEM_REPLY_DOMAIN is not set: replies by mail are off")
+    where = f"{config['INBOUND_HOST']}:{config['INBOUND_PORT']}"
+    try:
+        # The greeting (220) and QUIT: what the MTA meets before it hands a reply over.
+        smtplib.SMTP(config["INBOUND_HOST"], int(config["INBOUND_PORT"]), timeout=TIMEOUT).quit()
+    except (smtplib.SMTPException, OSError) as exc:
+        fix = "run pbem inbound there, or unset PBEM_REPLY_DOMAIN to turn replies by mail off"
+        said = f"nothing answers at {where} ({first_line(exc)}), where mail to @{domain} goes"
+        return Finding(FAIL, "replies", f"{said}: {fix}")
+    return Finding(OK, "replies", f"pbem inbound answers at {where} for @{domain}")
+
+
+def check_thread_domain(doctor: Doctor) -> Finding:
+    """The domain of threads and Message-IDs is a name the site keeps."""
+    name = thread_domain(doctor.config)
+    source = "PBEM_THREAD_DOMAIN" if doctor.config.get("THREAD_DOMAIN") else "PBEM_BASE_URL's host"
+    if _lasting(name) or doctor.config["DEBUG"]:
+        return Finding(OK, "thread domain", f"{name} ({source})")
+    said = f"{name} ({source}) is no name of the site's own, and mail clients thread by it"
+    return Finding(WARN, "thread domain", f"{said}: set PBEM_THREAD_DOMAIN to the site's domain")
+
+
+def _lasting(name: str) -> bool:
+    """Whether `name` is a domain a site can own (no address, no name for local use)."""
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+        return False
+    except ValueError:
+        pass
+    return "." in name and not any(name == n.strip(".") or name.endswith(n) for n in PASSING_NAMES)
+
+
+def check_game_threads(doctor: Doctor) -> Finding:
+    """The newest game threads under the domain new games will get."""
+    name = thread_domain(doctor.config)
+    engine = doctor.database.engine
+    if engine is None:
+        return Finding(WARN, "game threads", "not checked: the database does not answer")
+    try:
+        with engine.connect() as connection:
+            thread = connection.execute(NEWEST_THREAD).scalar()
+    except SQLAlchemyError:
+        return Finding(WARN, "game threads", "not checked: the database is not migrated")
+    if thread is None:
+        return Finding(OK, "game threads", f"no game yet; new games will thread under {name}")
+    last = str(thread).rpartition("@")[2].rstrip(">")
+    if last != name:
+        said = f"the newest game threads under {last}, new ones will under {name}"
+        fix = f"set PBEM_THREAD_DOMAIN={last} to keep one domain (each game keeps its own)"
+        return Finding(WARN, "game threads", f"{said}: {fix}")
+    return Finding(OK, "game threads", f"the newest game threads under {name}, as new ones will")
+
+
+def check_dkim(doctor: Doctor) -> Finding:
+    """pbem's own DKIM signature, when it signs: the key, the domain, the record published."""
+    if not (doctor.config.get("DKIM_SELECTOR") or doctor.config.get("DKIM_KEY_FILE")):
+        return Finding(OK, "dkim", "pbem does not sign: the relay or the MTA should (DMARC)")
+    problems = dkim_problems(doctor.config, lookup=txt_lookup)
+    if problems:
+        return Finding(FAIL, "dkim", " ".join(problems))
+    return Finding(OK, "dkim", "the key signs, and DNS publishes it")
+
+
+# In the order printed. Another check is one more function here.
+CHECKS: list[Check] = [
+    check_settings,
+    check_secret_key,
+    check_base_url,
+    check_database,
+    check_pooler,
+    check_mail,
+    check_dkim,
+    check_replies,
+    check_thread_domain,
+    check_game_threads,
+]
+
+
+def secrets_in(config: dict[str, Any]) -> list[str]:
+    """The values no line may show: the key, passwords, tokens, the database's password."""
+    found = [
+        str(value)
+        for name, value in config.items()
+        if name == "SECRET_KEY" or name.endswith(("_PASSWORD", "_TOKEN", "_SECRET"))
+    ]
+    try:
+        found.append(make_url(str(config.get("DATABASE_URL") or "")).password or "")
+    except ArgumentError:
+        pass  # a URL that does not parse has no password to hide
+    # Longest first, so a secret inside another is not left half shown.
+    return sorted((s for s in found if s), key=len, reverse=True)
+
+
+def scrub(line: str, secrets: list[str]) -> str:
+    """`line` with every secret replaced by ***."""
+    for secret in secrets:
+        line = line.replace(secret, "***")
+    return line
+
+
+def examine() -> tuple[list[str], bool]:
+    """Run the checks on the settings in force; the lines to print, and whether all passed
+    (no FAIL). A check that breaks is a FAIL line, and the others still run."""
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        return [Finding(FAIL, "settings", str(exc)).line()], False
+    doctor = Doctor(config)
+    findings = []
+    try:
+        for check in CHECKS:
+            try:
+                findings.append(check(doctor))
+            except Exception as exc:  # told as the check's line; the others still run
+                name = check.__name__.removeprefix("check_").replace("_", " ")
+                findings.append(Finding(FAIL, name, f"the check broke: {first_line(exc)}"))
+    finally:
+        doctor.close()
+    hidden = secrets_in(config)
+    lines = [scrub(finding.line(), hidden) for finding in findings]
+    return lines, all(finding.status != FAIL for finding in findings)
