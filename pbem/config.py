@@ -13,6 +13,7 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULT_SECRET_KEY = "dev-only-not-secret"
 MIN_SECRET_BYTES = 32
+MIN_METRICS_TOKEN = 16  # a guessable token would open /metrics to anyone
 INSTANCE = Path(os.environ.get("PBEM_INSTANCE", Path.cwd() / "instance"))
 
 DEFAULTS: dict[str, Any] = {
@@ -64,6 +65,11 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE_MAX_OVERFLOW": 10,
     "DATABASE_STATEMENT_TIMEOUT": 0,  # milliseconds a statement may run; 0: no limit
     "DATABASE_POOLER": "none",  # none, or transaction (PgBouncer's pool_mode=transaction)
+    # /metrics answers only a request that carries "Authorization: Bearer <this>"; empty,
+    # it answers nobody (pbem.web.health).
+    "METRICS_TOKEN": "",
+    # Seconds a due mail may wait for its sender before /readyz says mail is stuck.
+    "READY_MAIL_AGE": 900.0,
 }
 POOLERS = ("none", "transaction")
 
@@ -120,6 +126,14 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("PBEM_FORMING_DAYS must be a number of days, or 0 to keep waiting.")
     if int(config["KEEP_DAYS"]) < 0:
         raise ConfigError("PBEM_KEEP_DAYS must be a number of days, or 0 to keep everything.")
+    if 0 < len(str(config.get("METRICS_TOKEN") or "")) < MIN_METRICS_TOKEN:
+        raise ConfigError(
+            f"PBEM_METRICS_TOKEN must be at least {MIN_METRICS_TOKEN} characters (for example:"
+            " python -c 'import secrets; print(secrets.token_urlsafe(32))'), or empty to turn"
+            " /metrics off."
+        )
+    if float(config.get("READY_MAIL_AGE", 0)) <= 0:
+        raise ConfigError("PBEM_READY_MAIL_AGE must be a number of seconds above 0.")
     trusted_proxies(config)
     database_settings(config)
 
