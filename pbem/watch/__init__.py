@@ -1,0 +1,1 @@
+"""Watching the server: health answers, heartbeats of the long-running processes, metrics."""
