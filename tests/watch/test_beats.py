@@ -134,3 +134,17 @@ def test_the_inbound_listener_beats_while_it_listens(app: Any, clock: Any) -> No
     assert row.kind == "inbound" and row.id == beat.id and row.pid == beat.pid
     assert row.beat_at == clock() and row.started_at == clock()
     assert counts(app) == (0, 0)  # a beat writes nothing else
+
+
+def test_a_process_counting_into_the_web_folder_publishes_nothing(
+    app: Any, clock: Any, monkeypatch: Any, tmp_path: Any, caplog: Any
+) -> None:
+    """PROMETHEUS_MULTIPROC_DIR set for a clock too: the web workers of its host read its
+    files already, so its row carries no series (they would count twice), and it says so."""
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "prometheus"))
+    heart = beats.Beats(app.extensions["pbem"]["engine"], "clock", clock, 30.0)
+    assert heart.beat() and heart.beat()
+    (row,) = rows(app)
+    assert row.samples is None
+    warned = [r for r in caplog.records if "PROMETHEUS_MULTIPROC_DIR is set" in r.getMessage()]
+    assert len(warned) == 1  # once, not at every beat

@@ -10,12 +10,15 @@ from typing import Any
 
 import pytest
 
+from pbem import create_app
 from pbem.clock.scheduler import computer_moves
+from pbem.config import ConfigError
 from pbem.mailin.receive import receive
 from pbem.storage.db import read_session, write_session
 from pbem.watch import metrics
 from tests.clock.helpers import moves, new_game, run_sweep
 from tests.conftest import make_test_app
+from tests.settings import app_settings
 from tests.watch.helpers import BEARER, TOKEN, scrape
 from tests.web.helpers import deliver, play_turn
 from tests.web.test_api import api, post_move
@@ -174,3 +177,15 @@ def test_a_move_counts_once_its_transaction_commits(app: Any) -> None:
     with read_session(engine) as session:
         session.commit()  # a session with nothing noted counts nothing
     assert counted._value.get() == start + 1
+
+
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ({"METRICS_TOKEN": "short"}, "PBEM_METRICS_TOKEN must be at least 16 characters"),
+        ({"READY_MAIL_AGE": 0.0}, "PBEM_READY_MAIL_AGE must be a number of seconds above 0"),
+    ],
+)
+def test_bad_settings_stop_the_start(tmp_path: Any, setting: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        create_app(app_settings("sqlite://", tmp_path, **setting))
