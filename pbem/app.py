@@ -39,6 +39,7 @@ from pbem.web import (
     devmail,
     fragments,
     game,
+    health,
     leagues,
     lobby,
     markup,
@@ -121,6 +122,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = TrustedProxies(app.wsgi_app, trusted)  # type: ignore[method-assign]
     check_parts(app.jinja_env, site.mail_templates.text)  # a game missing a part fails here
 
+    app.register_blueprint(health.bp)  # first: /metrics is answered before any other hook
     app.register_blueprint(lobby.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(plan.bp)

@@ -15,6 +15,7 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULT_SECRET_KEY = "dev-only-not-secret"
 MIN_SECRET_BYTES = 32
+MIN_METRICS_TOKEN = 16  # a guessable token would open /metrics to anyone
 INSTANCE = Path(os.environ.get("PBEM_INSTANCE", Path.cwd() / "instance"))
 
 DEFAULTS: dict[str, Any] = {
@@ -74,6 +75,11 @@ DEFAULTS: dict[str, Any] = {
     "DKIM_SELECTOR": "",
     "DKIM_KEY_FILE": "",
     "DKIM_DOMAIN": "",
+    # /metrics answers only a request that carries "Authorization: Bearer <this>"; empty,
+    # it answers nobody (pbem.web.health).
+    "METRICS_TOKEN": "",
+    # Seconds a due mail may wait for its sender before /readyz says mail is stuck.
+    "READY_MAIL_AGE": 900.0,
 }
 POOLERS = ("none", "transaction")
 # A domain as the right side of a Message-ID may spell it (RFC 5322 dot-atom, lower case).
@@ -135,6 +141,14 @@ def check_config(config: dict[str, Any]) -> None:
     named = str(config.get("THREAD_DOMAIN") or "").strip()
     if named and not _DOMAIN.match(thread_domain(config)):
         raise ConfigError("PBEM_THREAD_DOMAIN must be a domain name, as pbem.example.org.")
+    if 0 < len(str(config.get("METRICS_TOKEN") or "")) < MIN_METRICS_TOKEN:
+        raise ConfigError(
+            f"PBEM_METRICS_TOKEN must be at least {MIN_METRICS_TOKEN} characters (for example:"
+            " python -c 'import secrets; print(secrets.token_urlsafe(32))'), or empty to turn"
+            " /metrics off."
+        )
+    if float(config.get("READY_MAIL_AGE", 0)) <= 0:
+        raise ConfigError("PBEM_READY_MAIL_AGE must be a number of seconds above 0.")
     trusted_proxies(config)
     database_settings(config)
 

@@ -37,13 +37,17 @@ class Player(SQLModel, table=True):
 class Game(SQLModel, table=True):
     """One game: its rules, options, seed and the state after the last move."""
 
+    # Games by status read by status alone, or counted by kind (/metrics, games active) from
+    # the index without the rows.
+    __table_args__ = (Index("ix_game_status_slug", "status", "slug"),)
+
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     ply: int = 0
-    status: str = Field(default="forming", index=True, max_length=12)
+    status: str = Field(default="forming", max_length=12)
     creator_seat: int = 0
     days_per_move: int | None = None  # None: no time limit (games get 3 from forms.TimeControl)
     # How the time per move is counted (pbem.clock.clocks): "move" (days_per_move each move),
@@ -444,6 +448,20 @@ class LeagueGame(SQLModel, table=True):
     round: int
     game_id: int | None = Field(default=None, foreign_key="game.id", unique=True)
     bye_player_id: int | None = Field(default=None, foreign_key="player.id")
+
+
+class Heartbeat(SQLModel, table=True):
+    """A long-running process's sign of life, written by that process alone (pbem.watch.beats):
+    who it is, when it last beat, and its counters and histograms as they were then."""
+
+    id: str = Field(primary_key=True, max_length=32)  # random, made at the process's start
+    kind: str = Field(max_length=12)  # clock, computers, inbound, serve
+    host: str = Field(max_length=255)
+    pid: int
+    started_at: datetime
+    beat_at: datetime
+    # pbem.watch.samples.snapshot: the process's series, for /metrics on the web hosts.
+    samples: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
 
 def level_for(game: Game, seat: Seat) -> str | None:

@@ -113,15 +113,18 @@ def test_imports_sit_at_the_top_of_their_files() -> None:
 # sweeps, computer moves) run moves, so they sit at the top with the web and mail-in. The
 # clock kinds' arithmetic (clock.clocks) knows only the rows, so forms and pages use it. The
 # lobby (play) tells a started game's first turn as a move does, so it sits above moves.
+# The counters (watch.metrics, watch.samples) are counted on every floor, so they sit at the
+# bottom; the rest of watch (heartbeats, readiness, /metrics) reads rows, as storage does.
 LAYERS: list[tuple[str, ...]] = [
     ("pbem.errors", "pbem.models", "pbem.config", "pbem.clock.clocks", "pbem.resources"),
+    ("pbem.watch.metrics", "pbem.watch.samples"),
     ("pbem.games", "pbem.bots"),
     ("pbem.present",),
-    ("pbem.storage",),
+    ("pbem.storage", "pbem.watch"),
     ("pbem.players", "pbem.ratings", "pbem.mailout", "pbem.webhooks", "pbem.clock.deadlines"),
     ("pbem.moves",),
     ("pbem.play", "pbem.seat_choices", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
-    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch"),
+    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch.doctor"),
     ("pbem.app", "pbem.console", "pbem"),
 ]
 

@@ -5,7 +5,7 @@ keeps the thread its players already see, read from its oldest mail; one that ne
 gets the thread domain in force (PBEM_THREAD_DOMAIN, else the host of PBEM_BASE_URL).
 
 Revision ID: 0027
-Revises: 0025
+Revises: 0026
 Create Date: 2026-12-05
 """
 
@@ -18,7 +18,7 @@ from alembic import context, op
 from pbem.config import load_config, thread_domain
 
 revision: str = "0027"
-down_revision: str | None = "0025"
+down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -13,6 +13,7 @@ mid-decision leaves its seats to be taken again once their lease is past.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,6 +28,7 @@ from pbem.models import Game, Seat, level_for
 from pbem.moves import submit_move
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import lock_game, seat_of
+from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +93,9 @@ def _work_out(engine: Engine, game_id: int, seat_no: int, before: datetime) -> A
         if not rules.may_act(state, seat_no):
             return game.ply, None, None
         # The bot sees the seat's view only; its rng comes from the game's seed and the ply.
+        started = time.perf_counter()
         move = decide(rules, state, seat_no, level, game.seed)
+        metrics.DECISIONS.labels(game.slug, level).observe(time.perf_counter() - started)
         return game.ply, rules.turn_token(state, seat_no), move
 
 

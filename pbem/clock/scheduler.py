@@ -23,6 +23,7 @@ from pbem.clock.sweeps import sweep
 from pbem.mailout.mailer import make_backend
 from pbem.mailout.sender import drain
 from pbem.storage.retention import CATCH_UP, prune
+from pbem.watch import beats, metrics
 from pbem.webhooks.deliver import drain as drain_hooks
 
 log = logging.getLogger(__name__)
@@ -65,13 +66,15 @@ def _drain_once(app: Flask) -> dict[str, int]:
     """One drain of the outbox at the clock's time now."""
     engine = app.extensions["pbem"]["engine"]
     site = app.extensions["pbem"]["site"]
-    return drain(engine, site, make_backend(app.config), app.config, app.config["CLOCK"]())
+    with metrics.JOB_SECONDS.labels("outbox").time():
+        return drain(engine, site, make_backend(app.config), app.config, app.config["CLOCK"]())
 
 
 def drain_webhooks(app: Flask) -> dict[str, int]:
     """Post the webhook events that are due now."""
     ext = app.extensions["pbem"]
-    result = drain_hooks(ext["engine"], ext["site"], app.config, app.config["CLOCK"]())
+    with metrics.JOB_SECONDS.labels("webhooks").time():
+        result = drain_hooks(ext["engine"], ext["site"], app.config, app.config["CLOCK"]())
     if any(result.values()):
         log.info("webhooks: %(sent)d sent, %(failed)d failed, %(disabled)d disabled", result)
     return result
@@ -82,8 +85,9 @@ def sweep_due(app: Flask) -> dict[str, int]:
     mail they made."""
     engine = app.extensions["pbem"]["engine"]
     site, days = app.extensions["pbem"]["site"], int(app.config["FORMING_DAYS"])
-    result = sweep(engine, site, app.config["CLOCK"](), forming_days=days)
-    result.update(sweep_leagues(engine, site, app.config["CLOCK"]()))
+    with metrics.JOB_SECONDS.labels("sweep").time():  # its drain below is timed as one
+        result = sweep(engine, site, app.config["CLOCK"](), forming_days=days)
+        result.update(sweep_leagues(engine, site, app.config["CLOCK"]()))
     if any(result.values()):
         log.info("sweep: %s", result)
     drain_outbox(app)
@@ -93,14 +97,15 @@ def sweep_due(app: Flask) -> dict[str, int]:
 def computer_moves(app: Flask) -> int:
     """Make the computer moves due for the delay, then send the mail they made."""
     engine, config = app.extensions["pbem"]["engine"], app.config
-    made = sweep_computers(
-        engine,
-        app.extensions["pbem"]["site"],
-        config["CLOCK"](),
-        timedelta(seconds=float(config["COMPUTER_DELAY"])),
-        int(config["COMPUTER_BATCH"]),
-        timedelta(seconds=float(config["COMPUTER_LEASE"])),
-    )
+    with metrics.JOB_SECONDS.labels("computers").time():
+        made = sweep_computers(
+            engine,
+            app.extensions["pbem"]["site"],
+            config["CLOCK"](),
+            timedelta(seconds=float(config["COMPUTER_DELAY"])),
+            int(config["COMPUTER_BATCH"]),
+            timedelta(seconds=float(config["COMPUTER_LEASE"])),
+        )
     if made:
         log.info("computer moves: %d", made)
         drain_outbox(app)
@@ -113,7 +118,8 @@ def prune_old(app: Flask, since: timedelta | None = CATCH_UP) -> dict[str, int]:
     whole history)."""
     ext = app.extensions["pbem"]
     now = app.config["CLOCK"]()
-    result = prune(ext["engine"], now, float(app.config["KEEP_DAYS"]), since=since)
+    with metrics.JOB_SECONDS.labels("prune").time():
+        result = prune(ext["engine"], now, float(app.config["KEEP_DAYS"]), since=since)
     if any(result.values()):
         log.info(
             "prune: deleted %(mails)d mails, %(webhooks)d webhooks, %(received)d received;"
@@ -121,6 +127,12 @@ def prune_old(app: Flask, since: timedelta | None = CATCH_UP) -> dict[str, int]:
             result,
         )
     return result
+
+
+def beat(app: Flask) -> bool:
+    """Write this clock's heartbeat (pbem.watch.beats): /readyz asks when a clock last beat."""
+    found = beats.of_app(app)
+    return found.beat() if found is not None else False
 
 
 def _every(scheduler: Any, app: Flask, job: Any, seconds: float, grace: int, **more: Any) -> None:
@@ -143,6 +155,12 @@ def _every(scheduler: Any, app: Flask, job: Any, seconds: float, grace: int, **m
 def make_scheduler(app: Flask, blocking: bool) -> Any:
     """A scheduler holding the clock's jobs, not yet started."""
     scheduler = BlockingScheduler() if blocking else BackgroundScheduler(daemon=True)
+    # `pbem clock` blocks on its scheduler; `pbem serve` runs it beside the web pages.
+    beats.for_app(app, "clock" if blocking else "serve")
+    every = float(app.config["SWEEP_INTERVAL"])
+    # A job of its own, not a step of the sweep: a beat says the scheduler runs jobs, and a
+    # sweep catching up after downtime does not make the clock look dead.
+    _every(scheduler, app, beat, every, int(every) + 1, next_run_time=datetime.now(UTC))
     interval = float(app.config["SENDER_INTERVAL"])
     # A first run at once, then every interval. (None here would mean "paused" to
     # APScheduler 3: the clock would then send mail only after each sweep.)

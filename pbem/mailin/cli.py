@@ -11,6 +11,7 @@ from flask.cli import with_appcontext
 
 from pbem.config import start_logging
 from pbem.mailin.server import make_controller
+from pbem.watch.beats import beating
 
 
 @click.command("inbound")
@@ -37,6 +38,7 @@ def inbound_command(host: str | None, port: int | None, lmtp: bool) -> None:
     kind = "LMTP" if lmtp else "SMTP"
     click.echo(f"pbem inbound: {kind} on {host}:{port} for @{site.reply_domain}")
     try:
-        stop.wait()
+        with beating(current_app._get_current_object(), "inbound"):  # type: ignore[attr-defined]
+            stop.wait()
     finally:
         controller.stop()

@@ -39,6 +39,7 @@ from pbem.seat_choices import keep_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
 from pbem.storage.store import id_of, lock_game, seats_of
+from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 # Spec (issue 14): rate-limit by address and by seat; answers are limited further, so
@@ -194,6 +195,22 @@ def receive(
     """Handle one mail to one reply address; never raises for anything the sender controls.
 
     `client` is the SMTP client's address, which unverified mail is limited by."""
+    verdict = _verdict(engine, site, envelope_from, rcpt, raw, now, max_bytes, client)
+    metrics.inbound_verdict(verdict.status, verdict.reason)  # after its transaction, if any
+    return verdict
+
+
+def _verdict(
+    engine: Engine,
+    site: Any,
+    envelope_from: str,
+    rcpt: str,
+    raw: bytes,
+    now: datetime,
+    max_bytes: int,
+    client: str,
+) -> Verdict:
+    """receive's verdict, counted by it."""
     reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
     if reply is None:
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")

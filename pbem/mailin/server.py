@@ -20,6 +20,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbem.mailin.receive import address_ok, receive
 from pbem.players.reply_address import described
+from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 # One line a mail (issue 30), at INFO: what became of it and of which seat, never the reply
@@ -72,6 +73,7 @@ class InboundHandler:
         if not ok:
             where = described(address, self.site.reply_domain)
             log.info(_LINE, "rejected", "bad_address", where, "-", _client(session), 550)
+            metrics.inbound_verdict("rejected", "bad_address")  # refused before DATA
             return "550 5.1.1 No such mailbox here"
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"

@@ -36,6 +36,7 @@ from pbem.models import Outbox, Player
 from pbem.players.links import Site
 from pbem.storage.db import read_session, write_session
 from pbem.storage.rawsql import compiled, dialect_of, run
+from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=2)
@@ -292,6 +293,7 @@ def _send_next(
     if dropped:
         return "dropped"
     if not ready:
+        metrics.MAILS_RETRIED.inc()
         return "failed"  # it cannot be rendered: marked, and retried later
     row = ready[0]
     clock = time.perf_counter()
@@ -301,13 +303,16 @@ def _send_next(
         # Never send a mail whose headers would not arrive as built (header injection).
         log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
         _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
+        metrics.MAILS_FAILED.inc()
         return "failed"
     try:
         backend.send(mail)
     except Exception as exc:  # any failure to deliver means: try again later
         log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
         _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
+        metrics.MAILS_RETRIED.inc()
         return "down"
+    metrics.MAILS_SENT.inc()  # the server took it: sent, whenever it is marked so
     unmarked.append(row.id or 0)
     stats["sent"] = stats.get("sent", 0) + 1
     stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock

@@ -45,6 +45,7 @@ from pbem.storage.writes import (
     seats_now,
     update_seats,
 )
+from pbem.watch import metrics
 from pbem.webhooks.events import hooks_of_game, queue_events
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,7 @@ class Plan:
     talk_read: int  # the game's last_talk as read: the turn mails carry the talk up to it
     seats_read: list[tuple[Any, ...]]  # the seats as read (writes.seat_row)
     writes: Writes
+    sources: tuple[str, ...] = ()  # the log sources of the moves planned, in order
 
 
 def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
@@ -130,7 +132,8 @@ def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> 
         tell.writes.add(Move, _move_row(step, now))
     _after_move(tell, chain, read.notify, read.away, read.zones)
     update_seats(tell.writes, before, read.seats)
-    return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes)
+    sources = tuple(step.source for step in chain)
+    return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources)
 
 
 def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
@@ -228,11 +231,14 @@ def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:
 # --- writing ------------------------------------------------------------------
 
 
-def write_move(session: Session, site: Any, prepared: Prepared, plan: Plan, now: datetime) -> bool:
+def write_move(
+    session: Session, site: Any, prepared: Prepared, plan: Plan, now: datetime, via: str = "page"
+) -> bool:
     """Write a planned move in the session's write transaction, if the game is still at
     the ply it was prepared at (else Stale). True when the plan was written as made; False
     when a seat or the talk had changed since its read, and it was planned again here,
-    under the lock, from the rows as they are (a poll marked a seat seen, a vacation began)."""
+    under the lock, from the rows as they are (a poll marked a seat seen, a vacation began).
+    `via`: how a player's own move came (page or api), for the count of moves only."""
     talk = move_game(session, plan.game_id, plan.ply, plan.game_values)
     if len(talk) != 1:
         raise Stale("play.error.stale")
@@ -249,6 +255,7 @@ def write_move(session: Session, site: Any, prepared: Prepared, plan: Plan, now:
     plan.writes.carry_out(session)
     if plan.game_values.get("status") == "over":
         rate_game(session, plan.game_id, now)  # a rated game's end moves ratings with it
+    metrics.moves_written(session, plan.sources, via)  # counted once the caller commits
     return as_made
 
 
@@ -260,16 +267,18 @@ def play(
     move: dict[str, Any],
     token: str,
     now: datetime,
+    via: str = "page",
 ) -> None:
-    """A player's move through their link (the page, the API), from the rows the request
-    read: prepared and planned before the write lock, written in a transaction of its own.
-    Raises Gone, Stale (also when another move took the ply first) or the game's IllegalMove."""
+    """A player's move through their link (`via` the page or the API: both log it as "web"),
+    from the rows the request read: prepared and planned before the write lock, written in a
+    transaction of its own. Raises Gone, Stale (also when another move took the ply first) or
+    the game's IllegalMove."""
     left = read.seats[seat_no].left
     prepared = prepare_move(read.game, len(read.seats), seat_no, move, token, "web", left)
     plan = plan_move(site, read, prepared, now)
     try:
         with write_session(engine) as session:
-            write_move(session, site, prepared, plan, now)
+            write_move(session, site, prepared, plan, now, via)
     except IntegrityError:
         raise Stale("play.error.stale") from None  # the same ply logged by another move
 

@@ -16,12 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alembic.script import ScriptDirectory
-from alembic.util import CommandError
 from sqlalchemy import URL, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from pbem.storage.db import MIGRATIONS
+from pbem.storage.db import head_revision, standing
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 PGDUMP_MAGIC = b"PGDMP"  # the first 5 bytes of a pg_dump archive in custom format
@@ -137,15 +135,12 @@ def file_kind(path: Path) -> str | None:
 
 def migration_advice(revision: str | None) -> str:
     """What to do with a restored database at `revision` before serving it with this code."""
-    script = ScriptDirectory(str(MIGRATIONS))
-    head = script.get_current_head()
-    if revision is None:
+    head, where = head_revision(), standing(revision)
+    if where == "none":
         return "It has no migration revision: it is not a pbem database, or was never migrated."
-    if revision == head:
+    if where == "current":
         return f"Its migration revision is this pbem's ({head}): the server can start."
-    try:
-        script.get_revision(revision)
-    except CommandError:
+    if where == "ahead":
         return (
             f"Its migration revision, {revision}, is unknown to this pbem (whose latest is"
             f" {head}): it was made by a newer pbem. Install that version before starting."

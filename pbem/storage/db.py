@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
@@ -133,9 +135,29 @@ def read_session(engine: Engine) -> Iterator[Session]:
         yield session
 
 
+@cache
+def _migrations() -> ScriptDirectory:
+    return ScriptDirectory(str(MIGRATIONS))
+
+
 def head_revision() -> str:
     """The newest migration this pbem carries (what `migrate` brings a database to)."""
-    return str(ScriptDirectory(str(MIGRATIONS)).get_current_head())
+    return str(_migrations().get_current_head())
+
+
+def standing(revision: str | None) -> str:
+    """Where a database at `revision` stands against this code: "current"; "behind" (run
+    `pbem migrate`); "ahead" (a newer pbem migrated it: this one does not know the revision);
+    "none" (never migrated)."""
+    if revision is None:
+        return "none"
+    if revision == head_revision():
+        return "current"
+    try:
+        _migrations().get_revision(revision)
+    except CommandError:
+        return "ahead"
+    return "behind"
 
 
 def migrate(url: str, revision: str = "head", thread_domain: str = "") -> None:

@@ -18,10 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from alembic.config import Config
 from alembic.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util.exc import CommandError
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
@@ -38,7 +35,7 @@ from pbem.config import (
 )
 from pbem.mailout.dkim import dkim_problems, txt_lookup
 from pbem.mailout.mailer import SmtpBackend
-from pbem.storage.db import MIGRATIONS, make_engine
+from pbem.storage.db import head_revision, make_engine, standing
 from pbem.storage.pooler import REFUSAL, is_postgres, probe
 
 OK, WARN, FAIL = "ok", "WARN", "FAIL"
@@ -165,17 +162,12 @@ def check_database(doctor: Doctor) -> Finding:
     if found.engine is None:
         fix = "start PostgreSQL or correct PBEM_DATABASE_URL, then run pbem migrate"
         return Finding(FAIL, "database", f"{shown} does not answer ({found.error}): {fix}")
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    script = ScriptDirectory.from_config(cfg)
-    head = script.get_current_head()
-    if found.revision == head:
+    head, where = head_revision(), standing(found.revision)
+    if where == "current":
         return Finding(OK, "database", f"{shown} answers, migrated to {head}")
-    if found.revision is None:
+    if where == "none":
         return Finding(FAIL, "database", f"{shown} has no pbem tables: run pbem migrate")
-    try:
-        script.get_revision(found.revision)
-    except CommandError:
+    if where == "ahead":
         said = "which this pbem does not know (a newer pbem migrated it): run that pbem"
         return Finding(FAIL, "database", f"{shown} is at revision {found.revision}, {said}")
     said = f"this pbem needs {head}: back it up (pbem backup), then run pbem migrate"

@@ -188,8 +188,8 @@ def move(token: str) -> tuple[Response, int] | Response:
         names = [s.name for s, _, _ in table]
         table_read = moves.table_read(game, table, hooks_of_game(session, game.id))
     try:
-        # A player's own move through their link, as on the page: source "web".
-        moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment)
+        # A player's own move through their link, as on the page: source "web" in the log.
+        moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment, via="api")
     except GameError as exc:  # IllegalMove and its kin: the rules say why
         return error(400, "illegal", error_text(exc, lang, names))
     except moves.Unreadable:

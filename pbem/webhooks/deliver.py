@@ -33,6 +33,7 @@ from pbem.mailout.notify import queue_player_mail
 from pbem.mailout.sender import backoff
 from pbem.models import Player, Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
+from pbem.watch import metrics
 from pbem.webhooks.events import body_of
 from pbem.webhooks.request import Answer, post
 
@@ -177,6 +178,7 @@ def _post_all(
         if claimed is None:
             break
         outcome = _post_one(engine, site, config, *claimed, now)
+        metrics.webhook_delivered(outcome)
         if outcome == "dropped":
             continue
         counts["sent" if outcome == "sent" else "failed"] += 1

@@ -32,7 +32,7 @@ SERVICES = [unit for unit in UNITS if unit.suffix == ".service"]
 ENV_FILE = "/etc/pbem/pbem.env"
 BIN = "/opt/pbem/bin/"
 HOME = "/var/lib/pbem"
-EXPECTED_SETTINGS = {"METRICS_TOKEN"}
+EXPECTED_SETTINGS: set[str] = set()
 
 
 def parse_unit(path: Path) -> dict[str, list[tuple[str, str]]]:

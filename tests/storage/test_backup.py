@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import secrets
 import shutil
 import sqlite3
@@ -215,7 +216,7 @@ def test_restore_refuses_a_database_that_has_tables(
     assert pbem(database_url, "backup", str(tmp_path / "mine.backup")).exit_code == 0
     moves = rows(database_url, MOVES)
     said = refused(pbem(database_url, "restore", str(tmp_path / "mine.backup")))
-    assert "already has 23 tables (alembic_version, block, game, inboundmail, ...)" in said
+    assert re.search(r"already has \d+ tables \(alembic_version, block, game, \w+, \.\.\.\)", said)
     assert "only into an empty database" in said
     assert rows(database_url, MOVES) == moves
 
