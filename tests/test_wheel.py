@@ -132,11 +132,11 @@ def served(
             if server.poll() is not None:
                 break
             try:
-                Browser(port).get("/")
+                status, _ = Browser(port).get("/healthz")
                 break
             except OSError:
                 time.sleep(0.1)
-        assert server.poll() is None, (home / "serve.log").read_text()
+        assert server.poll() is None and status == 200, (home / "serve.log").read_text()
         yield Browser(port), env, home
     finally:
         server.terminate()

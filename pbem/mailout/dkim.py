@@ -8,13 +8,13 @@ or change trailing white space without breaking the signature."""
 from __future__ import annotations
 
 import base64
-import importlib
 import os
 from collections.abc import Callable
 from typing import Any
 
 import dkim  # type: ignore[import-untyped]
 from dkim.crypto import parse_private_key  # type: ignore[import-untyped]
+from nacl.signing import SigningKey
 
 from pbem.config import ConfigError
 from pbem.mailout.dkimkey import DkimKey, dkim_key
@@ -65,7 +65,6 @@ def sign(data: bytes, key: DkimKey) -> bytes:
 def public_key(key: DkimKey) -> str:
     """The p= value of the key's DNS record: the public key in base64."""
     if key.algorithm == "ed25519":
-        # Only reached with PyNaCl installed (dkim_key refuses an ed25519 key without it).
         seed = base64.b64decode(key.private)
         return base64.b64encode(_ed25519_public(seed)).decode()
     rsa = parse_private_key(base64.b64decode(b"".join(key.private.splitlines()[1:-1])))
@@ -76,10 +75,8 @@ def public_key(key: DkimKey) -> str:
 
 
 def _ed25519_public(seed: bytes) -> bytes:
-    """The ed25519 public key of a seed, by PyNaCl, as dkimpy signs with it (an optional
-    dependency: imported by name, only for an ed25519 key)."""
-    nacl = importlib.import_module("nacl.signing")
-    return bytes(nacl.SigningKey(seed).verify_key)
+    """The ed25519 public key of a seed, by PyNaCl, as dkimpy signs with it."""
+    return bytes(SigningKey(seed).verify_key)
 
 
 def _whole(number: int) -> bytes:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import importlib.util
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -97,11 +96,6 @@ def _read_key(path: str) -> tuple[str, int, bytes]:
     except binascii.Error:
         raise ConfigError(f"{where}: its PEM block is not base64.") from None
     if der.startswith(_ED25519_PKCS8) and len(der) == len(_ED25519_PKCS8) + 32:
-        if importlib.util.find_spec("nacl") is None:
-            raise ConfigError(
-                f"{where} is an ed25519 key, which needs PyNaCl (pip install pynacl)"
-                " beside pbem; or use an RSA 2048 key."
-            )
         return "ed25519", 256, base64.b64encode(der[len(_ED25519_PKCS8) :])
     try:
         rsa = parse_private_key(der)

@@ -298,6 +298,13 @@ def check_dkim(doctor: Doctor) -> Finding:
     return Finding(OK, "dkim", "the key signs, and DNS publishes it")
 
 
+def check_metrics(doctor: Doctor) -> Finding:
+    """/metrics: off, or open to the bearer of a token (never to anyone)."""
+    if not doctor.config.get("METRICS_TOKEN"):
+        return Finding(OK, "metrics", "/metrics is off (set PBEM_METRICS_TOKEN to scrape it)")
+    return Finding(OK, "metrics", "/metrics answers requests bearing PBEM_METRICS_TOKEN only")
+
+
 # In the order printed. Another check is one more function here.
 CHECKS: list[Check] = [
     check_settings,
@@ -310,6 +317,7 @@ CHECKS: list[Check] = [
     check_replies,
     check_thread_domain,
     check_game_threads,
+    check_metrics,
 ]
 
 

@@ -39,6 +39,7 @@ CHECKS = [
     "replies",
     "thread domain",
     "game threads",
+    "metrics",
 ]
 
 
