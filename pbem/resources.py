@@ -16,6 +16,12 @@ FOLDERS = ("templates", "mail", "static", "translations", "migrations")
 _CHECKOUT = Path(__file__).resolve().parent.parent
 
 
+def packaged(path: Path) -> bool:
+    """Whether `path` lies in the installed package: read-only to the server (a wheel's files
+    belong to whoever installed it, and pbem never writes there)."""
+    return Path(str(files("pbem"))).resolve() in path.resolve().parents
+
+
 def folder(name: str) -> Path:
     """The folder `name` (one of FOLDERS): inside the installed package, else the checkout's."""
     if name not in FOLDERS:

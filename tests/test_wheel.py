@@ -8,6 +8,7 @@ CI runs it with the rest.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -167,6 +168,12 @@ def test_an_installed_wheel_serves_and_plays_as_the_checkout(
     tmp_path: Path,
 ) -> None:
     browser, env, home = served
+    package = next(installed.parent.glob("lib/python*/site-packages/pbem"))
+    # An install's file times say nothing (pip may write a .po after its .mo).
+    for po in package.glob("translations/*/LC_MESSAGES/*.po"):
+        later = po.with_suffix(".mo").stat().st_mtime + 60
+        os.utime(po, (later, later))
+    before = package_files(package)
     # The same pages and static files as the checkout serves, French from the compiled catalogue.
     checkout = create_app(app_settings(f"sqlite:///{tmp_path / 'checkout.sqlite3'}", tmp_path))
     client = checkout.test_client()
@@ -219,3 +226,15 @@ def test_an_installed_wheel_serves_and_plays_as_the_checkout(
     assert "All games replay exactly." in run(installed / "pbem", "check", cwd=home, env=env)
     where = run(installed / "python", "-c", "import pbem; print(pbem.__file__)", cwd=home, env=env)
     assert Path(where.strip()).is_relative_to(installed.parent), where
+    # The server wrote nothing into its package: on a server it belongs to root and the
+    # services run as another user (a catalogue compiled there at start was refused so).
+    assert package_files(package) == before
+
+
+def package_files(package: Path) -> dict[str, float]:
+    """Every file of the installed package but Python's byte code, with its time."""
+    return {
+        str(path.relative_to(package)): path.stat().st_mtime
+        for path in package.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }

@@ -12,17 +12,19 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from gettext import NullTranslations
+from io import BytesIO
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from babel.core import Locale
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
 
-from pbem.resources import folder
+from pbem.resources import folder, packaged
 
 TRANSLATIONS = folder("translations")
 DOMAIN = "messages"
@@ -62,18 +64,44 @@ def set_directories(extra: Iterable[str | Path] = ()) -> None:
 
 
 def compile_catalogues() -> None:
-    """Compile every `.po` whose `.mo` is missing or older (what `pybabel compile` does)."""
+    """Compile every `.po` whose `.mo` is missing or older (what `pybabel compile` does), but
+    in an installed package, never written to (its files belong to whoever installed it, and
+    the install's file times say nothing): its build compiled them, and a missing one is
+    compiled in memory when read (_catalogue); so is one whose folder refuses the write."""
     for directory in _directories:
+        if packaged(directory):
+            continue
         for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
             mo = po.with_suffix(".mo")
             if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
                 continue
-            with po.open("rb") as source:
-                catalog = read_po(source)
             tmp = mo.with_suffix(f".mo.{os.getpid()}.tmp")
-            with tmp.open("wb") as target:
-                write_mo(target, catalog)
-            tmp.replace(mo)
+            try:
+                with tmp.open("wb") as target:
+                    write_mo(target, _read_po(po))
+                tmp.replace(mo)
+            except OSError:
+                tmp.unlink(missing_ok=True)
+
+
+def _read_po(po: Path) -> Catalog:
+    with po.open("rb") as source:
+        return read_po(source)
+
+
+def _catalogue(directory: Path, lang: str) -> Translations | None:
+    """The catalogue of `lang` in `directory`: its .mo, or its .po compiled in memory."""
+    po = directory / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    mo = po.with_suffix(".mo")
+    if mo.exists():
+        with mo.open("rb") as found:
+            return Translations(found, DOMAIN)
+    if not po.exists():
+        return None
+    compiled = BytesIO()
+    write_mo(compiled, _read_po(po))
+    compiled.seek(0)
+    return Translations(compiled, DOMAIN)
 
 
 @cache
@@ -99,8 +127,8 @@ def translations(lang: str) -> NullTranslations:
     compile_catalogues()
     merged: NullTranslations | None = None
     for directory in _directories:
-        found = Translations.load(str(directory), [lang], DOMAIN)
-        if not isinstance(found, Translations):
+        found = _catalogue(directory, lang)
+        if found is None:
             continue
         if isinstance(merged, Translations):
             merged.merge(found)
