@@ -24,7 +24,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope
 
-from pbem.devservers import HOST, Postfix, free_port, postfix_bin
+from pbem.devpostfix import Postfix, postfix_bin
+from pbem.devservers import HOST, free_port
 
 REPLY = "reply.test"  # the reply domain, routed to the test's SMTP server
 LMTP_REPLY = "lmtp.reply.test"  # the same, by LMTP (as `pbem inbound --lmtp` is reached)
