@@ -4,6 +4,7 @@ and bench/hosts.py runs its quick round on PostgreSQL."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -64,3 +65,17 @@ def test_waits_quick_prints_the_waits_plans_ahead_save() -> None:
     rows = {line.split("  ")[0].strip(): line.split() for line in done.stdout.splitlines()}
     assert float(rows["both, next 2 plies"][-2]) < float(rows["none"][-2])
     assert "waits saved:" in done.stdout
+
+
+def test_dkim_prints_a_figure_for_each_key_that_signs_the_mail() -> None:
+    # A smoke run of bench/dkim.py: each key kind signs the turn mail (a signature that
+    # failed would stop it) and gets its line.
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "dkim.py"), "--count", "2", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert re.search(r"rsa-2048: [\d.]+ ms a signature", done.stdout), done.stdout
+    assert re.search(r"ed25519: [\d.]+ ms a signature", done.stdout), done.stdout
