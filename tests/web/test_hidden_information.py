@@ -6,7 +6,8 @@ invitation (join) page, the table, the settings, the review of a move ("Check yo
 and its "Change it", a stale form, a refused move, the replay and the exported log, the
 player's games (/me), the page that asks before leaving, and at the end the results; so
 are the spectator page (with its replay and export), the page and API answer of a league
-the game is part of, and every mail: the turn mails with
+the game is part of, the operator's /readyz and /metrics (searched as a spectator's), and
+every mail: the turn mails with
 their example answer (moves by reply, issue 14), pbem's answers to replies it refuses
 (sent through the real `pbem inbound` listener), the mail saying a chat webhook was
 switched off, and every chat-room webhook payload (a seat's own webhook as that seat, the
@@ -99,12 +100,16 @@ DEAD_HOOK = "http://127.0.0.1:9/hook"
 REFUSALS_PER_SEAT = 3  # below the listener's answers-per-hour limit
 
 
+METRICS_TOKEN = "hidden-information-metrics-token"
+
+
 @pytest.fixture
 def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     """The test app of tests/conftest.py, with moves by reply and loopback webhooks on."""
     app = make_test_app(
         database_url, clock, smtpd, tmp_path,
         REPLY_DOMAIN=REPLY_DOMAIN, WEBHOOK_ALLOW_LOOPBACK=True, WEBHOOK_TIMEOUT=0.5,
+        METRICS_TOKEN=METRICS_TOKEN,
     )  # fmt: skip
     yield app
     app.extensions["pbem"]["engine"].dispose()
@@ -505,7 +510,13 @@ class Walk:
                 "API view": get(f"/api/v1/watch/{self.watch}").get_data(as_text=True),
                 "league": get(f"/leagues/{LEAGUE_KEY}").get_data(as_text=True),
                 "league API": get(f"/api/v1/leagues/{LEAGUE_KEY}").get_data(as_text=True),
+                # The operator's answers (issue 45): readiness, and the metrics' labels.
+                "readyz": get("/readyz").get_data(as_text=True),
+                "metrics": get(
+                    "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+                ).get_data(as_text=True),
             }
+            assert "pbem_moves_total" in found["metrics"]
             # The check has teeth: the league's page and answer show the game and its table.
             for page in ("league", "league API"):
                 assert "Walk league" in found[page] and "Ana" in found[page]
