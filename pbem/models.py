@@ -473,3 +473,36 @@ def level_for(game: Game, seat: Seat) -> str | None:
     if seat.absent and game.takeover:
         return game.takeover
     return None
+
+
+class MailAddress(SQLModel, table=True):
+    """What the bounces and complaints received say of one address (pbem.bounces): its score
+    and whether mail to it goes on. A row exists once the address has bounced."""
+
+    address: str = Field(primary_key=True, max_length=254)  # lower-cased
+    state: str = Field(default="ok", max_length=12)  # ok, bouncing, complained
+    score: int = 0  # soft bounce 1, hard 2, at most one scored a UTC day
+    scored_day: str = Field(default="", max_length=10)  # YYYY-MM-DD of the last scored
+    last_bounce_at: datetime | None = None
+    since: datetime | None = None  # when it turned bouncing or complained
+    last_kind: str = Field(default="", max_length=12)  # soft, hard, refused, complaint
+    last_reason: str = Field(default="", max_length=300)  # status and diagnostic, as reported
+    updated_at: datetime
+
+
+class Bounce(SQLModel, table=True):
+    """One report that a mail did not arrive (a DSN, a refusal at SMTP time, a complaint),
+    as received; the clock's sweep scores it against its address once (scored_at)."""
+
+    # The sweep finds the reports not yet scored by this index.
+    __table_args__ = (Index("ix_bounce_unscored", "scored_at", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    address: str = Field(max_length=254, index=True)  # lower-cased, as MailAddress
+    outbox_id: int | None = None  # the mail it reports on (no key: retention deletes mail)
+    game_id: int | None = Field(default=None, index=True)
+    kind: str = Field(max_length=12)  # soft, hard, refused, complaint
+    status: str = Field(default="", max_length=12)  # the DSN's status, as 5.1.1
+    reason: str = Field(default="", max_length=300)
+    received_at: datetime
+    scored_at: datetime | None = None

@@ -120,10 +120,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.watch.metrics", "pbem.watch.samples"),
     ("pbem.games", "pbem.bots"),
     ("pbem.present",),
-    ("pbem.storage", "pbem.watch"),
+    ("pbem.storage", "pbem.watch", "pbem.bounces.state", "pbem.bounces.reading"),
+    ("pbem.bounces.record", "pbem.bounces.verp"),
     ("pbem.players", "pbem.ratings", "pbem.mailout", "pbem.webhooks", "pbem.clock.deadlines"),
     ("pbem.moves",),
     ("pbem.play", "pbem.seat_choices", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
+    ("pbem.bounces",),
     ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch.doctor"),
     ("pbem.app", "pbem.console", "pbem"),
 ]
