@@ -9,7 +9,7 @@ from email import policy
 from email.message import Message
 from email.parser import HeaderParser
 from email.utils import collapse_rfc2231_value, getaddresses
-from html.parser import HTMLParser
+from html import unescape
 from itertools import islice
 
 from pbem.bounces.reading.report import MAX_RECIPIENTS
@@ -22,7 +22,7 @@ _CONTENT_TYPE = re.compile(rb"^content-type[ \t]*:(.*(?:\n[ \t].*)*)", re.IGNORE
 _OPENS_LEVEL = re.compile(rb"(?:multipart|message)/|=\?", re.IGNORECASE)
 _DELIMITER = re.compile(rb"^--", re.MULTILINE)
 
-LINE_WIDTH = 160  # characters of a line of text read (a bounce's lines are shorter)
+LINE_WIDTH = 400  # characters of a line of text read for a reason
 FIELD_MAX = 1000  # characters of an address field parsed
 HTML_MAX = 20000  # characters of an HTML part read (for its first lines)
 HEADERS_MAX = 65536  # characters of a returned message's headers parsed
@@ -76,54 +76,40 @@ def decoded(part: Message) -> str:
         return data.decode("utf-8", "replace")
 
 
-def lines(text: str, limit: int) -> list[str]:
-    """The first `limit` lines of a text, each cut to LINE_WIDTH characters."""
+def lines(text: str, limit: int, width: int = LINE_WIDTH) -> list[str]:
+    """The first `limit` lines of a text, each cut to `width` characters."""
     found: list[str] = []
     for line in text.splitlines():
         if len(found) >= limit:
             break
-        found.append(line[:LINE_WIDTH])
+        found.append(line[:width])
     return found
 
 
-_HIDDEN = ("style", "script", "head")
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]{0,9})?[^<>]*>")
+_HIDDEN = ("style", "script", "head", "title")
 _BLOCKS = ("p", "div", "br", "li", "tr", "table", "h1", "h2", "h3")
 
 
-class _Text(HTMLParser):
-    """The text of an HTML part, one line per block, styles and scripts left out."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _HIDDEN:
-            self.skip += 1
-        if tag in _BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _HIDDEN and self.skip:
-            self.skip -= 1
-        if tag in _BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
-
-
 def html_text(html: str) -> str:
-    """An HTML part as plain lines (its first HTML_MAX characters)."""
-    parser = _Text()
-    try:
-        parser.feed(html[:HTML_MAX])
-        parser.close()
-    except Exception:  # broken markup: what was read so far is all there is
-        pass
-    return "".join(parser.parts)
+    """An HTML part as plain lines (its first HTML_MAX characters), styles and scripts
+    left out. A scan in one pass: html.parser takes quadratic time on some markup
+    ("<a<a<a..."), and this text comes from anyone."""
+    html = html[:HTML_MAX]
+    lowered = html.lower()
+    out: list[str] = []
+    pos = 0
+    while (tag := _TAG.search(html, pos)) is not None:
+        out.append(html[pos : tag.start()])
+        name = (tag[2] or "").lower()
+        pos = tag.end()
+        if name in _HIDDEN and not tag[1]:
+            end = lowered.find(f"</{name}", pos)
+            pos = len(html) if end < 0 else end
+        elif name in _BLOCKS:
+            out.append("\n")
+    out.append(html[pos:])
+    return unescape("".join(out))
 
 
 def returned_headers(part: Message) -> Message | None:

@@ -26,7 +26,8 @@ TEXT_LINES = 150  # lines of a report's text read for its reason
 
 _STATUS = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]*\d)")
 _REPLY = re.compile(r"(?<![\d.])([45]\d\d)[ -]([245]\.\d{1,3}\.\d{1,3})(?![\d.]*\d)")
-_BARE_REPLY = re.compile(r"(?:^|[:;(]|said:|<<<)\s*([45]\d\d)[ -]", re.IGNORECASE)
+# A reply code without a status, where a reply starts ("554: delivery error" from Yahoo).
+_BARE_REPLY = re.compile(r"(?:^|[:;(]|said:|<<<)\s*([45]\d\d)(?:[ -]|:\s)", re.IGNORECASE)
 # Where a bounce's own text ends and the returned copy begins ("--- Below this line is a
 # copy of the message.", "------ This is a copy of the message, ...", "----- Original ...").
 _COPY_FOLLOWS = re.compile(
@@ -129,7 +130,7 @@ def clean_reply(text: str) -> str:
     found = _REPLY.search(text) or _BARE_REPLY.search(text)
     if found:
         code = re.escape(found[1])
-        text = re.sub(rf"(?<![\d.]){code}[ -](?:[245]\.\d{{1,3}}\.\d{{1,3}}\b)?", " ", text)
+        text = re.sub(rf"(?<![\d.]){code}(?:[ -]|:\s)(?:[245]\.\d{{1,3}}\.\d{{1,3}}\b)?", " ", text)
     text = " ".join(text.split()).strip(" :;")
     if text.endswith(")") and text.count(")") > text.count("("):
         text = text[:-1]  # the end of Sendmail's "(reason: ...)"

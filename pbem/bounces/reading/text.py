@@ -2,9 +2,10 @@
 read through flufl.bounce: it names the failed addresses, the text gives status and reason.
 
 flufl.bounce reads a copy of the mail (`view`): its text parts cut to VIEW_LINES lines of
-LINE_WIDTH characters, the returned message left out. Some of its patterns take time that
-grows with the cube of a line's length (its Netscape one: ~8 ms on a hostile line of 200
-characters, 0.5 s on one of 800), and none of them should read our own mail's text.
+VIEW_WIDTH characters, the returned message left out. Some of its patterns take time that
+grows with the cube of a line's length (its Netscape one: 8 ms on a hostile line of 200
+characters, 0.5 s on one of 800; quadratic ones take 0.4 s on a line of 20,000), and none
+of them should read our own mail's text.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from pbem.bounces.reading.report import HARD, SOFT, Failure, Report
 from pbem.bounces.reading.standard import text_reason
 
 VIEW_LINES = 150  # lines of text flufl.bounce reads, in all parts together
-VIEW_HEADERS = ("From", "X-Failed-Recipients", "X-Mailer", "Content-Description")
+VIEW_WIDTH = 100  # characters of each (a bounce names the address near a line's start)
+VIEW_HEADERS = ("X-Failed-Recipients", "X-Mailer", "Content-Description")
 
 _DAEMON = re.compile(
     r"^(mailer-daemon|mailer_daemon|mailerdaemon|mail-daemon|postmaster|microsoftexchange\w*)@",
@@ -39,16 +41,19 @@ logging.getLogger("flufl.bounce").setLevel(logging.WARNING)
 
 
 def looks_like_bounce(message: Message) -> bool:
-    """Whether a mail comes from a mail server about a failure (an X-Failed-Recipients field,
-    a MAILER-DAEMON or postmaster sender, an empty Return-Path, a bounce's subject): only
-    those go to flufl.bounce, whose looser patterns would find addresses in a person's mail."""
+    """Whether a mail comes from a mail server about a failure: an X-Failed-Recipients
+    field, a MAILER-DAEMON or postmaster sender, an empty Return-Path, or a bounce's subject
+    on an automatic mail. Only those go to flufl.bounce, whose looser patterns would find
+    addresses in a person's mail ("my friend, oli@example.com, says...")."""
     if message.get("X-Failed-Recipients") is not None:
         return True
     if any(_DAEMON.match(a) for a in mime.addresses([str(message.get("From", ""))])):
         return True
     if str(message.get("Return-Path", "")).strip() == "<>":
         return True
-    return bool(_BOUNCE_SUBJECT.search(str(message.get("Subject", ""))[: mime.FIELD_MAX]))
+    automatic = str(message.get("Auto-Submitted", "no")).strip().lower() != "no"
+    subject = str(message.get("Subject", ""))[: mime.FIELD_MAX]
+    return automatic and bool(_BOUNCE_SUBJECT.search(subject))
 
 
 def text_bounce(message: Message) -> Report | None:
@@ -84,6 +89,11 @@ def view(part: Message, budget: list[int]) -> Message:
     for name in VIEW_HEADERS:
         for value in (part.get_all(name) or [])[:4]:
             copy[name] = " ".join(str(value).split())[: mime.FIELD_MAX]
+    # The sender as a bare address, always one: flufl.bounce's Yale detector fails on a mail
+    # without a From address (getaddresses gives no pair), and the detectors after it would
+    # then never run. "nobody@invalid" (RFC 2606) matches none of its senders.
+    sender = sorted(mime.addresses([str(part.get("From", ""))]))
+    copy["From"] = sender[0] if sender else "nobody@invalid"
     copy["Content-Type"] = part.get_content_type()
     payload = part.get_payload()
     if isinstance(payload, list):
@@ -93,7 +103,7 @@ def view(part: Message, budget: list[int]) -> Message:
         if not copy.is_multipart():
             copy.set_payload("")
     elif part.get_content_maintype() == "text":
-        lines = mime.lines(mime.decoded(part), min(budget[0], VIEW_LINES // 2))
+        lines = mime.lines(mime.decoded(part), min(budget[0], VIEW_LINES // 2), VIEW_WIDTH)
         budget[0] -= len(lines)
         copy.set_payload("".join(line + "\n" for line in lines))
     else:
