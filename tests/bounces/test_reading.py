@@ -238,6 +238,14 @@ def test_a_deeply_nested_or_many_parted_mail_is_none() -> None:
     assert read_report(b"From: mailer-daemon@example.net\n\n" + parts) is None
 
 
+def test_a_content_type_longer_than_any_server_writes_is_none() -> None:
+    """The email package reads its parameters in quadratic time: it is never parsed."""
+    raw = sample("postfix-unknown-user.eml").replace(
+        b"report-type=delivery-status;", b'report-type=delivery-status; x="' + b";" * 20_000 + b'";'
+    )
+    assert read_report(raw) is None
+
+
 def test_flufl_bounce_reads_a_bounded_copy() -> None:
     """A line of 200,000 characters and 100,000 lines: flufl.bounce sees VIEW_LINES lines
     of VIEW_WIDTH characters at most, and never the returned message."""
