@@ -178,6 +178,28 @@ def test_which_feedback_types_are_complaints(feedback_type: str, complaint: bool
         assert (report.kind, report.feedback_type) == (COMPLAINT, feedback_type.lower())
 
 
+def test_a_text_bounce_names_each_recipient_with_its_own_status() -> None:
+    raw = (
+        sample("exim-unknown-user.eml")
+        .replace(
+            b"X-Failed-Recipients: dan@example.org",
+            b"X-Failed-Recipients: dan@example.org,\n lea@example.net",
+        )
+        .replace(
+            b"\n\n------ This is a copy",
+            b"\n\n  lea@example.net\n    452 4.2.2 <lea@example.net>: Mailbox is full\n"
+            b"    retry timeout exceeded\n\n------ This is a copy",
+        )
+    )
+    report = read_report(raw)
+    assert report is not None
+    assert (report.kind, report.status) == (HARD, "5.1.1")
+    assert [(f.recipient, f.kind, f.status) for f in report.failures] == [
+        ("dan@example.org", HARD, "5.1.1"),
+        ("lea@example.net", SOFT, "4.2.2"),
+    ]
+
+
 def test_exim_without_its_failed_recipients_field_is_read_from_its_text() -> None:
     raw = sample("exim-unknown-user.eml").replace(b"X-Failed-Recipients: dan@example.org\n", b"")
     report = read_report(raw)

@@ -23,6 +23,7 @@ from pbem.bounces.reading.report import (
 # person asking for no more mail.
 COMPLAINT_TYPES = frozenset({"abuse", "fraud"})
 TEXT_LINES = 150  # lines of a report's text read for its reason
+DIAGNOSTIC_MAX = 2000  # characters of a Diagnostic-Code read (Gmail's folded ones: ~300)
 
 _STATUS = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]*\d)")
 _REPLY = re.compile(r"(?<![\d.])([45]\d\d)[ -]([245]\.\d{1,3}\.\d{1,3})(?![\d.]*\d)")
@@ -48,7 +49,7 @@ def dsn(message: Message, blocks: list[Block]) -> Report | None:
         recipient = mime.address(get(block, "original-recipient")) or mime.address(
             get(block, "final-recipient")
         )
-        diagnostic = get(block, "diagnostic-code").partition(";")[2]
+        diagnostic = get(block, "diagnostic-code").partition(";")[2][:DIAGNOSTIC_MAX]
         status = status_in(get(block, "status")) or status_in(diagnostic)
         if not status and (bare := _BARE_REPLY.search(diagnostic)):
             status = f"{bare[1][0]}.0.0"  # RFC 3463: the reply code's class, detail unknown

@@ -68,14 +68,20 @@ def text_bounce(message: Message) -> Report | None:
         return None
     recipients = mime.addresses([a.decode("ascii", "replace") for a in permanent])
     text = "\n".join(mime.lines(_text(message), VIEW_LINES))
-    status, reason = text_reason(text, recipients)
-    kind = SOFT if status.startswith("4") else HARD  # as for a DSN: the status class decides
+    failures = []
+    for recipient in sorted(recipients):
+        status, reason = text_reason(text, {recipient})
+        kind = SOFT if status.startswith("4") else HARD  # as in a DSN: the status class decides
+        failures.append(Failure(recipient, kind, status, reason))
+    if not failures:
+        return None
+    worst = next((f for f in failures if f.kind == HARD), failures[0])
     return Report(
-        kind,
-        status,
-        reason,
+        worst.kind,
+        worst.status,
+        worst.reason,
         recipients,
-        tuple(Failure(r, kind, status, reason) for r in sorted(recipients)),
+        tuple(failures),
         original_sender=_copy_sender(text),
         read_as="text",
     )
