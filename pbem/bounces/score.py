@@ -2,9 +2,10 @@
 
 A score, not a hair trigger (issue 46): a soft bounce (4.x.x: a full mailbox, a server
 away) adds 1, a hard one (5.x.x: no such user) or a refusal by the relay adds 2, at most
-once a UTC day per address (the day the report came), so a flood of reports on one bad day
-counts as one; the score goes back to 0 first when the address's last report is more than
-30 days older than this one. At PBEM_BOUNCE_THRESHOLD (4: two hard days, or four soft
+once a UTC day per address (the day the report came): a flood of reports on one bad day
+counts as its worst one, in whatever order they are scored (a hard one after a soft one
+adds the difference); the score goes back to 0 first when the address's last report is
+more than 30 days older than this one. At PBEM_BOUNCE_THRESHOLD (4: two hard days, or four soft
 ones) the address turns "bouncing"; a complaint (the owner marked a mail as spam) turns it
 "complained" at once. On either turn the table is told (pbem.bounces.tell), in the
 transaction that turned it. Every report is marked scored, also one that adds nothing.
@@ -17,7 +18,7 @@ row (made first when missing), so two reports on one address are scored one afte
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import Engine
@@ -71,8 +72,11 @@ def score(session: Session, site: Any, report: Bounce, now: datetime, threshold:
     if report.kind == COMPLAINT:
         if row.state != COMPLAINED:
             row.state, row.since = COMPLAINED, now
-    elif row.scored_day != day:
-        row.score += POINTS.get(report.kind, 0)
+    else:
+        points = POINTS.get(report.kind, 0)
+        if row.scored_day == day:
+            points -= _scored_that_day(session, report.address, seen)
+        row.score += max(points, 0)
         row.scored_day = day
         if row.state == OK and row.score >= threshold:
             row.state, row.since = BOUNCING, now
@@ -87,6 +91,23 @@ def score(session: Session, site: Any, report: Bounce, now: datetime, threshold:
     if was == OK and row.state != OK:
         session.flush()
         tell.told_bouncing(session, site, row, now)
+
+
+def _scored_that_day(session: Session, address: str, seen: datetime) -> int:
+    """The most a report on `address` scored already added on the UTC day of `seen` (read
+    under the address's lock: every report scored on it is committed)."""
+    start = datetime.combine(seen.astimezone(UTC).date(), time(), UTC)
+    kinds = session.exec(
+        select(Bounce.kind)
+        .where(
+            Bounce.address == address,
+            col(Bounce.scored_at).is_not(None),
+            col(Bounce.received_at) >= start,
+            col(Bounce.received_at) < start + timedelta(days=1),
+        )
+        .distinct()
+    )
+    return max((POINTS.get(kind, 0) for kind in kinds), default=0)
 
 
 def _locked_address(session: Session, address: str, now: datetime) -> MailAddress:

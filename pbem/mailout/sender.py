@@ -152,7 +152,7 @@ _DONE = (
     update(_OUTBOX)
     .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
     .values(
-        claimed_until=None,
+        claimed_until=bindparam("w_claimed", type_=_OUTBOX.c.claimed_until.type),
         sent_at=bindparam("w_sent", type_=_OUTBOX.c.sent_at.type),
         last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
     )
@@ -187,7 +187,7 @@ def _claimed(session: Any, row_id: int, now: datetime) -> tuple[Outbox, Player |
     found = session.connection().execute(_ROW, {"w_id": row_id}).mappings().one()
     row = Outbox.model_construct(**{name: found[name] for name in _OUTBOX.c.keys()})
     if not may_mail(found["a_state"] or "ok", row.event):
-        params = {"w_id": row_id, "w_sent": now, "w_error": SUPPRESSED}
+        params = {"w_id": row_id, "w_sent": now, "w_error": SUPPRESSED, "w_claimed": None}
         _changed(session, "done", _DONE, params)
         log.info("mail %s (%s) not sent: its address bounces", row_id, row.event)
         return None
@@ -420,7 +420,7 @@ def _refused(engine: Engine, row: Outbox, now: datetime, status: str, reason: st
     address recorded in the same transaction (scored by the clock's sweep)."""
     error = f"refused by the relay: {reason}"[:500]
     with write_session(engine) as session:
-        params = {"w_id": row.id, "w_sent": now, "w_error": error}
+        params = {"w_id": row.id, "w_sent": now, "w_error": error, "w_claimed": None}
         if _changed(session, "done", _DONE, params) == 1:
             record(session, row.to_addr, row.id, row.game_id, REFUSED, status, reason, now)
     # Neither the address nor the server's words (which often repeat it) go to the log.
