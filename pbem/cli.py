@@ -117,7 +117,8 @@ def computers_command(once: bool) -> None:
 @click.command("sweep")
 @with_appcontext
 def sweep_command() -> None:
-    """Handle the timeouts, reminders, digests, vacation ends and unstarted games due, once."""
+    """Handle the timeouts, reminders, digests, vacation ends, unstarted games and bounce
+    reports due, once."""
     result = sweep_due(_app())
     click.echo(", ".join(f"{count} {kind}" for kind, count in result.items()))
 
@@ -264,7 +265,7 @@ def mail_status_command(everything: bool) -> None:
         select(MailAddress, func.coalesce(seats.c.seats, 0))
         .outerjoin(seats, seats.c.email == col(MailAddress.address))
         .where(or_(*shown))
-        .order_by(col(MailAddress.state), col(MailAddress.last_bounce_at).desc())
+        .order_by(col(MailAddress.state), col(MailAddress.last_bounce_at).desc().nulls_last())
     )
     with read_session(_engine()) as session:
         for row, held in session.exec(query):

@@ -129,8 +129,8 @@ _DUE = (
 # three cost more than it, for every mail.
 _PLAYER = Player.__table__  # type: ignore[attr-defined]
 _ADDRESS = MailAddress.__table__  # type: ignore[attr-defined]
-_TO = case(
-    (_OUTBOX.c.rendered_at.is_not(None), func.lower(_OUTBOX.c.to_addr)), else_=_PLAYER.c.email
+_TO = func.lower(
+    case((_OUTBOX.c.rendered_at.is_not(None), _OUTBOX.c.to_addr), else_=_PLAYER.c.email)
 )
 _ROW_COLUMNS = [
     *_OUTBOX.c,

@@ -14,9 +14,11 @@ from sqlmodel import col, select
 
 from pbem import play
 from pbem.bounces import verp
+from pbem.mailin import bounces
 from pbem.mailin.bounces import BY_ADDRESS, receive_bounce
 from pbem.models import Game, InboundMail
 from pbem.storage.db import read_session, write_session
+from pbem.storage.ratelimit import Limit
 from pbem.watch import metrics
 from tests.bounces.helpers import SAMPLE_RECIPIENT, dsn, engine_of, outbox, reports, sent_to
 from tests.mailin.helpers import send
@@ -174,3 +176,16 @@ def test_a_flood_of_reports_for_one_address_is_written_only_up_to_its_daily_allo
     with read_session(engine_of(app)) as session:
         written = session.exec(select(InboundMail.message_id).order_by(col(InboundMail.id))).all()
     assert len(written) == BY_ADDRESS.count
+
+
+def test_a_flood_from_one_client_waits_for_the_mta_to_try_again(
+    app: Any, smtpd: Any, game: int, inbound: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bounces, "BY_CLIENT", Limit("bounce-client", 2, 3600))
+    bounce_address = bea_bounce_address(smtpd)
+    codes = [
+        send(inbound, dsn(bounce_address, f"<c{n}@localhost.test>"), bounce_address, "<>")[0]
+        for n in range(3)
+    ]
+    assert codes == [250, 250, 451]  # counted before anything of it is read or stored
+    assert len(reports(app)) == 2
