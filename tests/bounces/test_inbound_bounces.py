@@ -20,7 +20,15 @@ from pbem.models import Game, InboundMail
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
 from pbem.watch import metrics
-from tests.bounces.helpers import SAMPLE_RECIPIENT, dsn, engine_of, outbox, reports, sent_to
+from tests.bounces.helpers import (
+    SAMPLE_RECIPIENT,
+    SAMPLES,
+    dsn,
+    engine_of,
+    outbox,
+    reports,
+    sent_to,
+)
 from tests.mailin.helpers import send
 from tests.web.helpers import deliver
 
@@ -48,7 +56,7 @@ def bea_bounce_address(smtpd: Any) -> str:
     return sent_to(smtpd, BEA)[-1][1]
 
 
-def hard(kind: str = "hard") -> float:
+def bounced(kind: str = "hard") -> float:
     return float(metrics.MAILS_BOUNCED.labels(kind)._value.get())
 
 
@@ -57,7 +65,7 @@ def test_a_dsn_records_a_hard_bounce_for_the_address_its_bounce_address_names(
 ) -> None:
     caplog.set_level(logging.INFO)
     bounce_address = bea_bounce_address(smtpd)
-    counted, queued = hard(), len(outbox(app))
+    counted, queued = bounced(), len(outbox(app))
 
     code, text = send(inbound, dsn(bounce_address), to=bounce_address, envelope_from="<>")
 
@@ -71,7 +79,7 @@ def test_a_dsn_records_a_hard_bounce_for_the_address_its_bounce_address_names(
     assert (
         report.outbox_id == verp.parse_address(bounce_address, app.config["REPLY_DOMAIN"]).outbox_id
     )
-    assert hard() == counted + 1
+    assert bounced() == counted + 1
     assert len(outbox(app)) == queued  # never answered
     (line,) = [r.getMessage() for r in caplog.records if "verdict=" in r.getMessage()]
     assert f"verdict=recorded reason=hard outbox={report.outbox_id} game={game}" in line
@@ -189,3 +197,36 @@ def test_a_flood_from_one_client_waits_for_the_mta_to_try_again(
     ]
     assert codes == [250, 250, 451]  # counted before anything of it is read or stored
     assert len(reports(app)) == 2
+
+
+@pytest.mark.parametrize(
+    ("sample", "kind", "status"),
+    [
+        ("gmail-over-quota.eml", "soft", "4.2.2"),
+        ("exim-unknown-user.eml", "hard", "5.1.1"),
+        ("office365-recipient-not-found.eml", "hard", "5.1.10"),
+        ("qmail-no-mailbox.eml", "hard", "5.1.1"),
+        ("arf-abuse.eml", "complaint", ""),
+        ("arf-not-spam.eml", None, None),
+        ("postfix-delayed.eml", None, None),
+        ("out-of-office.eml", None, None),
+        ("person-writing.eml", None, None),
+        ("read-receipt.eml", None, None),
+    ],
+)
+def test_each_kind_of_report_is_recorded_for_the_address_its_bounce_address_names(
+    app: Any, smtpd: Any, game: int, inbound: Any, sample: str, kind: str | None, status: str
+) -> None:
+    bounce_address = bea_bounce_address(smtpd)
+    counted = bounced(kind) if kind else 0.0
+    raw = (SAMPLES / sample).read_bytes()
+
+    assert send(inbound, raw, to=bounce_address, envelope_from="<>")[0] == 250
+
+    if kind is None:  # no report: nothing written, nothing answered
+        assert reports(app) == []
+        return
+    (report,) = reports(app)
+    # The sample names someone at example.com or .net: the bounce address says it is Bea.
+    assert (report.address, report.kind, report.status) == (BEA, kind, status)
+    assert bounced(kind) == counted + 1
