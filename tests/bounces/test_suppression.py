@@ -4,11 +4,13 @@ and that mail is never tried again, while a refusal for now is retried as before
 
 from __future__ import annotations
 
+import smtplib
 from typing import Any
 
 from sqlmodel import col, select
 
 from pbem import play
+from pbem.mailout.mailer import refusal
 from pbem.mailout.sender import LEASE, SUPPRESSED, claim
 from pbem.models import MailAddress, Outbox, Player
 from pbem.storage.db import read_session, write_session
@@ -117,3 +119,16 @@ def test_a_refusal_for_now_is_retried_as_before(app: Any, smtpd: Any, clock: Any
     clock.advance(minutes=1)
     deliver(app)
     assert len(sent_to(smtpd, LEO[1])) == 1 and reports(app) == []
+
+
+def test_only_a_5xx_to_rcpt_or_data_is_a_refusal_for_good() -> None:
+    spam = refusal(smtplib.SMTPDataError(554, b"5.7.1 Message rejected as spam"))
+    assert spam is not None and (spam.status, spam.reason) == (
+        "5.7.1",
+        "554 5.7.1 Message rejected as spam",
+    )
+    plain = refusal(smtplib.SMTPRecipientsRefused({LEO[1]: (550, b"No such user")}))
+    assert plain is not None and plain.status == "550"  # no enhanced status: the reply code
+    assert refusal(smtplib.SMTPDataError(451, b"4.3.0 Try again later")) is None
+    assert refusal(smtplib.SMTPRecipientsRefused({LEO[1]: (452, b"4.2.2 Full")})) is None
+    assert refusal(smtplib.SMTPSenderRefused(553, b"5.1.8 Bad sender", "x@y")) is None
