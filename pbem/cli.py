@@ -1,5 +1,5 @@
 """Command line: migrate, serve locally, run the clock and computer workers, start games,
-list, log, check replays, back up and restore."""
+list, log, check replays, back up and restore, list the addresses whose mail bounces."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ import click
 import orjson
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from sqlalchemy import func, or_
 from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
 from pbem import play
+from pbem.bounces.state import OK
 from pbem.clock.scheduler import (
     computer_moves,
     drain_outbox,
@@ -33,7 +35,7 @@ from pbem.games.message import Message
 from pbem.mailin.cli import inbound_command
 from pbem.mailout.dkim import record_name, record_value, zone_line
 from pbem.mailout.dkimkey import dkim_key
-from pbem.models import Game
+from pbem.models import Game, MailAddress, Player, Seat
 from pbem.players.computers import LEVELS
 from pbem.present.forms import TimeControl
 from pbem.present.text import render, say
@@ -115,7 +117,8 @@ def computers_command(once: bool) -> None:
 @click.command("sweep")
 @with_appcontext
 def sweep_command() -> None:
-    """Handle the timeouts, reminders, digests, vacation ends and unstarted games due, once."""
+    """Handle the timeouts, reminders, digests, vacation ends, unstarted games and bounce
+    reports due, once."""
     result = sweep_due(_app())
     click.echo(", ".join(f"{count} {kind}" for kind, count in result.items()))
 
@@ -242,6 +245,50 @@ def log_command(game_id: int) -> None:
                 )
 
 
+@click.command("mail-status")
+@click.option("--all", "everything", is_flag=True, help="Also the addresses with a score.")
+@with_appcontext
+def mail_status_command(everything: bool) -> None:
+    """List the addresses whose mail bounces or that complained, one line each: state, score,
+    since, last bounce and its kind, seats in active games, the last reason given."""
+    # The seats each address holds in games still played: who is waiting on its mail.
+    seats = (
+        select(Player.email, func.count().label("seats"))
+        .join(Seat, col(Seat.player_id) == col(Player.id))
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(Game.status == "active")
+        .group_by(col(Player.email))
+        .subquery()
+    )
+    shown = [col(MailAddress.state) != OK] + ([col(MailAddress.score) > 0] if everything else [])
+    query = (
+        select(MailAddress, func.coalesce(seats.c.seats, 0))
+        .outerjoin(seats, seats.c.email == col(MailAddress.address))
+        .where(or_(*shown))
+        .order_by(col(MailAddress.state), col(MailAddress.last_bounce_at).desc().nulls_last())
+    )
+    with read_session(_engine()) as session:
+        for row, held in session.exec(query):
+            click.echo(
+                "\t".join(
+                    [
+                        row.address,
+                        row.state,
+                        f"score {row.score}",
+                        f"since {_when(row.since)}",
+                        f"last {_when(row.last_bounce_at)} {row.last_kind or '-'}",
+                        f"{held} active seat{'' if held == 1 else 's'}",
+                        row.last_reason or "-",
+                    ]
+                )
+            )
+
+
+def _when(moment: Any) -> str:
+    """A time as the operator reads it, in UTC; "-" for none."""
+    return f"{moment:%Y-%m-%d %H:%M}" if moment is not None else "-"
+
+
 @click.command("check")
 @with_appcontext
 def check_command() -> None:
@@ -351,6 +398,7 @@ COMMANDS = [
     restore_command,
     inbound_command,
     dkim_record_command,
+    mail_status_command,
 ]
 
 

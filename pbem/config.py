@@ -80,6 +80,9 @@ DEFAULTS: dict[str, Any] = {
     "METRICS_TOKEN": "",
     # Seconds a due mail may wait for its sender before /readyz says mail is stuck.
     "READY_MAIL_AGE": 900.0,
+    # The score at which an address is marked bouncing and mail to it stops (pbem.bounces.score:
+    # a soft bounce adds 1, a hard one 2, at most one a day, back to 0 after 30 quiet days).
+    "BOUNCE_THRESHOLD": 4,
 }
 POOLERS = ("none", "transaction")
 # A domain as the right side of a Message-ID may spell it (RFC 5322 dot-atom, lower case).
@@ -149,6 +152,9 @@ def check_config(config: dict[str, Any]) -> None:
         )
     if float(config.get("READY_MAIL_AGE", 0)) <= 0:
         raise ConfigError("PBEM_READY_MAIL_AGE must be a number of seconds above 0.")
+    threshold = config.get("BOUNCE_THRESHOLD")
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
+        raise ConfigError("PBEM_BOUNCE_THRESHOLD must be a whole number of at least 1.")
     trusted_proxies(config)
     database_settings(config)
 

@@ -60,6 +60,9 @@ class Inbox:
         self.messages: list[EmailMessage] = []
         self.raw: list[bytes] = []  # the bytes delivered, as the server received them
         self.peers: list[Any] = []  # the client's (address, port) of each: one per connection
+        self.senders: list[str] = []  # the envelope sender (MAIL FROM) of each
+        # Recipients refused at RCPT, with the reply given (a relay that knows them unknown).
+        self.refuse: dict[str, str] = {}
         self.close_after_each = False  # hang up once a mail is taken (an idle timeout, say)
         self.per_connection: int | None = None  # then 421 to MAIL FROM (a provider's limit)
         self.busy_after: int | None = None  # then 451 to DATA: taken no more for a while
@@ -76,6 +79,17 @@ class Inbox:
         envelope.mail_options.extend(options)
         return "250 OK"
 
+    async def handle_RCPT(  # noqa: N802
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        with self.lock:
+            refused = self.refuse.get(address.lower())
+        if refused is not None:
+            return refused
+        envelope.rcpt_tos.append(address)
+        envelope.rcpt_options.extend(options)
+        return "250 OK"
+
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
         with self.lock:
             busy = self.busy_after is not None and len(self.messages) >= self.busy_after
@@ -86,6 +100,7 @@ class Inbox:
             self.messages.append(msg)  # type: ignore[arg-type]
             self.raw.append(envelope.original_content)
             self.peers.append(session.peer)
+            self.senders.append(envelope.mail_from)
         if self.close_after_each:
             # After the reply is written: the mail is taken, then the line goes dead.
             asyncio.get_running_loop().call_soon(server.transport.close)
@@ -101,6 +116,7 @@ class Inbox:
             self.messages.clear()
             self.raw.clear()
             self.peers.clear()
+            self.senders.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -81,12 +81,14 @@ def drain_webhooks(app: Flask) -> dict[str, int]:
 
 
 def sweep_due(app: Flask) -> dict[str, int]:
-    """Timeouts, reminders, digests, vacation ends and unstarted games that are due, then the
-    mail they made."""
+    """Timeouts, reminders, digests, vacation ends, unstarted games and bounce reports that are
+    due, then the mail they made."""
     engine = app.extensions["pbem"]["engine"]
     site, days = app.extensions["pbem"]["site"], int(app.config["FORMING_DAYS"])
+    threshold = int(app.config["BOUNCE_THRESHOLD"])
     with metrics.JOB_SECONDS.labels("sweep").time():  # its drain below is timed as one
-        result = sweep(engine, site, app.config["CLOCK"](), forming_days=days)
+        now = app.config["CLOCK"]()
+        result = sweep(engine, site, now, forming_days=days, bounce_threshold=threshold)
         result.update(sweep_leagues(engine, site, app.config["CLOCK"]()))
     if any(result.values()):
         log.info("sweep: %s", result)

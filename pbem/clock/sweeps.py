@@ -1,4 +1,5 @@
-"""The sweeps: play the timeouts, send the reminders, digests and vacation ends that are due.
+"""The sweeps: play the timeouts, send the reminders, digests and vacation ends that are due,
+and score the bounce reports received (pbem.bounces.score, claimed the same way).
 
 Everything due is a row with an indexed due time (Seat.deadline,
 Seat.next_reminder_at, Player.next_digest_at, Vacation.ends_at). A sweep handles
@@ -22,7 +23,9 @@ from typing import Any
 from sqlalchemy import Engine, Update, update
 from sqlmodel import Session, col, select
 
+from pbem.bounces.score import sweep_bounces
 from pbem.clock.deadlines import next_digest, plan, stop_clock
+from pbem.config import DEFAULTS
 from pbem.games import GAMES
 from pbem.mailin import receive
 from pbem.mailout import notify
@@ -47,10 +50,16 @@ def at_most(batch: int) -> int:
 
 
 def sweep(
-    engine: Engine, site: Site, now: datetime, batch: int = 100, forming_days: int = 14
+    engine: Engine,
+    site: Site,
+    now: datetime,
+    batch: int = 100,
+    forming_days: int = 14,
+    bounce_threshold: int = DEFAULTS["BOUNCE_THRESHOLD"],
 ) -> dict[str, int]:
     """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends,
-    and the games that never started (called off after `forming_days`; 0: never)."""
+    the games that never started (called off after `forming_days`; 0: never), and the
+    bounce reports not yet scored (an address turns bouncing at `bounce_threshold`)."""
     with write_session(engine) as session:  # what has run its time, in one transaction
         forget_expired(session, now)
         signin.forget_old(session, now)
@@ -61,6 +70,7 @@ def sweep(
         "digests": sweep_digests(engine, site, now, batch),
         "vacations": sweep_vacations(engine, site, now, batch),
         **sweep_unstarted(engine, site, now, batch, forming_days),
+        "bounces": sweep_bounces(engine, site, now, bounce_threshold, at_most(batch)),
     }
 
 

@@ -100,7 +100,8 @@ def address_ok(engine: Engine, site: Any, address: str) -> bool:
         return seat_for(session, site.secret, reply) is not None
 
 
-def _message_id(msg: EmailMessage, raw: bytes) -> str:
+def message_id_of(msg: EmailMessage, raw: bytes) -> str:
+    """The mail's Message-ID, or one made of its content when it has none usable."""
     given = reading.header(msg, "Message-ID")
     if given and len(given) <= 200:
         return given
@@ -224,7 +225,7 @@ def _verdict(
         msg = reading.parse(raw)
     except reading.Malformed:
         return Verdict("rejected", "malformed", "550 5.6.0 Malformed message", game_id, seat)
-    message_id = _message_id(msg, raw)
+    message_id = message_id_of(msg, raw)
     verdict = _judge(engine, site, reply, msg, message_id, envelope_from, client, now)
     # A Message-ID is the sender's to write: it may not carry the signature into the log.
     shown = message_id.replace(reply.signature, "(signature)")

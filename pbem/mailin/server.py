@@ -1,9 +1,11 @@
 """`pbem inbound`: the SMTP or LMTP server (aiosmtpd) the site's MTA hands the reply domain to.
 
-It takes one recipient per message, and only a reply address we signed (others get a
-550 at RCPT). The database work runs in a worker thread, so one slow mail does not stop
-the listener; any failure of ours answers 451 (the MTA tries again later), never a crash.
-Mail is never sent from here: answers go to the outbox, and the clock sends them.
+It takes one recipient per message, and only a reply address or a bounce address we signed
+(others get a 550 at RCPT): replies to turn mails are played (pbem.mailin.receive), reports
+that a mail did not arrive recorded (pbem.mailin.bounces). The database work runs in a worker
+thread, so one slow mail does not stop the listener; any failure of ours answers 451 (the MTA
+tries again later), never a crash. Mail is never sent from here: answers go to the outbox,
+and the clock sends them.
 """
 
 from __future__ import annotations
@@ -12,14 +14,17 @@ import asyncio
 import logging
 import re
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from pbem.bounces import verp
+from pbem.mailin.bounces import bounce_ok, receive_bounce
 from pbem.mailin.receive import address_ok, receive
-from pbem.players.reply_address import described
+from pbem.players import reply_address
 from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
@@ -42,6 +47,13 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def described(address: str, domain: str) -> str:
+    """What a log line may say of a reply or bounce address: never its signature."""
+    if verp.is_bounce_address(address, domain):
+        return verp.described(address, domain)
+    return reply_address.described(address, domain)
+
+
 def _client(session: Session) -> str:
     """The SMTP client's address (its host, without the port)."""
     peer = session.peer
@@ -61,12 +73,14 @@ class InboundHandler:
     async def handle_RCPT(  # noqa: N802
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
-        """Accept only one of our reply addresses, one per message."""
+        """Accept only one of our reply or bounce addresses, one per message."""
         if envelope.rcpt_tos:
             return "452 4.5.3 One recipient per message"
         loop = asyncio.get_running_loop()
+        bounce = verp.is_bounce_address(address, self.site.reply_domain)
+        check = bounce_ok if bounce else address_ok
         try:
-            ok = await loop.run_in_executor(None, address_ok, self.engine, self.site, address)
+            ok = await loop.run_in_executor(None, check, self.engine, self.site, address)
         except Exception:
             log.exception("inbound: checking %s failed", described(address, self.site.reply_domain))
             return "451 4.3.0 Try again later"
@@ -81,35 +95,35 @@ class InboundHandler:
     async def handle_DATA(  # noqa: N802
         self, server: SMTP, session: Session, envelope: Envelope
     ) -> str:
-        """Apply the mail's move once, or refuse it; the reply code says which."""
+        """Apply the mail's move once, or refuse it; record a bounce report once; the reply
+        code says which."""
         raw = envelope.original_content or b""
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
         rcpt = envelope.rcpt_tos[0] if envelope.rcpt_tos else ""
         loop = asyncio.get_running_loop()
+        now, client = self.clock(), _client(session)
+        bounce = verp.is_bounce_address(rcpt, self.site.reply_domain)
+        if bounce:
+            work = partial(receive_bounce, self.engine, self.site, rcpt, raw, now)
+        else:
+            sender = envelope.mail_from or ""
+            work = partial(receive, self.engine, self.site, sender, rcpt, raw, now)
         try:
-            verdict = await loop.run_in_executor(
-                None,
-                receive,
-                self.engine,
-                self.site,
-                envelope.mail_from or "",
-                rcpt,
-                raw,
-                self.clock(),
-                self.max_bytes,
-                _client(session),
-            )
+            verdict = await loop.run_in_executor(None, work, self.max_bytes, client)
         except Exception:
             log.exception("inbound: a mail for %s failed", described(rcpt, self.site.reply_domain))
             return "451 4.3.0 Try again later"
+        where = f"game={_or_dash(verdict.game_id)} seat={_or_dash(verdict.seat)}"
+        if bounce:  # the mail the report is on, and that mail's game and seat
+            where = f"{verp.described(rcpt, self.site.reply_domain)} {where}"
         log.info(
             _LINE,
             verdict.status,
             verdict.reason or "-",
-            f"game={_or_dash(verdict.game_id)} seat={_or_dash(verdict.seat)}",
+            where,
             _printable(verdict.message_id) or "-",
-            _client(session),
+            client,
             verdict.smtp[:3],
         )
         self.verdicts.append(verdict)

@@ -24,6 +24,34 @@ from pbem.resources import folder
 
 MAIL_TEMPLATES = folder("mail")
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+_STATUS = re.compile(r"\b[245]\.\d{1,3}\.\d{1,3}\b")  # RFC 3463's enhanced status code
+
+
+class Refused(Exception):
+    """The server refused the mail for good (a 5xx to RCPT or DATA): the status (as 5.1.1,
+    else the reply code) and the server's words."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(f"refused: {reason}")
+        self.status, self.reason = status, reason
+
+
+def refusal(exc: smtplib.SMTPException) -> Refused | None:
+    """The refusal for good in smtplib's error for a refused recipient or mail; None for a
+    4xx (the server may take it later) or any other error."""
+    code: int
+    text: bytes | str
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        code, text = next(iter(exc.recipients.values()), (0, b""))
+    elif isinstance(exc, smtplib.SMTPDataError):
+        code, text = exc.smtp_code, exc.smtp_error
+    else:
+        return None
+    if not 500 <= int(code) <= 599:
+        return None
+    words = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    found = _STATUS.search(words)
+    return Refused(found[0] if found else str(code), f"{code} {' '.join(words.split())}")
 
 
 def clean_header(value: str) -> str:
@@ -79,9 +107,12 @@ def render_mail(
     return clean_header(first[len("Subject:") :]), body.lstrip("\n"), html
 
 
-def build_message(row: Outbox, from_addr: str, from_name: str) -> Mail:
+def build_message(
+    row: Outbox, from_addr: str, from_name: str, envelope_from: str | None = None
+) -> Mail:
     """The mail of an outbox row, with its stable Message-ID and thread headers, written and
-    checked (UnsafeMessage if its headers would not read back as built)."""
+    checked (UnsafeMessage if its headers would not read back as built). `envelope_from`:
+    the envelope sender (its bounce address, pbem.bounces.verp), if not `from_addr`."""
     sender, to_addr = ascii_address(from_addr), ascii_address(row.to_addr)
     fields: list[tuple[str, Value]] = [
         ("From", (clean_header(from_name), sender)),
@@ -95,14 +126,15 @@ def build_message(row: Outbox, from_addr: str, from_name: str) -> Mail:
     fields += [(clean_header(k), clean_header(v)) for k, v in sorted(row.headers.items())]
     fields.append(("Auto-Submitted", "auto-generated"))
     data = compose(fields, row.body_text, row.body_html)
-    return Mail(sender, to_addr, row.message_id, data)
+    envelope = ascii_address(envelope_from) if envelope_from else sender
+    return Mail(envelope, to_addr, row.message_id, data)
 
 
 class Backend(Protocol):
     """Something that delivers messages."""
 
     def send(self, mail: Mail) -> None:
-        """Deliver one mail or raise."""
+        """Deliver one mail or raise (Refused when the server refuses it for good)."""
 
     def close(self) -> None:
         """Let go of what sending held open (the sender calls it when a drain ends)."""
@@ -152,7 +184,9 @@ class SmtpBackend:
 
         A kept connection the server has closed meanwhile (an idle timeout), or on which it
         takes no more mail (421 to MAIL FROM, its own limit), gets one more try on a new
-        connection: the mail was not taken on the old one."""
+        connection: the mail was not taken on the old one. A recipient or a mail refused
+        (to RCPT or DATA; Refused when for good) leaves the connection as it was: smtplib
+        has sent RSET."""
         # Signed last, over the bytes as sent: smtplib changes none (they are CR LF already,
         # and the dots it doubles the server takes away).
         data = sign(mail.data, self.dkim) if self.dkim else mail.data
@@ -171,6 +205,12 @@ class SmtpBackend:
                 self._drop()
                 self._smtp, self._carried = self._open(), 0
                 self._smtp.sendmail(mail.sender, [mail.recipient], data)
+        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError) as exc:
+            self._carried += 1
+            found = refusal(exc)
+            if found is None:
+                raise
+            raise found from exc
         except BaseException:
             self._drop()
             raise

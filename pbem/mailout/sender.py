@@ -10,6 +10,12 @@ different rows rather than wait on one; BEGIN IMMEDIATE on SQLite), renders only
 claimed, and holds it for a lease of a few SMTP timeouts from its claim. A sender killed
 mid-send delays that one mail briefly, never loses it, and holds up no other.
 A resend carries the row's stable Message-ID.
+
+Bounces (issue 46): each mail goes out from its own bounce address (pbem.bounces.verp), so
+that a report coming back names it. A mail to an address that bounces or complained is not
+sent unless its owner asked for it (pbem.bounces.state): it is marked done, unsent, in the
+transaction that claims it. A mail the relay refuses for good (5xx to RCPT or DATA) is a
+hard bounce at once: recorded in the transaction that marks it done, never tried again.
 """
 
 from __future__ import annotations
@@ -19,10 +25,13 @@ import time
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Engine, Integer, bindparam, delete, or_, update
+from sqlalchemy import Engine, Integer, bindparam, case, delete, func, or_, update
 from sqlmodel import col, select
 
-from pbem.mailout.mailer import Backend, build_message
+from pbem.bounces import verp
+from pbem.bounces.record import REFUSED, record
+from pbem.bounces.state import may_mail
+from pbem.mailout.mailer import Backend, Refused, build_message
 from pbem.mailout.mime import UnsafeMessage
 from pbem.mailout.render import (
     NoRecipient,
@@ -32,7 +41,7 @@ from pbem.mailout.render import (
     needs_key,
     render_row,
 )
-from pbem.models import Outbox, Player
+from pbem.models import MailAddress, Outbox, Player
 from pbem.players.links import Site
 from pbem.storage.db import read_session, write_session
 from pbem.storage.rawsql import compiled, dialect_of, run
@@ -41,6 +50,8 @@ from pbem.watch import metrics
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=2)
 PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
+# The last_error of a mail done with but not sent: sent_at says when, this says why not.
+SUPPRESSED = "not sent: the address bounces"
 
 
 def backoff(attempts: int) -> timedelta:
@@ -112,13 +123,39 @@ _DUE = (
     .limit(bindparam("w_batch", type_=Integer))
     .with_for_update(skip_locked=True)
 )
-# A claimed row with the player its mail goes to (player columns p_*), read as Core: the
-# ORM's read of the two cost more than it, for every mail.
+# A claimed row with the player its mail goes to (player columns p_*) and the state of the
+# address it goes to (the one it was rendered for, else the player's: a sign-in link asked
+# for an address has neither yet, and goes whatever), read as Core: the ORM's read of the
+# three cost more than it, for every mail.
 _PLAYER = Player.__table__  # type: ignore[attr-defined]
+_ADDRESS = MailAddress.__table__  # type: ignore[attr-defined]
+_TO = func.lower(
+    case((_OUTBOX.c.rendered_at.is_not(None), _OUTBOX.c.to_addr), else_=_PLAYER.c.email)
+)
+_ROW_COLUMNS = [
+    *_OUTBOX.c,
+    *(column.label(f"p_{column.name}") for column in _PLAYER.c),
+    _ADDRESS.c.state.label("a_state"),
+]
 _ROW = (
-    select(*_OUTBOX.c, *(column.label(f"p_{column.name}") for column in _PLAYER.c))
-    .select_from(_OUTBOX.outerjoin(_PLAYER, _PLAYER.c.id == _OUTBOX.c.player_id))
+    select(*_ROW_COLUMNS)
+    .select_from(
+        _OUTBOX.outerjoin(_PLAYER, _PLAYER.c.id == _OUTBOX.c.player_id).outerjoin(
+            _ADDRESS, _ADDRESS.c.address == _TO
+        )
+    )
     .where(_OUTBOX.c.id == bindparam("w_id"))
+)
+# A mail done with unsent (its address bounces, or the relay refused it for good): sent_at
+# is when, last_error why; retention and /readyz take it as done.
+_DONE = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
+    .values(
+        claimed_until=bindparam("w_claimed", type_=_OUTBOX.c.claimed_until.type),
+        sent_at=bindparam("w_sent", type_=_OUTBOX.c.sent_at.type),
+        last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
+    )
 )
 
 
@@ -142,11 +179,18 @@ def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]
     }
 
 
-def _claimed(session: Any, row_id: int) -> tuple[Outbox, Player | None]:
+def _claimed(session: Any, row_id: int, now: datetime) -> tuple[Outbox, Player | None] | None:
     """A row just claimed and its player (models outside the session), the unsubscribe key
-    its rendering needs given to the player in the claim's transaction if they have none."""
+    its rendering needs given to the player in the claim's transaction if they have none;
+    None when the address it goes to bounces and its owner did not ask for it: then it is
+    marked done, unsent, in this transaction."""
     found = session.connection().execute(_ROW, {"w_id": row_id}).mappings().one()
     row = Outbox.model_construct(**{name: found[name] for name in _OUTBOX.c.keys()})
+    if not may_mail(found["a_state"] or "ok", row.event):
+        params = {"w_id": row_id, "w_sent": now, "w_error": SUPPRESSED, "w_claimed": None}
+        _changed(session, "done", _DONE, params)
+        log.info("mail %s (%s) not sent: its address bounces", row_id, row.event)
+        return None
     if found["p_id"] is None:
         return row, None
     if row.rendered_at is None and needs_key(row) and not found["p_unsubscribe_key"]:
@@ -172,13 +216,14 @@ def claim_to_send(
             _mark_sent(session, *sent)
         if not _claim_one(session, row_id, at, lease):
             return None
-        return _claimed(session, row_id)[0]
+        claimed = _claimed(session, row_id, at)
+        return claimed[0] if claimed is not None else None
 
 
 def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
     """Claim up to `batch` rows due at `now` that no sender holds, oldest first, each until
     `now + lease`; rows another sender holds or is claiming are skipped, never waited for."""
-    return [row for row, _ in _claim_due(engine, now, now, batch, lease)]
+    return [claimed[0] for claimed in _claim_due(engine, now, now, batch, lease) if claimed]
 
 
 def _claim_due(
@@ -188,16 +233,17 @@ def _claim_due(
     batch: int,
     lease: timedelta,
     sent: tuple[int, datetime] | None = None,
-) -> list[tuple[Outbox, Player | None]]:
+) -> list[tuple[Outbox, Player | None] | None]:
     """Claim up to `batch` rows due at `now` that no sender holds at `at`, each until `at +
-    lease`: the rows and their players. `sent` as for claim_to_send."""
+    lease`: the rows and their players, None for each row not to be sent (its address
+    bounces: marked done). `sent` as for claim_to_send."""
     with write_session(engine) as session:
         if sent is not None:
             _mark_sent(session, *sent)
         params = {"w_now": now, "w_at": at, "w_batch": batch}
         ids = list(session.connection().execute(_DUE, params).scalars())
         claimed = [row_id for row_id in ids if _claim_one(session, row_id, at, lease)]
-        return [_claimed(session, row_id) for row_id in claimed]
+        return [_claimed(session, row_id, now) for row_id in claimed]
 
 
 def render(
@@ -258,8 +304,9 @@ def _with(row: Outbox, mail: Rendered, now: datetime) -> Outbox:
 
 
 # What became of the next due mail (_send_next): none was left that no other sender holds;
-# it failed and is marked to retry later (or parked); it had nobody to go to and is gone; it
-# was sent; or the server failed to take it.
+# it failed and is marked to retry later (or parked, or refused for good); it had nobody to
+# go to and is gone, or its address bounces and it is done unsent; it was sent; or the
+# server failed to take it.
 Outcome = Literal["none", "failed", "dropped", "sent", "down"]
 
 
@@ -286,6 +333,8 @@ def _send_next(
     claimed = _claim_due(engine, now, at, 1, lease, sent)
     if not claimed:
         return "none"
+    if claimed[0] is None:
+        return "dropped"  # its address bounces: done, unsent
     row, player = claimed[0]
     ready, rendered, dropped = render(engine, site, [row], now, player)
     stats["rendered"] = stats.get("rendered", 0) + rendered
@@ -298,7 +347,8 @@ def _send_next(
     row = ready[0]
     clock = time.perf_counter()
     try:
-        mail = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"])
+        envelope = verp.envelope_sender(site.secret, site.reply_domain, row, config["MAIL_FROM"])
+        mail = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"], envelope)
     except (UnsafeMessage, ValueError, TypeError) as exc:
         # Never send a mail whose headers would not arrive as built (header injection).
         log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
@@ -307,6 +357,10 @@ def _send_next(
         return "failed"
     try:
         backend.send(mail)
+    except Refused as exc:  # for good: a hard bounce, never tried again
+        _refused(engine, row, now, exc.status, exc.reason)
+        metrics.MAILS_FAILED.inc()
+        return "failed"  # the server is up, and takes the next mail
     except Exception as exc:  # any failure to deliver means: try again later
         log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
         _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
@@ -359,6 +413,18 @@ def drain(
         return done
     finally:
         backend.close()  # the SMTP connection the drain's mails went on
+
+
+def _refused(engine: Engine, row: Outbox, now: datetime, status: str, reason: str) -> None:
+    """The relay refused the mail for good: mark it done, unsent, with a hard bounce for its
+    address recorded in the same transaction (scored by the clock's sweep)."""
+    error = f"refused by the relay: {reason}"[:500]
+    with write_session(engine) as session:
+        params = {"w_id": row.id, "w_sent": now, "w_error": error, "w_claimed": None}
+        if _changed(session, "done", _DONE, params) == 1:
+            record(session, row.to_addr, row.id, row.game_id, REFUSED, status, reason, now)
+    # Neither the address nor the server's words (which often repeat it) go to the log.
+    log.warning("mail %s refused by the relay (%s): counted as a hard bounce", row.id, status)
 
 
 def _mark_sent(session: Any, row_id: int | None, sent_at: datetime) -> None:

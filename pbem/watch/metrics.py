@@ -63,11 +63,15 @@ MAILS_FAILED = Counter(
     "Mails given up: refused as unsafe to send (headers that would not arrive as built).",
     registry=REGISTRY,
 )
+BOUNCE_KINDS = ("soft", "hard", "refused", "complaint")
 MAILS_BOUNCED = Counter(
     "pbem_mails_bounced",
-    "Mails reported undelivered by a bounce (0 until bounces are read: issue 46).",
+    "Reports that a mail did not arrive, counted when written, by kind: soft (a 4.x.x"
+    " status), hard (5.x.x), refused (by the relay at SMTP time), complaint (marked as spam).",
+    ["kind"],
     registry=REGISTRY,
 )
+_BOUNCED = {kind: MAILS_BOUNCED.labels(kind) for kind in BOUNCE_KINDS}
 WEBHOOK_OUTCOMES = ("sent", "failed", "silent", "disabled", "dropped")
 WEBHOOKS = Counter(
     "pbem_webhook_deliveries",
@@ -79,8 +83,8 @@ WEBHOOKS = Counter(
 _WEBHOOKS = {outcome: WEBHOOKS.labels(outcome) for outcome in WEBHOOK_OUTCOMES}
 INBOUND = Counter(
     "pbem_inbound_mails",
-    "Mails received at reply addresses, by verdict (applied, refused, ignored, rejected,"
-    " deferred) and reason.",
+    "Mails received at reply and bounce addresses, by verdict (applied, refused, ignored,"
+    " rejected, deferred; recorded: a bounce report written) and reason.",
     ["verdict", "reason"],
     registry=REGISTRY,
 )
@@ -111,7 +115,7 @@ def inbound_verdict(verdict: str, reason: str) -> None:
     INBOUND.labels(verdict, reason or "none").inc()
 
 
-# --- moves, counted once committed -------------------------------------------------
+# --- moves and bounce reports, counted once committed --------------------------------
 
 _PENDING = "pbem.watch.moves"
 
@@ -119,10 +123,20 @@ _PENDING = "pbem.watch.moves"
 def moves_written(session: Session, sources: Iterable[str], via: str = "page") -> None:
     """Note moves written in the session's transaction (their log sources; `via`: page or api
     for a player's own): counted when the transaction commits, not at all if it rolls back."""
-    named = [_counted_as(source, via) for source in sources]
-    # The innermost transaction: a savepoint rolled back takes its moves with it.
+    _pending(session, [_MOVES[_counted_as(source, via)] for source in sources])
+
+
+def bounce_recorded(session: Session, kind: str) -> None:
+    """Note a bounce report of `kind` written in the session's transaction: counted when the
+    transaction commits, not at all if it rolls back."""
+    _pending(session, [_BOUNCED[kind]])
+
+
+def _pending(session: Session, counters: list[Any]) -> None:
+    """Counters to add one to each when the session's current transaction commits."""
+    # The innermost transaction: a savepoint rolled back takes its counts with it.
     current = session.get_nested_transaction() or session.get_transaction()
-    session.info.setdefault(_PENDING, []).append((current, named))
+    session.info.setdefault(_PENDING, []).append((current, counters))
 
 
 def _counted_as(source: str, via: str) -> str:
@@ -134,18 +148,19 @@ def _counted_as(source: str, via: str) -> str:
 
 @event.listens_for(Session, "after_commit")
 def _count_committed(session: Session) -> None:
-    """The outermost transaction committed: its moves are in the log for good."""
+    """The outermost transaction committed: its moves and reports are written for good."""
     if session.in_nested_transaction():
         return  # a savepoint released: the outer transaction may still roll back
     pending = session.info.pop(_PENDING, None)
-    for _, named in pending or ():
-        for source in named:
-            _MOVES[source].inc()
+    for _, counters in pending or ():
+        for counter in counters:
+            counter.inc()
 
 
 @event.listens_for(Session, "after_soft_rollback")
 def _forget_rolled_back(session: Session, previous: SessionTransaction) -> None:
-    """Moves written in a transaction rolled back (or in a savepoint inside it) never were."""
+    """Moves and reports written in a transaction rolled back (or in a savepoint inside it)
+    never were."""
     pending: list[Any] | None = session.info.get(_PENDING)
     if pending:
         pending[:] = [entry for entry in pending if not _within(entry[0], previous)]

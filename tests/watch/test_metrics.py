@@ -75,7 +75,7 @@ def test_the_right_token_gets_the_prometheus_text(client: Any, app: Any, smtpd: 
         assert secret not in text
     labels = {key for name, have, _ in series.samples for key in have}
     assert labels <= {"process", "host", "source", "outcome", "verdict", "reason", "game",
-                      "level", "job", "le"}  # fmt: skip
+                      "level", "job", "kind", "le"}  # fmt: skip
 
 
 def test_the_counters_say_what_was_done(client: Any, app: Any, smtpd: Any, clock: Any) -> None:
