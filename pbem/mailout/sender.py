@@ -4,17 +4,15 @@ Rendering happens here, after the transaction that queued the mail has committed
 a move holds the write lock only for its writes. A row is rendered once and the
 result stored in it, so a resend is the same mail.
 
-Safe to run in several clock processes at once, and faster for each: a sender claims the
-oldest due mail that no other holds (FOR UPDATE SKIP LOCKED on PostgreSQL, so senders take
-different rows rather than wait on one; BEGIN IMMEDIATE on SQLite), renders only what it
-claimed, and holds it for a lease of a few SMTP timeouts from its claim. A sender killed
-mid-send delays that one mail briefly, never loses it, and holds up no other.
-A resend carries the row's stable Message-ID.
+Safe to run in several clock processes at once, and faster for each: a sender claims one
+due mail at a time that no other holds (pbem.mailout.claims), renders only what it claimed,
+and holds it for a lease of a few SMTP timeouts from its claim. A sender killed mid-send
+delays that one mail briefly, never loses it, and holds up no other. A resend carries the
+row's stable Message-ID.
 
 Bounces (issue 46): each mail goes out from its own bounce address (pbem.bounces.verp), so
-that a report coming back names it. A mail to an address that bounces or complained is not
-sent unless its owner asked for it (pbem.bounces.state): it is marked done, unsent, in the
-transaction that claims it. A mail the relay refuses for good (5xx to RCPT or DATA) is a
+that a report coming back names it; a mail to an address that bounces is not claimed to be
+sent (pbem.mailout.claims). A mail the relay refuses for good (5xx to RCPT or DATA) is a
 hard bounce at once: recorded in the transaction that marks it done, never tried again.
 """
 
@@ -25,33 +23,28 @@ import time
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Engine, Integer, bindparam, case, delete, func, or_, update
-from sqlmodel import col, select
+from sqlalchemy import Engine, bindparam, delete, update
+from sqlmodel import col
 
 from pbem.bounces import verp
 from pbem.bounces.record import REFUSED, record
-from pbem.bounces.state import may_mail
+from pbem.mailout import claims
 from pbem.mailout.mailer import Backend, Refused, build_message
 from pbem.mailout.mime import UnsafeMessage
 from pbem.mailout.render import (
     NoRecipient,
     Rendered,
     Unrenderable,
-    ensure_unsubscribe_key,
-    needs_key,
     render_row,
 )
-from pbem.models import MailAddress, Outbox, Player
+from pbem.models import Outbox, Player
 from pbem.players.links import Site
 from pbem.storage.db import read_session, write_session
-from pbem.storage.rawsql import compiled, dialect_of, run
 from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=2)
 PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
-# The last_error of a mail done with but not sent: sent_at says when, this says why not.
-SUPPRESSED = "not sent: the address bounces"
 
 
 def backoff(attempts: int) -> timedelta:
@@ -59,33 +52,8 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=30 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF)
 
 
-def lease_for(config: dict[str, Any]) -> timedelta:
-    """How long a claimed mail is left to its sender: a few SMTP timeouts, not minutes.
-
-    Only the mail being sent is claimed, so after a crash the others wait for nothing,
-    and the one in flight waits this long (it may then go twice, with one Message-ID).
-    """
-    return timedelta(seconds=3 * float(config.get("SMTP_TIMEOUT", 10.0)))
-
-
-LEASE = lease_for({})
-
-
-# Statements built once (the sender runs them for every mail); run on the session's
-# connection, as Core: the ORM's steps for an UPDATE cost more than the UPDATE.
+# Rendered mail stored in its row (render), as Core: the ORM's UPDATE costs more.
 _OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
-_CLAIM = (
-    update(_OUTBOX)
-    .where(
-        _OUTBOX.c.id == bindparam("w_id"),
-        _OUTBOX.c.sent_at.is_(None),
-        # Never before its time, whatever a sender read as due: a mail held while its
-        # player looks at the page waits (pbem.players.presence), as a retry does.
-        _OUTBOX.c.next_attempt_at <= bindparam("w_at"),
-        or_(_OUTBOX.c.claimed_until.is_(None), _OUTBOX.c.claimed_until < bindparam("w_at")),
-    )
-    .values(claimed_until=bindparam("w_until", type_=_OUTBOX.c.claimed_until.type))
-)
 _STORE = (
     update(_OUTBOX)
     .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.rendered_at.is_(None))
@@ -96,80 +64,6 @@ _STORE = (
         }
     )
 )
-_SENT = (
-    update(_OUTBOX)
-    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
-    .values(
-        claimed_until=bindparam("w_claimed", type_=_OUTBOX.c.claimed_until.type),
-        sent_at=bindparam("w_sent", type_=_OUTBOX.c.sent_at.type),
-        last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
-    )
-)
-# The due rows no sender holds, oldest first, locked as they are read and with the rows
-# another sender is claiming at that moment skipped (FOR UPDATE SKIP LOCKED; SQLite has
-# neither, and needs neither: its BEGIN IMMEDIATE lets one claim run at a time). So senders
-# in several clock processes take different rows, and none renders a row it did not claim.
-_DUE = (
-    select(_OUTBOX.c.id)
-    .where(
-        _OUTBOX.c.sent_at.is_(None),
-        _OUTBOX.c.next_attempt_at <= bindparam("w_now", type_=_OUTBOX.c.next_attempt_at.type),
-        or_(
-            _OUTBOX.c.claimed_until.is_(None),
-            _OUTBOX.c.claimed_until < bindparam("w_at", type_=_OUTBOX.c.claimed_until.type),
-        ),
-    )
-    .order_by(_OUTBOX.c.id)
-    .limit(bindparam("w_batch", type_=Integer))
-    .with_for_update(skip_locked=True)
-)
-# A claimed row with the player its mail goes to (player columns p_*) and the state of the
-# address it goes to (the one it was rendered for, else the player's: a sign-in link asked
-# for an address has neither yet, and goes whatever), read as Core: the ORM's read of the
-# three cost more than it, for every mail.
-_PLAYER = Player.__table__  # type: ignore[attr-defined]
-_ADDRESS = MailAddress.__table__  # type: ignore[attr-defined]
-_TO = func.lower(
-    case((_OUTBOX.c.rendered_at.is_not(None), _OUTBOX.c.to_addr), else_=_PLAYER.c.email)
-)
-_ROW_COLUMNS = [
-    *_OUTBOX.c,
-    *(column.label(f"p_{column.name}") for column in _PLAYER.c),
-    _ADDRESS.c.state.label("a_state"),
-]
-_ROW = (
-    select(*_ROW_COLUMNS)
-    .select_from(
-        _OUTBOX.outerjoin(_PLAYER, _PLAYER.c.id == _OUTBOX.c.player_id).outerjoin(
-            _ADDRESS, _ADDRESS.c.address == _TO
-        )
-    )
-    .where(_OUTBOX.c.id == bindparam("w_id"))
-)
-# A mail done with unsent (its address bounces, or the relay refused it for good): sent_at
-# is when, last_error why; retention and /readyz take it as done.
-_DONE = (
-    update(_OUTBOX)
-    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
-    .values(
-        claimed_until=bindparam("w_claimed", type_=_OUTBOX.c.claimed_until.type),
-        sent_at=bindparam("w_sent", type_=_OUTBOX.c.sent_at.type),
-        last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
-    )
-)
-
-
-def _changed(session: Any, name: str, statement: Any, values: dict[str, Any]) -> int:
-    """Run one of the UPDATEs above on the driver's cursor (compiled once per database,
-    pbem.storage.rawsql: the sender runs three a mail); the rows it changed."""
-    done = compiled(dialect_of(session), ("sender", name), lambda: statement)
-    return int(run(session, done, done.parameters(values)).rowcount)
-
-
-def _claim_one(session: Any, row_id: int, at: datetime, lease: timedelta) -> bool:
-    """Claim one row until `at + lease`, unless it is sent or another sender holds it."""
-    params = {"w_id": row_id, "w_at": at, "w_until": at + lease}
-    return _changed(session, "claim", _CLAIM, params) == 1
 
 
 def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]:
@@ -177,73 +71,6 @@ def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]
     return {"w_id": row_id, "w_rendered_at": now} | {
         f"w_{name}": value for name, value in mail.__dict__.items()
     }
-
-
-def _claimed(session: Any, row_id: int, now: datetime) -> tuple[Outbox, Player | None] | None:
-    """A row just claimed and its player (models outside the session), the unsubscribe key
-    its rendering needs given to the player in the claim's transaction if they have none;
-    None when the address it goes to bounces and its owner did not ask for it: then it is
-    marked done, unsent, in this transaction."""
-    found = session.connection().execute(_ROW, {"w_id": row_id}).mappings().one()
-    row = Outbox.model_construct(**{name: found[name] for name in _OUTBOX.c.keys()})
-    if not may_mail(found["a_state"] or "ok", row.event):
-        params = {"w_id": row_id, "w_sent": now, "w_error": SUPPRESSED, "w_claimed": None}
-        _changed(session, "done", _DONE, params)
-        log.info("mail %s (%s) not sent: its address bounces", row_id, row.event)
-        return None
-    if found["p_id"] is None:
-        return row, None
-    if row.rendered_at is None and needs_key(row) and not found["p_unsubscribe_key"]:
-        player = session.get(Player, found["p_id"])
-        ensure_unsubscribe_key(session, player)
-        return row, player
-    fields = {name: found[f"p_{name}"] for name in _PLAYER.c.keys()}
-    return row, Player.model_construct(**fields)
-
-
-def claim_to_send(
-    engine: Engine,
-    row_id: int,
-    at: datetime,
-    lease: timedelta,
-    sent: tuple[int, datetime] | None = None,
-) -> Outbox | None:
-    """Claim one given row until `at + lease`: the row, or None when it is sent, not yet due,
-    or another sender holds it. `sent`: the mail sent just before (its id, when), marked
-    sent first in the same transaction, which commits that mark even when nothing is claimed."""
-    with write_session(engine) as session:
-        if sent is not None:
-            _mark_sent(session, *sent)
-        if not _claim_one(session, row_id, at, lease):
-            return None
-        claimed = _claimed(session, row_id, at)
-        return claimed[0] if claimed is not None else None
-
-
-def claim(engine: Engine, now: datetime, batch: int, lease: timedelta = LEASE) -> list[Outbox]:
-    """Claim up to `batch` rows due at `now` that no sender holds, oldest first, each until
-    `now + lease`; rows another sender holds or is claiming are skipped, never waited for."""
-    return [claimed[0] for claimed in _claim_due(engine, now, now, batch, lease) if claimed]
-
-
-def _claim_due(
-    engine: Engine,
-    now: datetime,
-    at: datetime,
-    batch: int,
-    lease: timedelta,
-    sent: tuple[int, datetime] | None = None,
-) -> list[tuple[Outbox, Player | None] | None]:
-    """Claim up to `batch` rows due at `now` that no sender holds at `at`, each until `at +
-    lease`: the rows and their players, None for each row not to be sent (its address
-    bounces: marked done). `sent` as for claim_to_send."""
-    with write_session(engine) as session:
-        if sent is not None:
-            _mark_sent(session, *sent)
-        params = {"w_now": now, "w_at": at, "w_batch": batch}
-        ids = list(session.connection().execute(_DUE, params).scalars())
-        claimed = [row_id for row_id in ids if _claim_one(session, row_id, at, lease)]
-        return [_claimed(session, row_id, now) for row_id in claimed]
 
 
 def render(
@@ -330,7 +157,7 @@ def _send_next(
     mail it was sending (the others are not leased to it)."""
     clock = time.perf_counter()
     sent = (unmarked.pop(), now) if unmarked else None
-    claimed = _claim_due(engine, now, at, 1, lease, sent)
+    claimed = claims.claim_due(engine, now, at, 1, lease, sent)
     if not claimed:
         return "none"
     if claimed[0] is None:
@@ -391,7 +218,7 @@ def drain(
     added to: rows rendered and sent, seconds rendering and sending.
     """
     stats = stats if stats is not None else {}
-    lease = lease_for(config)
+    lease = claims.lease_for(config)
     started = time.monotonic()
     done = {"sent": 0, "failed": 0}
     unmarked: list[int] = []  # the mail just sent, marked with the next claim
@@ -420,17 +247,10 @@ def _refused(engine: Engine, row: Outbox, now: datetime, status: str, reason: st
     address recorded in the same transaction (scored by the clock's sweep)."""
     error = f"refused by the relay: {reason}"[:500]
     with write_session(engine) as session:
-        params = {"w_id": row.id, "w_sent": now, "w_error": error, "w_claimed": None}
-        if _changed(session, "done", _DONE, params) == 1:
+        if claims.mark_done(session, row.id, now, error):
             record(session, row.to_addr, row.id, row.game_id, REFUSED, status, reason, now)
     # Neither the address nor the server's words (which often repeat it) go to the log.
     log.warning("mail %s refused by the relay (%s): counted as a hard bounce", row.id, status)
-
-
-def _mark_sent(session: Any, row_id: int | None, sent_at: datetime) -> None:
-    """Mark a row sent (a row another sender marked sent meanwhile stays as it is)."""
-    params = {"w_id": row_id, "w_sent": sent_at, "w_claimed": None, "w_error": None}
-    _changed(session, "sent", _SENT, params)
 
 
 def _mark(
@@ -443,7 +263,7 @@ def _mark(
 ) -> None:
     with write_session(engine) as session:
         if sent_at is not None:
-            _mark_sent(session, row_id, sent_at)
+            claims.mark_sent(session, row_id, sent_at)
             return
         row = session.get(Outbox, row_id)
         if row is None or row.sent_at is not None:

@@ -20,7 +20,7 @@ from pbem.clock.scheduler import sweep_due
 from pbem.devpostfix import Postfix, postfix_bin
 from pbem.devservers import HOST
 from pbem.mailin.server import make_controller
-from pbem.mailout.sender import SUPPRESSED
+from pbem.mailout.claims import SUPPRESSED
 from pbem.storage.db import write_session
 from tests.bounces.conftest import MAIL_FROM, REPLY_DOMAIN
 from tests.bounces.helpers import address_row, engine_of, outbox, reports

@@ -10,8 +10,8 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem import play
+from pbem.mailout.claims import LEASE, SUPPRESSED, claim
 from pbem.mailout.mailer import refusal
-from pbem.mailout.sender import LEASE, SUPPRESSED, claim
 from pbem.models import MailAddress, Outbox, Player
 from pbem.storage.db import read_session, write_session
 from pbem.watch import metrics

@@ -17,7 +17,7 @@ from sqlmodel import col, select
 
 from pbem import play
 from pbem.clock.scheduler import computer_moves
-from pbem.mailout.sender import LEASE, claim_to_send
+from pbem.mailout.claims import LEASE, claim_to_send
 from pbem.models import Outbox, Seat
 from pbem.players.presence import SEEN_EVERY
 from pbem.storage.db import read_session, write_session

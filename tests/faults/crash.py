@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem import create_app, moves
 from pbem.clock.scheduler import drain_outbox, sweep_due
-from pbem.mailout import notify, sender
+from pbem.mailout import claims, notify
 
 
 def die(*_args: Any, **_kwargs: Any) -> None:
@@ -25,7 +25,7 @@ def main() -> None:
     """Kill the sender after the SMTP server accepted a mail, or the sweep on its third game."""
     app = create_app()
     if sys.argv[1] == "sender":
-        sender._mark_sent = die  # the mail was accepted, but is not yet marked sent
+        claims.mark_sent = die  # the mail was accepted, but is not yet marked sent
         drain_outbox(app)
     else:
         real_queue = notify.queue

@@ -13,8 +13,8 @@ from sqlmodel import select
 from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.mailout import sender
+from pbem.mailout.claims import LEASE, claim, claim_to_send
 from pbem.mailout.notify import decode, encode
-from pbem.mailout.sender import LEASE, claim, claim_to_send
 from pbem.mailout.sender import render as render_claimed
 from pbem.models import Game, Move, Outbox, Player
 from pbem.present import presenter, rounds_viewed

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import select, update
 
-from pbem.mailout.sender import LEASE, claim_to_send, render
+from pbem.mailout.claims import LEASE, claim_to_send
+from pbem.mailout.sender import render
 from pbem.models import Outbox
 from pbem.storage.db import read_session, write_session
 from tests.web.helpers import deliver, form_with, headline, hidden, link_in
