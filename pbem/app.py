@@ -42,6 +42,7 @@ from pbem.web import (
     health,
     leagues,
     lobby,
+    mailfix,
     markup,
     me,
     notes,
@@ -133,6 +134,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(signin.bp)
     app.register_blueprint(me.bp)
+    app.register_blueprint(mailfix.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(notes.bp)
     app.register_blueprint(verify.bp)

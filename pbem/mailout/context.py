@@ -5,16 +5,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
+from sqlalchemy import bindparam
+from sqlmodel import Session, col, select
 
 from pbem.games import GAMES, fairdeal
-from pbem.models import Game, Player, Seat
+from pbem.models import Game, MailAddress, Player, Seat
 from pbem.players.links import Site
 from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
+from pbem.present.mailstate import BOUNCING, COMPLAINED, told_seat
 from pbem.present.options import banks_text, option_lines, time_control
 from pbem.present.text import join_names, say
-from pbem.present.timefmt import deadline_context, format_when
+from pbem.present.timefmt import deadline_context, format_day, format_when
 from pbem.storage.store import log_of
 
 
@@ -26,7 +28,40 @@ def player_context(site: Site, player: Player, now: datetime) -> dict[str, Any]:
         "notify": player.notify,
         "unsubscribe_link": "",
         "when": lambda moment: format_when(moment, player.tz, player.lang),
+        "day": lambda moment: format_day(moment, player.tz, player.lang),
     }
+
+
+# Turn mails say which other seats pbem can no longer mail (issue 46): they may not know
+# it is their turn, and the reader may reach them another way.
+TROUBLE_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout"}
+# The game's seats whose player's address bounces or complained, with since when: one
+# query on the seats' index, the players' and addresses' keys.
+_TROUBLE = (
+    select(Seat.seat, MailAddress.state, MailAddress.since, MailAddress.updated_at)
+    .join(Player, col(Player.id) == col(Seat.player_id))
+    .join(MailAddress, col(MailAddress.address) == col(Player.email))
+    .where(
+        col(Seat.game_id) == bindparam("game_id"),
+        col(MailAddress.state).in_([BOUNCING, COMPLAINED]),
+    )
+    .order_by(col(Seat.seat))
+)
+
+
+def mail_trouble(
+    session: Session, game: Game, seats: list[Seat], seat: Seat
+) -> list[dict[str, Any]]:
+    """The other seats of a game being played that pbem can no longer mail: their names,
+    states and since when (the template says the day in the reader's zone)."""
+    if game.status != "active":
+        return []
+    found = session.exec(_TROUBLE, params={"game_id": game.id}).all()
+    return [
+        {"name": seats[n].name, "state": state, "since": since or updated}
+        for n, state, since, updated in found
+        if n != seat.seat and n < len(seats) and told_seat(seats[n])
+    ]
 
 
 def mail_context(
@@ -111,6 +146,8 @@ def mail_context(
         )
         context["winners_text"] = join_names(context["results"]["winners"], lang)
         context["i_won"] = seat.seat in _winning_seats(game.outcome)
+    if event in TROUBLE_EVENTS:
+        context["mail_trouble"] = mail_trouble(session, game, seats, seat)
     context["guests"] = [n for n in context["others"] if n != context["creator"]]
     context["guests_text"] = join_names(context["guests"], lang)
     context["others_text"] = join_names(context["others"], lang)

@@ -178,6 +178,37 @@ def queue(
     return True
 
 
+def notice_id(site: Site, game: Game, occasion: str) -> str:
+    """The Message-ID of a game's notice about one occasion (queue_notice): the same for
+    the same occasion, so that a second telling finds the first."""
+    return f"<notice.{occasion}.g{game.id}@{site.domain}>"
+
+
+def queue_notice(
+    tell: Telling, seat: Seat, event: str, occasion: str, extra: dict[str, Any]
+) -> bool:
+    """Put a mail to `seat` about something other than the game's moves (a player pbem can
+    no longer mail) in the outbox rows of `tell`, once per `occasion`: it tells no move and
+    no talk, which stay news for the seat's next turn mail. None to a computer seat."""
+    if seat.computer:
+        return False
+    game = tell.game
+    facts: dict[str, Any] = {
+        "deadline": seat.deadline,
+        "since": game.ply,  # no move is news in it
+        "absent": [s.seat for s in tell.seats if s.absent],
+        "started": game.state is not None,
+        "to_act": list(GAMES[game.slug].to_act(game.state)) if game.state is not None else [],
+        "over": game.outcome is not None,
+        "active": False,  # no Reply-To: it asks for no move
+        "extra": extra,
+    }
+    row = _row(tell.site, event, seat.player_id, game, tell.now, facts, seat.seat, game.ply)
+    row["message_id"] = notice_id(tell.site, game, occasion)
+    tell.writes.add(Outbox, row)
+    return True
+
+
 def queue_player_mail(
     session: Session,
     site: Site,

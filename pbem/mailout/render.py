@@ -23,7 +23,7 @@ from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.players import signin
 from pbem.players.computers import is_computer_email
-from pbem.players.links import Site, new_key
+from pbem.players.links import ADDRESS_TTL, Site, new_key
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
@@ -128,6 +128,8 @@ def render_row(
             context["games"] = _digest_entries(session, site, player, facts["games"], now)
         if asked:
             context.update(signin.asked_mail(site, row.id or 0, player))
+        if row.event == ADDRESS_CONFIRM:
+            context.update(_address_mail(site, row, player))
     else:
         game, seats = _game_and_seats(session, row.game_id)
         if game is None or row.seat is None or row.seat >= len(seats):
@@ -150,7 +152,28 @@ def render_row(
         headers["Reply-To"] = context["reply_address"]
     context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
     subject, text, html = render_mail(site.mail_templates, row.event, player.lang, context)
-    return Rendered(player.email, to_name, subject, text, html, headers)
+    to_addr = player.email
+    if row.event == ADDRESS_CONFIRM:
+        to_addr = context["new_email"]  # the new address: its owner confirms it by the link
+    return Rendered(to_addr, to_name, subject, text, html, headers)
+
+
+# The mail that confirms a new address goes to that address (pbem.bounces.fix), not to the
+# player's address now.
+ADDRESS_CONFIRM = "address_confirm"
+
+
+def _address_mail(site: Site, row: Outbox, player: Player) -> dict[str, Any]:
+    """What the mail confirming a new address says: the link, for how many days, and where
+    it goes (the address asked for, kept in the row)."""
+    new_email = str(decode(row.extra).get("extra", {}).get("email", ""))
+    if not new_email:
+        raise Unrenderable(f"outbox {row.id}: no address to confirm")
+    return {
+        "new_email": new_email,
+        "confirm_link": site.address_url(row.id or 0, player.id or 0),
+        "days": ADDRESS_TTL.days,
+    }
 
 
 # Models made with model_construct read through the mapped attributes, which exist only

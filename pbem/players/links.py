@@ -18,7 +18,9 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from pbem.mailout.mailer import MailTemplates
 from pbem.models import Game, Player, Seat
 
-PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league")
+PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league", "address")
+# How long the link that confirms a new address works (pbem.bounces.fix).
+ADDRESS_TTL = timedelta(days=3)
 
 
 class BadLink(Exception):
@@ -114,3 +116,9 @@ class Site:
         """The player's one-click unsubscribe link (RFC 8058)."""
         token = make_token(self.secret, "unsubscribe", [player.id, player.unsubscribe_key])
         return f"{self.base_url.rstrip('/')}/u/{token}"
+
+    def address_url(self, outbox_id: int, player_id: int) -> str:
+        """The link that confirms a new address: it names the mail that carried it (which
+        holds the address) and its player, and works for ADDRESS_TTL."""
+        token = make_token(self.secret, "address", [outbox_id, player_id])
+        return f"{self.base_url.rstrip('/')}/address/{token}"

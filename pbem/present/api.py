@@ -32,8 +32,10 @@ def game_json(
     moves: Sequence[LogEntry],
     lang: str,
     log_from: int,
+    mail: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """What `viewer` (a seat number, or None for an onlooker) may know of the game."""
+    """What `viewer` (a seat number, or None for an onlooker) may know of the game; `mail`:
+    each seat's mail, "ok", "bouncing" or "off" (pbem.present.mailstate.seat_mail)."""
     rules = GAMES[game.slug]
     names = [seat.name for seat, _, _ in table]
     state = game.state
@@ -60,6 +62,7 @@ def game_json(
                     "banked": _seconds(banked(game, seat)),
                     "absent": seat.absent,
                     "computer": level_for(game, seat),
+                    "mail": mail[seat.seat] if seat.seat < len(mail) else "ok",
                 }
                 for seat, _, away in table
             ],

@@ -53,6 +53,22 @@ def format_when(moment: datetime | None, tz: str, lang: str) -> str:
     return tr(lang, "%(when)s (%(zone)s)", when=when, zone=tz)
 
 
+def format_day(moment: datetime | None, tz: str, lang: str) -> str:
+    """A day in words in the zone, without the year or the time, e.g. "Tuesday 3 March"."""
+    if moment is None:
+        return ""
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = moment.astimezone(zone)
+    if local.day == 1:
+        pattern = ptr(lang, "day on the first of the month", "EEEE d MMMM")
+    else:
+        pattern = tr(lang, "EEEE d MMMM")
+    return format_datetime(local, pattern, tzinfo=zone, locale=lang)
+
+
 def format_short(moment: datetime | None, tz: str, lang: str) -> str:
     """A short date and time in the zone for a mail's first line, e.g. "Fri 4 Dec, 07:14"."""
     if moment is None:

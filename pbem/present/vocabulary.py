@@ -761,6 +761,22 @@ VOCABULARY: dict[str, Msgid] = {
     "settings.notify.every": N_("A mail every time it is my turn, and reminders"),
     "settings.notify.none": N_("No turn mails and no reminders (I check the site myself)"),
     "settings.notify.reminders": N_("Only reminders when a move has waited"),
+    # A player's mail turned back on, or their address changed (pbem.bounces.fix)
+    "mailfix.error.expired": N_(
+        "This link has expired: it works for %(days)s days. Ask for a new one from the page of "
+        "any of your games."
+    ),
+    "mailfix.error.invalid": N_("That does not look like an email address."),
+    "mailfix.error.same": N_(
+        "That is the address we mail now. If it is right, ask for a test mail instead."
+    ),
+    "mailfix.error.stale": N_(
+        "Your address has changed since this link was mailed: it no longer applies."
+    ),
+    "mailfix.error.taken": N_(
+        "Another player on pbem has that address already: give an address of your own."
+    ),
+    "mailfix.error.too_many": N_("You have asked for this often today: try again tomorrow."),
     "notes.error.long": N_("Notes hold at most %(limit)s characters."),
     "verify.not_an_export.bad": N_("This is not the JSON export of a pbem game."),
     "verify.not_over.bad": N_(
@@ -848,6 +864,10 @@ VOCABULARY: dict[str, Msgid] = {
         "%(title)s: %(left)s left for %(name)s to move. Watch: %(link)s"
     ),
     "webhook.table.game_over": N_("%(title)s is over: %(winners)s won. Results: %(link)s"),
+    "webhook.table.mail_bouncing": N_(
+        "%(title)s: pbem can no longer reach %(name)s by mail, so they may not know when it is "
+        "their turn. Reach them another way if you can. Watch: %(link)s"
+    ),
     "webhook.table.reminder": N_("%(title)s is still waiting for %(name)s. Watch: %(link)s"),
     "webhook.table.your_turn": N_("%(title)s: it is %(name)s's move. Watch: %(link)s"),
     # Open tables and standing seeks (pbem.opentables)

@@ -15,10 +15,10 @@ from gunicorn.glogging import Logger
 
 # The routes whose next path segment is a signed token (pbem.web: game, account,
 # replay, webhooks, lobby, signin, api, leagues: a league's key lets one see and join
-# it; /leagues/new is the form, not a key). tests/live/test_gunicorn_facing.py checks
-# every route of the app with a <token> against it.
+# it, /leagues/new is the form, not a key; mailfix: a new address's confirmation).
+# tests/live/test_gunicorn_facing.py checks every route of the app with a <token> against it.
 TOKEN_IN_PATH = re.compile(
-    r"(/(?:p|w|u|signin|games/created|api/v1/seat|api/v1/watch|api/v1/leagues"
+    r"(/(?:p|w|u|signin|address|games/created|api/v1/seat|api/v1/watch|api/v1/leagues"
     r"|leagues/invited|leagues(?=/(?!new(?:[/?#\s]|$))))/)[^/?#\s\"']+"
 )
 MASK = "…"

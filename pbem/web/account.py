@@ -17,6 +17,7 @@ from pbem.present.timefmt import format_when, zones
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, player_of, seat_of
 from pbem.web import bad_link, engine, now, signed_pair, site
+from pbem.web.mailfix import prompt_context, seat_urls
 from pbem.web.seats import seat_from
 from pbem.web.signin import recheck_session
 from pbem.webhooks.page import settings_webhooks
@@ -46,6 +47,7 @@ def _settings_page(token: str, status: int = 200, **extra: Any) -> tuple[str, in
             "max_days": MAX_VACATION_DAYS,
             "webhooks": settings_webhooks(session, player, game_id, seat_no),
             "blocked": blocked_names(session, id_of(player)),
+            **prompt_context(session, player, player.lang, seat_urls(token)),
             **extra,
         }
     return render_template("account/settings.html", **context), status

@@ -15,6 +15,7 @@ from flask import Blueprint, abort, g, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem import moves, takeback
+from pbem.bounces.state import states
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
@@ -24,6 +25,7 @@ from pbem.players.opentables import open_tables
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
+from pbem.present.mailstate import seat_mail
 from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
 from pbem.seat_choices import keep_orders
@@ -68,7 +70,10 @@ def _lang(table: Table, viewer: int | None) -> str:
 def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[str, Any]:
     lang = _lang(table, viewer)
     first = max(0, game.ply - LOG_PAGE)
-    found = game_json(game, table, viewer, log_of(session, game, viewer, since=first), lang, first)
+    rows = states(session, [player.email for _, player, _ in table])
+    mail = [seat_mail(seat, player, rows.get(player.email)) for seat, player, _ in table]
+    moves_read = log_of(session, game, viewer, since=first)
+    found = game_json(game, table, viewer, moves_read, lang, first, mail)
     if viewer is not None and game.slug in takeback.GAMES_WITH_TAKE_BACK:
         shown = takeback.for_page(session, game, viewer, [s.name for s, _, _ in table])
         found["take_back"] = {

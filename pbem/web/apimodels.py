@@ -73,6 +73,13 @@ class Seat(Answer):
         description="The level of the computer that plays this seat now (a computer seat, "
         "or an absent person's seat the game hands over), or null."
     )
+    mail: Literal["ok", "bouncing", "off"] = Field(
+        description="Whether pbem's mail reaches this seat's player: ok; bouncing (mail to "
+        "them has bounced past the threshold, so none goes until they turn it back on: they "
+        "may not know it is their turn); off (no mail goes: they asked for none, their mail "
+        "provider reported ours as spam, or a computer plays the seat). Timeouts, vacations "
+        "and takeovers go on as usual in every case."
+    )
 
 
 class Deal(Answer):

@@ -38,6 +38,7 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.web import bad_link, drafts, engine, now, site
 from pbem.web.fragments import found, kept
+from pbem.web.mailfix import table_context
 from pbem.web.markup import said
 from pbem.web.plan import plan_context
 from pbem.web.seats import (
@@ -115,6 +116,7 @@ def _render_page(
         for m in talk.visible(session, game, seat_no)
     ]
     context["deal"] = deal_shown(game, [s.share for s in seats])
+    context.update(table_context(session, table, seat_no, game.status, tz, lang, token))
     if game.status in ("forming", "cancelled") or game.state is None:
         return render_template("game/join.html", **context), status
     if seat_no is not None and "note_text" not in extra:

@@ -11,6 +11,7 @@ from pbem.players.home import my_games
 from pbem.players.page import ratings_of
 from pbem.storage.db import read_session
 from pbem.web import engine, now, site
+from pbem.web.mailfix import my_urls, prompt_context
 from pbem.web.signin import current_player_id
 
 bp = Blueprint("me", __name__)
@@ -35,8 +36,10 @@ def home() -> Response | str:
             {"name": lg.name, "key": lg.join_key, "status": lg.status, "mine": status}
             for lg, status in leagues_of(session, player_id)
         ]
+        mail = prompt_context(session, player, g.lang, my_urls())
     return render_template(
         "me/home.html",
+        **mail,
         games=games,
         name=name,
         player_id=player_id,

@@ -22,6 +22,9 @@ from pbem.present.timefmt import deadline_context
 from pbem.storage.writes import Writes
 
 EVENTS = frozenset({"your_turn", "reminder", "deadline_warning", "game_over"})
+# Events only a table's webhooks hear, once per occasion (queue_table_event): pbem can no
+# longer mail a seat's player (issue 46).
+TABLE_EVENTS = frozenset({"mail_bouncing"})
 
 
 # Every webhook of a game's table and of its seats' players, in one query built once.
@@ -143,6 +146,58 @@ def queue_events(
             "next_attempt_at": now,
         }
         writes.add(WebhookDelivery, row)
+        queued += 1
+    return queued
+
+
+def queue_table_event(
+    session: Session,
+    hooks: list[Webhook],
+    site: Any,
+    game: Game,
+    seat: Seat,
+    event: str,
+    occasion: str,
+    now: datetime,
+) -> int:
+    """Queue `event` about `seat` to each of the game's table webhooks among `hooks`, once
+    per `occasion` (a second call for the same one finds its events there: the event id is
+    made of them); how many were queued. Written in the caller's session, with the facts
+    only, as queue_events does."""
+    if event not in TABLE_EVENTS or seat.computer:
+        return 0
+    queued = 0
+    for hook in hooks:
+        if hook.game_id != game.id:
+            continue
+        event_id = f"w{hook.id}.g{game.id}.{event}.s{seat.seat}.{occasion}"[:120]
+        found = session.exec(
+            select(WebhookDelivery.id).where(WebhookDelivery.event_id == event_id)
+        ).first()
+        if found is not None:
+            continue
+        facts = {
+            "own": False,
+            "game": game.id,
+            "slug": game.slug,
+            "seat": seat.seat,
+            "seat_player": seat.player_id,
+            "name": seat.name,
+            "link": site.watch_url(game),
+            "winners": "",
+            "deadline": None,
+        }
+        session.add(
+            WebhookDelivery(
+                webhook_id=hook.id or 0,
+                event_id=event_id,
+                event=event,
+                body="",
+                facts=facts,
+                created_at=now,
+                next_attempt_at=now,
+            )
+        )
         queued += 1
     return queued
 

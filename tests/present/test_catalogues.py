@@ -94,6 +94,8 @@ PLAYER_EVENTS = {
     "league_round",
     "league_digest",
     "league_over",
+    "address_confirm",
+    "mail_test",
 }
 # How long the recipient has left to move, by default, in each event's sample.
 DEFAULT_LEFT = {"your_turn": TWO_DAYS, "reminder": TWO_DAYS, "deadline_warning": timedelta(hours=5)}
@@ -200,6 +202,10 @@ def player_mail_context(event: str, lang: str) -> dict[str, Any]:
     if event == "signin":
         context["signin_link"] = "https://pbem.example/signin/3-abc"
         context["minutes"] = 60
+    if event == "address_confirm":
+        context["confirm_link"] = "https://pbem.example/address/4-abc"
+        context["new_email"] = "leo@example.net"
+        context["days"] = 3
     if event in ("vacation_start", "vacation_end", "auto_vacation"):
         context["vacation"] = Vacation(
             id=1,
@@ -244,6 +250,13 @@ STANDINGS = [
     {"place": 2, "name": "Léo", "points_text": "½", "played": 2, "dropped": True},
 ]
 
+BOUNCED = {
+    "who": NAMES[2],
+    "who_seat": 2,
+    "state": "bouncing",
+    "bounced_since": NOW,
+    "forming": False,
+}
 CASES = [
     ("invitation", {}),
     ("created", {}),
@@ -312,6 +325,17 @@ CASES = [
     ("matched", {"open": 0}),
     ("game_over", {}),
     ("game_over", {"winners": 2}),
+    # Issue 46: a player pbem can no longer mail, told to the creator and the other seats.
+    ("mail_bouncing", BOUNCED | {"reason": "550 5.1.1 …: user unknown"}),
+    ("mail_bouncing", BOUNCED | {"reason": "", "forming": True}),
+    ("mail_bouncing", BOUNCED | {"state": "complained", "reason": ""}),
+    ("your_turn", {"mail_trouble": [{"name": "Zoé", "state": "bouncing", "since": NOW}]}),
+    (
+        "timeout",
+        {"who": NAMES[2], "mail_trouble": [{"name": "Zoé", "state": "complained", "since": NOW}]},
+    ),
+    ("address_confirm", {}),
+    ("mail_test", {}),
     (
         "your_turn",
         {

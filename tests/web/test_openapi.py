@@ -197,6 +197,14 @@ def test_the_models_name_every_game_and_language() -> None:
     assert set(schemas["View"]["properties"]["lang"]["enum"]) == set(languages())
 
 
+def test_each_seat_says_whether_mail_reaches_it() -> None:
+    """Issue 46: the seats' `mail`, required, one of three words, and described."""
+    seat = document()["components"]["schemas"]["Seat"]
+    assert "mail" in seat["required"]
+    assert seat["properties"]["mail"]["enum"] == ["ok", "bouncing", "off"]
+    assert "bounced" in seat["properties"]["mail"]["description"]
+
+
 @pytest.mark.parametrize(
     ("body", "read"),
     [
