@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from pbem.bounces.state import BOUNCING, COMPLAINED, state_of, states
 from pbem.mailout.notify import notice_id, queue_notice, telling
 from pbem.models import Game, MailAddress, Outbox, Player, Seat
-from pbem.present.mailstate import public_reason, told_seat
+from pbem.present.mailstate import told_seat
 from pbem.storage.store import player_by_id
 from pbem.webhooks.events import queue_table_event
 
@@ -80,7 +80,6 @@ def _tell_game(
                 "who_seat": seat.seat,
                 "state": row.state,
                 "bounced_since": _since(row),
-                "reason": public_reason(row.last_reason) if row.state == BOUNCING else "",
                 "forming": game.status == "forming",
             }
             queue_notice(tell, creator, EVENT, about, extra)

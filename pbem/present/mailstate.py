@@ -64,8 +64,9 @@ def table_notes(
     lang: str,
 ) -> list[dict[str, Any]]:
     """The notices of a game's page about the other seats whose mail no longer goes out, in
-    the viewer's zone and language; the last report's reason only for a seat (`viewer` not
-    None), never for a spectator. Only while the game forms or is played."""
+    the viewer's zone and language: who and since when, never the report's text, which may
+    quote the address, a name or a host (only its owner and the operator see it). Only while
+    the game forms or is played."""
     if status not in ("forming", "active"):
         return []
     notes = []
@@ -73,14 +74,12 @@ def table_notes(
         row = rows.get(player.email)
         if seat.seat == viewer or not told_seat(seat) or row is None or not troubled(row):
             continue
-        shown = viewer is not None and row.state == BOUNCING
         notes.append(
             {
                 "seat": seat.seat,
                 "name": seat.name,
                 "state": row.state,
                 "day": format_day(row.since or row.updated_at, tz, lang),
-                "reason": public_reason(row.last_reason) if shown else "",
                 "forming": status == "forming",
             }
         )

@@ -2,7 +2,8 @@
 server: a turn mail to an address Postfix cannot deliver (an unknown user at its own domain)
 is taken, then comes back as Postfix's DSN to the mail's bounce address; Postfix hands the
 reply domain to the real `pbem inbound` (by SMTP or LMTP), which records the report; the
-clock's sweep scores it, and the address is bouncing: the next mail to it is not sent."""
+clock's sweep scores it, the address is bouncing, the other player's page says so, and the
+next mail to it is not sent."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from tests.bounces.conftest import MAIL_FROM, REPLY_DOMAIN
 from tests.bounces.helpers import address_row, engine_of, outbox, reports
 from tests.conftest import make_test_app
 from tests.mailin.conftest import free_port
-from tests.web.helpers import deliver
+from tests.web.helpers import deliver, link_in, text_of
 
 ROUND_TRIP = 30.0  # seconds: a hung Postfix or listener, not a slow one (it takes one or two)
 ANA = "ana@example.org"  # routed by Postfix to the test's SMTP server: delivered
@@ -117,6 +118,12 @@ def test_an_unknown_user_bounces_back_to_pbem_and_turns_bouncing(
     assert row is not None and (row.state, row.score, row.last_kind) == ("bouncing", 2, "hard")
     assert row.since == clock.now
     assert postfix.queue() == []
+
+    # Ana's table says so, within the sweep that scored it: she may reach Bea another way.
+    ana_link = next(link_in(m) for m in smtpd.to(ANA) if "/p/" in text_of(m))
+    page = app.test_client().get(ana_link).get_data(as_text=True)
+    assert "Mail to Bea has bounced since" in page and "their turn" in page
+    assert "nobody-here" not in page  # the report's address stays off the other seats' page
 
     # The next mail to Bea (her reminder a day on) is not sent.
     clock.advance(hours=24)

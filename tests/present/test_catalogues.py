@@ -326,9 +326,9 @@ CASES = [
     ("game_over", {}),
     ("game_over", {"winners": 2}),
     # Issue 46: a player pbem can no longer mail, told to the creator and the other seats.
-    ("mail_bouncing", BOUNCED | {"reason": "550 5.1.1 …: user unknown"}),
-    ("mail_bouncing", BOUNCED | {"reason": "", "forming": True}),
-    ("mail_bouncing", BOUNCED | {"state": "complained", "reason": ""}),
+    ("mail_bouncing", BOUNCED),
+    ("mail_bouncing", BOUNCED | {"forming": True}),
+    ("mail_bouncing", BOUNCED | {"state": "complained"}),
     ("your_turn", {"mail_trouble": [{"name": "Zoé", "state": "bouncing", "since": NOW}]}),
     (
         "timeout",
