@@ -189,8 +189,10 @@ def _sent_mail(
 
 def _empty(ids: list[int]) -> Any:
     """Drop the text of sent mails kept; a sign-in mail keeps its facts (the address its
-    link was asked for: an old link then says it has expired, not that it is unknown)."""
-    facts = case((_OUTBOX.c.event == "signin", _OUTBOX.c.extra), else_=literal({}, JSON))
+    link was asked for: an old link then says it has expired, not that it is unknown), and
+    so does a new address's confirmation (its link reads the address there, pbem.bounces)."""
+    asked = _OUTBOX.c.event.in_(("signin", "address_confirm"))
+    facts = case((asked, _OUTBOX.c.extra), else_=literal({}, JSON))
     return (
         update(_OUTBOX)
         .where(_OUTBOX.c.id.in_(ids), _TEXT_LEFT)

@@ -15,6 +15,7 @@ from sqlmodel import select
 
 from pbem.models import MailAddress, Player
 from pbem.storage.db import read_session, write_session
+from pbem.storage.retention import prune
 from tests.bounces.test_table_knows import (
     ANA,
     LEO,
@@ -277,3 +278,23 @@ def test_the_mail_page_in_french_and_with_mail_going_out(client: Any, app: Any, 
     assert "Cela ne ressemble pas à une adresse e-mail." in plain(refused.get_data(as_text=True))
     with write_session(engine_of(app)) as session:
         assert session.get(MailAddress, LEO[1]) is None
+
+
+def test_retention_keeps_the_new_address_its_link_reads(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    """A site that keeps mail text a day still confirms a new address on day two: the
+    confirmation's row keeps the address its link reads (pbem.storage.retention)."""
+    links = three_players(client, app, smtpd)
+    leo, leo_id = links[LEO[1]], player_id(app, LEO[1])
+    mark(app, LEO[1])
+    assert client.post(f"{leo}/mail/address", data={"email": NEW}).status_code == 303
+    deliver(app)
+    link = confirm_link(smtpd, NEW)
+    clock.advance(days=2)
+    prune(engine_of(app), clock.now, keep_days=1)
+    shown = client.get(link)
+    assert shown.status_code == 200
+    form = form_with(shown.get_data(as_text=True), urlsplit(link).path)
+    assert client.post(link, data=hidden(form)).status_code == 200
+    assert player_row(app, leo_id).email == NEW
