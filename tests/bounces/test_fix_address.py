@@ -16,11 +16,11 @@ from sqlmodel import select
 from pbem.models import MailAddress, Player
 from pbem.storage.db import read_session, write_session
 from pbem.storage.retention import prune
-from tests.bounces.test_table_knows import (
+from tests.bounces.helpers import engine_of
+from tests.bounces.table import (
     ANA,
     LEO,
     ZOE,
-    engine_of,
     mark,
     notices,
     page,
