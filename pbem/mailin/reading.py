@@ -6,12 +6,12 @@ Nothing here touches the database; every function takes the parsed message.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from html.parser import HTMLParser
-from itertools import islice
+
+from pbem.bounces.reading import mime
 
 MAX_LINES = 8  # the move must be within the first lines of the answer
 # Lines where the quoted mail or the signature begins, in common clients, English and French.
@@ -30,34 +30,14 @@ _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|noreply|no-reply)@", r
 _ANGLES = re.compile(r"<([^<>]*)>")
 
 
-# Parse cost (issue 30): the email package pays for every level and part, and a 4,000-deep
-# multipart cost 900 times an ordinary reply. So the raw bytes are counted first: a level
-# needs a Content-Type whose value holds "multipart/" or "message/" as written (or an encoded
-# word, which the parser decodes; a comment or a space in between makes it text), or a
-# delimiter line in a digest; a part needs a delimiter line ("--boundary").
-MAX_LEVELS = 8  # such Content-Type fields: a reply with attachments and a forward has ~4
-MAX_PARTS = 50  # lines starting with "--" (boundaries, signatures, quoted separators)
-_CONTENT_TYPE = re.compile(rb"^content-type[ \t]*:(.*(?:\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
-_OPENS_LEVEL = re.compile(rb"(?:multipart|message)/|=\?", re.IGNORECASE)
-_DELIMITER = re.compile(rb"^--", re.MULTILINE)
+# Parse cost (issue 30): every mail is checked by pbem.bounces.reading.mime.too_complex
+# before it is parsed, replies as bounces: its MIME levels and parts, and the length of each
+# Content-Type (the email package reads its parameters in time quadratic in its length).
+too_complex = mime.too_complex
 
 
 class Malformed(ValueError):
     """A message that cannot be read as mail."""
-
-
-def too_complex(raw: bytes) -> bool:
-    """Whether the mail has more MIME levels or parts than a reply needs, read before parsing."""
-    text = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # the parser ends lines at either
-    if _more_than(_DELIMITER.finditer(text), MAX_PARTS):
-        return True
-    fields = (match[1] for match in _CONTENT_TYPE.finditer(text))
-    return _more_than((value for value in fields if _OPENS_LEVEL.search(value)), MAX_LEVELS)
-
-
-def _more_than(found: Iterator[object], limit: int) -> bool:
-    """Whether `found` yields more than `limit` items (it stops reading at limit + 1)."""
-    return sum(1 for _ in islice(found, limit + 1)) > limit
 
 
 def parse(raw: bytes) -> EmailMessage:

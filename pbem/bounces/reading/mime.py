@@ -14,8 +14,8 @@ from itertools import islice
 
 from pbem.bounces.reading.report import MAX_RECIPIENTS
 
-# The limits of pbem.mailin.reading.too_complex (issue 30: the email package pays for every
-# level and part), counted the same way; that module sits on a floor above this one.
+# What any mail pbem inbound takes may hold before it is parsed, replies as reports (issue
+# 30: the email package pays for every level and part; pbem.mailin.reading uses these).
 MAX_LEVELS = 8
 MAX_PARTS = 50
 _CONTENT_TYPE = re.compile(rb"^content-type[ \t]*:(.*(?:\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
