@@ -413,8 +413,10 @@ def verify(engine: Engine, got: dict[str, int], mix: Mix) -> None:
         moved = conn.scalar(
             select(func.count()).select_from(Move).where(Move.source == "timeout")  # type: ignore[arg-type]
         )
-    if got != mix.expected() or moved != mix.timeouts:
-        raise SystemExit(f"sweep did {got} ({moved} timeout moves); expected {mix.expected()}")
+    # The sweep's other work (unstarted games, bounce reports) finds nothing in this history.
+    expected = mix.expected() | {kind: 0 for kind in got if kind not in mix.expected()}
+    if got != expected or moved != mix.timeouts:
+        raise SystemExit(f"sweep did {got} ({moved} timeout moves); expected {expected}")
 
 
 DUE_QUERIES = {  # the column each due query of pbem/clock/sweeps.py ranges over

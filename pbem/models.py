@@ -39,7 +39,12 @@ class Game(SQLModel, table=True):
 
     # Games by status read by status alone, or counted by kind (/metrics, games active) from
     # the index without the rows.
-    __table_args__ = (Index("ix_game_status_slug", "status", "slug"),)
+    # The sweep finds the games still forming past their days by status and age, oldest
+    # first (pbem.clock: unstarted games), without reading the others.
+    __table_args__ = (
+        Index("ix_game_status_slug", "status", "slug"),
+        Index("ix_game_status_created", "status", "created_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(max_length=40)
@@ -266,10 +271,10 @@ class InboundMail(SQLModel, table=True):
     seat: int | None = None
     turn: str = Field(default="", max_length=40)
     sender: str = Field(default="", max_length=254)
-    status: str = Field(max_length=12)  # applied, refused, ignored
+    status: str = Field(max_length=12)  # applied, refused, ignored; recorded (a bounce report)
     reason: str = Field(default="", max_length=40)
     move: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
-    created_at: datetime
+    created_at: datetime = Field(index=True)  # each sweep drops the rows past 30 days
 
 
 class Webhook(SQLModel, table=True):

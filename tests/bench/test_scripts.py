@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,13 @@ from pbem.devservers import pg_bin
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
-def test_no_bench_script_is_named_like_a_standard_module() -> None:
+def test_no_bench_script_is_named_like_a_module_pbem_imports() -> None:
     # `python bench/x.py` puts bench/ first on the path: bench/http.py hid the standard
-    # http package from every script there (python bench/sweep.py died on http.client).
-    shadowing = [p.name for p in BENCH.glob("*.py") if p.stem in sys.stdlib_module_names]
+    # http package from every script there (python bench/sweep.py died on http.client), and
+    # bench/dkim.py hid dkimpy's `dkim` the same way.
+    installed = {name for names in packages_distributions().values() for name in names}
+    taken = set(sys.stdlib_module_names) | set(packages_distributions()) | installed
+    shadowing = [p.name for p in BENCH.glob("*.py") if p.stem in taken]
     assert shadowing == []
 
 
@@ -68,10 +72,10 @@ def test_waits_quick_prints_the_waits_plans_ahead_save() -> None:
 
 
 def test_dkim_prints_a_figure_for_each_key_that_signs_the_mail() -> None:
-    # A smoke run of bench/dkim.py: each key kind signs the turn mail (a signature that
+    # A smoke run of bench/signing.py: each key kind signs the turn mail (a signature that
     # failed would stop it) and gets its line.
     done = subprocess.run(
-        [sys.executable, str(BENCH / "dkim.py"), "--count", "2", "--rounds", "1"],
+        [sys.executable, str(BENCH / "signing.py"), "--count", "2", "--rounds", "1"],
         capture_output=True,
         text=True,
         timeout=300,

@@ -7,8 +7,8 @@ List-Unsubscribe pair), built as the sender builds it; each figure is the best o
 rows of one run, not runs of different days). With valgrind installed, `--instructions`
 adds callgrind's count per signature, by subtraction of a run of 10 from a run of 60.
 
-    python bench/dkim.py
-    python bench/dkim.py --instructions
+    python bench/signing.py
+    python bench/signing.py --instructions
 """
 
 # ruff: noqa: E402
