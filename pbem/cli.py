@@ -143,7 +143,8 @@ def prune_command() -> None:
     result = prune_old(_app(), since=None)  # the whole history, not the clock's last week
     click.echo(
         f"Pruned after {days} days: deleted {result['mails']} sent mails,"
-        f" {result['webhooks']} webhook deliveries, {result['received']} received mails;"
+        f" {result['webhooks']} webhook deliveries, {result['received']} received mails,"
+        f" {result['bounces']} bounce reports;"
         f" emptied {result['emptied']} sent mails kept for now."
     )
 

@@ -14,6 +14,9 @@ Who reads an old row, and so what is kept:
   no game, is deleted past the cutoff, and never sooner than 5 days (an MTA retries a mail
   that long, and a late copy must still be known). The clock's sweep drops every received
   row after 30 days (pbem.mailin.receive.forget_old).
+- A bounce report, once scored against its address (pbem.bounces.score reads the scored
+  reports of the same day only; the address's row keeps the last one's words): deleted
+  past the cutoff, and never sooner than 30 days, for the operator's eye.
 Games, their move logs, and mail or events not yet sent (a retry is the same mail) are
 never touched.
 
@@ -48,7 +51,7 @@ from sqlalchemy import (
     update,
 )
 
-from pbem.models import Game, InboundMail, Outbox, WebhookDelivery
+from pbem.models import Bounce, Game, InboundMail, Outbox, WebhookDelivery
 from pbem.storage.db import write_session
 
 BATCH = 1000  # rows a transaction: a few milliseconds of write lock
@@ -66,12 +69,15 @@ LINKED = timedelta(days=30)
 # How long an MTA retries a mail (Postfix's maximal_queue_lifetime): no received reply is
 # deleted sooner, so that a late copy is still a duplicate.
 RETRIED = timedelta(days=5)
-COUNTS = ("mails", "emptied", "webhooks", "received")
+# How long a scored bounce report is kept at least, for an operator looking into an address.
+REPORTED = timedelta(days=30)
+COUNTS = ("mails", "emptied", "webhooks", "received", "bounces")
 
 _OUTBOX: Table = Outbox.__table__  # type: ignore[attr-defined]
 _HOOKS: Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
 _INBOUND: Table = InboundMail.__table__  # type: ignore[attr-defined]
 _GAME: Table = Game.__table__  # type: ignore[attr-defined]
+_BOUNCES: Table = Bounce.__table__  # type: ignore[attr-defined]
 
 
 def prune(
@@ -83,7 +89,7 @@ def prune(
 ) -> dict[str, int]:
     """Delete the rows past `keep_days` that nothing reads (0: keep everything); how many:
     sent mails deleted, sent mails emptied (kept for a game still played), webhook
-    deliveries and received mails deleted.
+    deliveries, received mails and scored bounce reports deleted.
 
     `since`: look only at mail sent, and games ended, in that stretch (the clock's run)."""
     counts = dict.fromkeys(COUNTS, 0)
@@ -97,6 +103,7 @@ def prune(
         counts["mails"] += _ended_games_mail(engine, now - since, gone, batch)
     counts["webhooks"] = _hooks(engine, before, batch)
     counts["received"] = _received(engine, min(before, now - RETRIED), batch)
+    counts["bounces"] = _bounces(engine, min(before, now - REPORTED), batch)
     return counts
 
 
@@ -252,4 +259,15 @@ def _received(engine: Engine, before: datetime, batch: int) -> int:
             deleted += _run(engine, _INBOUND, ids)[0]
         if young < len(rows):
             break
+    return deleted
+
+
+def _bounces(engine: Engine, before: datetime, batch: int) -> int:
+    """Delete the bounce reports scored before `before`, walking their (scored_at, id)
+    index (the sweep's, whose unscored rows sort apart): every row there goes."""
+    order = (_BOUNCES.c.scored_at, _BOUNCES.c.id)
+    query = select(*order).where(_BOUNCES.c.scored_at < before)
+    deleted = 0
+    for rows in _pages(engine, query, order, batch):
+        deleted += _run(engine, _BOUNCES, [row.id for row in rows])[0]
     return deleted

@@ -98,7 +98,8 @@ def test_a_finished_games_rows_go_and_a_running_games_keep_what_is_read(
     going = {i for i, row in sent_before.items() if row.game_id == other}
     assert result.output == (
         f"Pruned after 30 days: deleted {len(sent_before) - len(going)} sent mails,"
-        f" 0 webhook deliveries, 1 received mails; emptied {len(going)} sent mails kept for now.\n"
+        f" 0 webhook deliveries, 1 received mails, 0 bounce reports;"
+        f" emptied {len(going)} sent mails kept for now.\n"
     )
 
     after = _outbox(app)
@@ -146,7 +147,13 @@ def test_a_finished_games_rows_go_and_a_running_games_keep_what_is_read(
     assert all(row.sent_at is not None for row in _outbox(app).values() if row.game_id == waiting)
     assert all(m.get_body(preferencelist=("plain",)).get_content() for m in smtpd.messages)
     # Run again: nothing left to do.
-    assert prune_old(app, since=None) == {"mails": 0, "emptied": 0, "webhooks": 0, "received": 0}
+    assert prune_old(app, since=None) == {
+        "mails": 0,
+        "emptied": 0,
+        "webhooks": 0,
+        "received": 0,
+        "bounces": 0,
+    }
 
     # The other game ends weeks later: the clock's next daily run deletes its old mail and
     # replies, though they were sent long before the week it reads.
@@ -175,5 +182,5 @@ def test_the_clock_prunes_the_last_week_and_the_command_everything(app, smtpd, g
     """The daily job looks only at mail that passed the cutoff in the last week (it never
     reads the pruned history again); `pbem prune` looks at everything."""
     clock.advance(days=40)  # the game's mail passed the cutoff ten days ago
-    assert prune_old(app) == {"mails": 0, "emptied": 0, "webhooks": 0, "received": 0}
+    assert prune_old(app) == {"mails": 0, "emptied": 0, "webhooks": 0, "received": 0, "bounces": 0}
     assert prune_old(app, since=None)["emptied"] == len(_outbox(app))  # the game goes on

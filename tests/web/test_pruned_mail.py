@@ -42,7 +42,13 @@ def test_links_in_pruned_mail_still_work_or_say_why_not(
     asked = signin_link(smtpd.messages[-1])
     clock.advance(days=8)
     sent = len(smtpd.messages)  # no mail is deleted before its links' 30 days
-    assert prune_old(app) == {"mails": 0, "emptied": sent, "webhooks": 0, "received": 0}
+    assert prune_old(app) == {
+        "mails": 0,
+        "emptied": sent,
+        "webhooks": 0,
+        "received": 0,
+        "bounces": 0,
+    }
     fresh = app.test_client()
     response = press(fresh, settings)
     assert response.status_code == 303
