@@ -51,6 +51,14 @@ DEFAULTS: dict[str, Any] = {
     "INBOUND_HOST": "127.0.0.1",  # pbem inbound listens here (the MTA hands it the domain)
     "INBOUND_PORT": 8025,
     "INBOUND_MAX_BYTES": 262144,  # a bigger mail is refused
+    # The live page (pbem.live): where pages open their stream, "<this>p/<token>": a path on
+    # the same host (nginx hands /live/ to `pbem live`) or a full URL; "off": pages poll.
+    "LIVE_URL": "/live/",
+    "LIVE_HOST": "127.0.0.1",  # `pbem live` listens here
+    "LIVE_PORT": 8001,
+    # Where `pbem live` LISTENs on PostgreSQL: straight to the server (LISTEN does not pass
+    # a transaction pooler); empty: PBEM_DATABASE_URL.
+    "LIVE_DATABASE_URL": "",
     "WEBHOOK_ALLOW_LOOPBACK": False,  # tests only: allow http://127.0.0.1 webhooks
     "WEBHOOK_TIMEOUT": 5.0,  # seconds before a silent chat server counts as failed
     # Who may say who the client is (X-Forwarded-For/-Proto/-Host): empty, none (the peer
