@@ -69,6 +69,7 @@ def _page(token: str, error: PlayError | None = None) -> tuple[str, int]:
             poll=url_for("leagues.version", token=token),
             page=url_for("leagues.page", token=token),
             shown=shown,
+            kind="league",
         )
     return render_template(
         "leagues/page.html",

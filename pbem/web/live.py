@@ -20,12 +20,15 @@ from werkzeug.wrappers import Response
 from pbem.storage.versions import Shown
 
 
-def page_live(stream: str, poll: str, page: str, shown: Shown, away: str = "") -> dict[str, Any]:
+def page_live(
+    stream: str, poll: str, page: str, shown: Shown, away: str = "", kind: str = "game"
+) -> dict[str, Any]:
     """What templates/game/_live.html puts on the page's .live element: the stream (at
     PBEM_LIVE_URL + `stream`, as "p/<token>"; "" with it off), the poll, the page's own
     address, the version and ply it shows, and where a seat's page says it is left."""
     base = live_base(current_app.config)
     return {
+        "kind": kind,
         "stream": f"{base}{stream}" if base else "",
         "poll": poll,
         "page": page,
