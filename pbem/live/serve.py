@@ -116,6 +116,8 @@ def server(app: Flask, host: str, port: int) -> Server:
         timeout_graceful_shutdown=STOP_WAIT,
         lifespan="on",
     )
+    # Off for good, whatever configures logging later: each line would name a link.
+    logging.getLogger("uvicorn.access").disabled = True
     return Server(config, hub)
 
 
