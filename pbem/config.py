@@ -59,6 +59,7 @@ DEFAULTS: dict[str, Any] = {
     # Where `pbem live` LISTENs on PostgreSQL: straight to the server (LISTEN does not pass
     # a transaction pooler); empty: PBEM_DATABASE_URL.
     "LIVE_DATABASE_URL": "",
+    "LIVE_KEEPALIVE": 25.0,  # seconds between comments on an idle stream (proxies time out)
     "WEBHOOK_ALLOW_LOOPBACK": False,  # tests only: allow http://127.0.0.1 webhooks
     "WEBHOOK_TIMEOUT": 5.0,  # seconds before a silent chat server counts as failed
     # Who may say who the client is (X-Forwarded-For/-Proto/-Host): empty, none (the peer
@@ -163,6 +164,14 @@ def check_config(config: dict[str, Any]) -> None:
     threshold = config.get("BOUNCE_THRESHOLD")
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
         raise ConfigError("PBEM_BOUNCE_THRESHOLD must be a whole number of at least 1.")
+    live = str(config.get("LIVE_URL") or "").strip()
+    if live.lower() not in ("", "off") and not re.match(r"^(https?://[^/\s]+)?/\S*$", live):
+        raise ConfigError(
+            "PBEM_LIVE_URL must be a path on this host (as /live/), a full URL (as"
+            " https://live.example.org/live/), or off."
+        )
+    if float(config.get("LIVE_KEEPALIVE", 0)) <= 0:
+        raise ConfigError("PBEM_LIVE_KEEPALIVE must be a number of seconds above 0.")
     trusted_proxies(config)
     database_settings(config)
 

@@ -63,7 +63,14 @@ def build(app: Flask) -> tuple[Starlette, Hub]:
     config = app.config
     engine = app.extensions["pbem"]["engine"]
     hub = Hub()
-    live = Live(hub, engine, config["SECRET_KEY"], trusted_proxies(config), config["CLOCK"])
+    live = Live(
+        hub,
+        engine,
+        config["SECRET_KEY"],
+        trusted_proxies(config),
+        config["CLOCK"],
+        keepalive=float(config["LIVE_KEEPALIVE"]),
+    )
     url = listen_database(config)
     jobs: list[Callable[[], Coroutine[Any, Any, None]]] = []
     listening: Callable[[], bool | None] = lambda: None  # noqa: E731
