@@ -38,6 +38,7 @@ POLL_EVERY = 0.5  # seconds between SQLite's reads of the versions (a reply show
 CHECK_EVERY = 30.0  # seconds without a notice after which the LISTEN connection is tried
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0  # seconds before connecting again, doubling
 KINDS = {GAME: of_games, LEAGUE: of_leagues}
+APPLICATION = "pbem live"  # the LISTEN connection's application_name
 
 
 def read_shown(engine: Engine, wanted: dict[str, list[int]]) -> dict[str, dict[int, Shown]]:
@@ -144,8 +145,14 @@ class Notices:
 
 
 def _keepalives() -> dict[str, Any]:
-    """TCP keepalives on the LISTEN connection: a silent network is found within minutes."""
-    return {"keepalives": 1, "keepalives_idle": 60, "keepalives_interval": 10}
+    """TCP keepalives on the LISTEN connection, so that a silent network is found within
+    minutes; and its name in pg_stat_activity."""
+    return {
+        "keepalives": 1,
+        "keepalives_idle": 60,
+        "keepalives_interval": 10,
+        "application_name": APPLICATION,
+    }
 
 
 def _first(exc: BaseException) -> str:
