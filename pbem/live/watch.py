@@ -159,9 +159,7 @@ def _first(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-async def mark_looking(
-    hub: Hub, engine: Engine, now: Callable[[], datetime], every: float
-) -> None:
+async def mark_looking(hub: Hub, engine: Engine, now: Callable[[], datetime], every: float) -> None:
     """Every `every` seconds, mark seen the seats whose page has a stream open here."""
     while True:
         await asyncio.sleep(every)
