@@ -226,9 +226,15 @@
     bar = live.querySelector(".moved-on");
     news = live.querySelector(".live-news");
     away = live.querySelector("form.away");
+    // What the page says happens, now that it happens: the live words in place of the
+    // reload link's and the mail's.
     var texts = document.querySelectorAll("[data-live-text]");
     for (var i = 0; i < texts.length; i++) {
-      texts[i].hidden = false; // what the page says happens, now that it happens
+      texts[i].hidden = false;
+    }
+    var plain = document.querySelectorAll("[data-static-text]");
+    for (var j = 0; j < plain.length; j++) {
+      plain[j].hidden = true;
     }
     // The bar's link shows the new moves by a reload: marked as they are here.
     bar.querySelector("a").addEventListener("click", function () {
