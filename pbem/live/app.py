@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from datetime import datetime
 
 from anyio import to_thread
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -36,6 +38,7 @@ from pbem.storage.ratelimit import BAD_LINKS, record
 from pbem.storage.versions import Shown, of_seat, of_watch
 from pbem.web.proxies import apply
 
+log = logging.getLogger(__name__)
 KEEPALIVE = 25.0  # seconds between comments on an idle stream (proxies drop silent lines)
 RETRY_MS = 3000  # how long a browser waits before it opens a dropped stream again
 UNDER_WAY = ("forming", "active")
@@ -135,11 +138,19 @@ async def events(live: Live, access: Access) -> AsyncIterator[str]:
         first = newest if newest and newest.version > access.shown.version else access.shown
         hub.publish(access.key, first)
         if access.seat is not None and first.status in UNDER_WAY:
-            # The player is looking from now on (pbem.players.presence), as the poll said.
-            game_id = access.key[1]
-            await to_thread.run_sync(
-                presence.mark_seen, live.engine, game_id, access.seat, access.seen_at, live.now()
-            )
+            # The player is looking from now on (pbem.players.presence), as the poll said;
+            # a write that fails only sends their next turn mail at once.
+            try:
+                await to_thread.run_sync(
+                    presence.mark_seen,
+                    live.engine,
+                    access.key[1],
+                    access.seat,
+                    access.seen_at,
+                    live.now(),
+                )
+            except SQLAlchemyError:
+                log.warning("game %s: the open seat could not be marked seen", access.key[1])
         yield f"retry: {RETRY_MS}\n" + event(first)
         while True:
             try:
