@@ -57,6 +57,7 @@ from pbem.web import (
     verify,
     webhooks,
 )
+from pbem.web.live import connect_sources, live_base
 from pbem.web.proxies import TrustedProxies
 
 app_log = logging.getLogger("pbem")
@@ -158,6 +159,11 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     def _harden(response: Response) -> Response:
         for name, value in headers.items():
             response.headers.setdefault(name, value)
+        # Read per answer: `pbem serve` points PBEM_LIVE_URL at its own live port.
+        streams = connect_sources(live_base(app.config))
+        if streams != "'self'":
+            policy = response.headers["Content-Security-Policy"]
+            response.headers["Content-Security-Policy"] = f"{policy}; connect-src {streams}"
         if request.endpoint != "static":
             # Static files hold no secret and may be revalidated; every page is never stored.
             response.headers["Cache-Control"] = "no-store"

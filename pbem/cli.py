@@ -9,6 +9,7 @@ import sys
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 import orjson
@@ -28,10 +29,12 @@ from pbem.clock.scheduler import (
     sweep_due,
 )
 from pbem.clock.workers import run_computers
-from pbem.config import start_logging
+from pbem.config import DEFAULTS, ConfigError, start_logging
 from pbem.errors import PlayError
 from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
+from pbem.live.serve import InThread
+from pbem.live.serve import serve as serve_live
 from pbem.mailin.cli import inbound_command
 from pbem.mailout.dkim import record_name, record_value, zone_line
 from pbem.mailout.dkimkey import dkim_key
@@ -67,14 +70,17 @@ def migrate_command() -> None:
 @click.command("serve")
 @click.option("--host", default="127.0.0.1")
 @click.option("--port", default=5000, type=int)
+@click.option("--live-port", type=int, help="the live pages' streams (default: the next port)")
 @with_appcontext
-def serve_command(host: str, port: int) -> None:
-    """Run the web server and the clock in one process, for local use."""
+def serve_command(host: str, port: int, live_port: int | None) -> None:
+    """Run the web server, the clock and the live pages' streams in one process, for local
+    use."""
     start_logging()
     app = _app()
     run_migrations(app.config["DATABASE_URL"], thread_domain=app.extensions["pbem"]["site"].domain)
     scheduler = make_scheduler(app, blocking=False)
     scheduler.start()
+    streams = _live_beside(app, host, live_port or port + 1)
     if "devmail" in app.blueprints:
         click.echo(f"pbem on http://{host}:{port}/  (local mailbox: http://{host}:{port}/mailbox/)")
     else:
@@ -83,7 +89,42 @@ def serve_command(host: str, port: int) -> None:
         # app.run() refuses to run inside a flask command; serve through werkzeug directly.
         run_simple(host, port, app, threaded=True, use_reloader=False)
     finally:
+        if streams is not None:
+            streams.stop()
         scheduler.shutdown(wait=False)
+
+
+def _live_beside(app: Flask, host: str, port: int) -> InThread | None:
+    """The live pages' streams in a thread on `port`, the pages pointed at them; none when
+    PBEM_LIVE_URL is off or names a `pbem live` of its own."""
+    if app.config["LIVE_URL"] != DEFAULTS["LIVE_URL"]:
+        return None
+    try:
+        streams = InThread(app, host, port).start()
+    except (ConfigError, RuntimeError) as exc:
+        click.echo(f"No live streams (the pages poll instead): {exc}", err=True)
+        return None
+    # The page's host, as the links in mail name it (a host of 0.0.0.0 is no address).
+    name = urlsplit(app.config["BASE_URL"]).hostname or host
+    app.config["LIVE_URL"] = f"http://{name}:{port}/live/"
+    return streams
+
+
+@click.command("live")
+@click.option("--host", default=None, help="default: PBEM_LIVE_HOST (127.0.0.1)")
+@click.option("--port", default=None, type=int, help="default: PBEM_LIVE_PORT (8001)")
+@with_appcontext
+def live_command(host: str | None, port: int | None) -> None:
+    """Serve the live pages' streams (Server-Sent Events) for nginx's /live/."""
+    start_logging()
+    app = _app()
+    host = host or app.config["LIVE_HOST"]
+    port = port or int(app.config["LIVE_PORT"])
+    click.echo(f"pbem live on http://{host}:{port}/live/")
+    try:
+        serve_live(app, host, port)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @click.command("clock")
@@ -385,6 +426,7 @@ def doctor_command() -> None:
 COMMANDS = [
     migrate_command,
     serve_command,
+    live_command,
     clock_command,
     computers_command,
     sweep_command,

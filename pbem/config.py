@@ -51,6 +51,15 @@ DEFAULTS: dict[str, Any] = {
     "INBOUND_HOST": "127.0.0.1",  # pbem inbound listens here (the MTA hands it the domain)
     "INBOUND_PORT": 8025,
     "INBOUND_MAX_BYTES": 262144,  # a bigger mail is refused
+    # The live page (pbem.live): where pages open their stream, "<this>p/<token>": a path on
+    # the same host (nginx hands /live/ to `pbem live`) or a full URL; "off": pages poll.
+    "LIVE_URL": "/live/",
+    "LIVE_HOST": "127.0.0.1",  # `pbem live` listens here
+    "LIVE_PORT": 8001,
+    # Where `pbem live` LISTENs on PostgreSQL: straight to the server (LISTEN does not pass
+    # a transaction pooler); empty: PBEM_DATABASE_URL.
+    "LIVE_DATABASE_URL": "",
+    "LIVE_KEEPALIVE": 25.0,  # seconds between comments on an idle stream (proxies time out)
     "WEBHOOK_ALLOW_LOOPBACK": False,  # tests only: allow http://127.0.0.1 webhooks
     "WEBHOOK_TIMEOUT": 5.0,  # seconds before a silent chat server counts as failed
     # Who may say who the client is (X-Forwarded-For/-Proto/-Host): empty, none (the peer
@@ -155,6 +164,14 @@ def check_config(config: dict[str, Any]) -> None:
     threshold = config.get("BOUNCE_THRESHOLD")
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
         raise ConfigError("PBEM_BOUNCE_THRESHOLD must be a whole number of at least 1.")
+    live = str(config.get("LIVE_URL") or "").strip()
+    if live.lower() not in ("", "off") and not re.match(r"^(https?://[^/\s]+)?/\S*$", live):
+        raise ConfigError(
+            "PBEM_LIVE_URL must be a path on this host (as /live/), a full URL (as"
+            " https://live.example.org/live/), or off."
+        )
+    if float(config.get("LIVE_KEEPALIVE", 0)) <= 0:
+        raise ConfigError("PBEM_LIVE_KEEPALIVE must be a number of seconds above 0.")
     trusted_proxies(config)
     database_settings(config)
 

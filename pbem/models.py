@@ -98,6 +98,11 @@ class Game(SQLModel, table=True):
     # The Message-ID every mail of the game refers to (In-Reply-To, References), fixed when
     # the game is made: later changes of PBEM_THREAD_DOMAIN, or hosts set otherwise, keep it.
     thread: str | None = Field(default=None, max_length=200)
+    # Raised by every write that changes what the game's pages show (a move, talk, a take
+    # back, a seat joining, leaving or coming back, a clock moved by a vacation): the live
+    # page's stream says "changed" with it, and the page's poll answers 304 while it holds
+    # (pbem.storage.versions).
+    version: int = 0
 
 
 class Seat(SQLModel, table=True):
@@ -430,6 +435,9 @@ class League(SQLModel, table=True):
     next_digest_at: datetime | None = Field(default=None, index=True)
     # Until when a sweep holds the league (pbem.leagues.sweep): others pass it over.
     claimed_until: datetime | None = None
+    # Raised when a round is made, a game of it ends or a member joins or leaves: the
+    # league page's stream says "changed" with it (pbem.storage.versions).
+    version: int = 0
 
 
 class LeagueMember(SQLModel, table=True):

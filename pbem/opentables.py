@@ -38,6 +38,7 @@ from pbem.players.opentables import (
 )
 from pbem.present.forms import TimeControl
 from pbem.storage.store import id_of, lock_game, seats_of
+from pbem.storage.versions import table_changed
 
 MATCH_BATCH = 50  # seeks (or tables) looked at for one table (or seek): the rest wait
 
@@ -129,6 +130,8 @@ def join_table(
     tell.carry_out(session)
     if not still_open:
         start(session, site, game, now)  # everyone gets the start mail
+    else:
+        table_changed(session, game_id)  # the seated players' open pages show the newcomer
     return seat
 
 

@@ -33,6 +33,7 @@ from pbem.storage.store import (
     seats_of,
     seats_with_players,
 )
+from pbem.storage.versions import table_changed
 
 
 @dataclass
@@ -267,6 +268,8 @@ def join(
     session.flush()
     if all(s.status == "joined" for s in seats_of(session, game)):
         start(session, site, game, now, started_mail=started_mail)
+    else:
+        table_changed(session, game_id)  # the others' open pages show who has joined
     return game
 
 
@@ -308,6 +311,7 @@ def _call_off(
     game.updated_at = now
     game.finished_at = now
     session.add(game)
+    table_changed(session, id_of(game))
     tell = telling(session, site, game, now)
     for seat in tell.seats:
         if seat.status != "declined":
@@ -340,6 +344,7 @@ def start(
     game.started_at = now
     game.updated_at = now
     session.add(game)
+    table_changed(session, id_of(game))  # the open pages of those who joined show the deal
     update_clocks(game, seats, set(), now, away_at(session, seats, now), zones_of(session, seats))
     acting = set(rules.to_act(game.state))
     tell = telling(session, site, game, now)

@@ -24,6 +24,7 @@ from pbem.players.computers import LEVELS
 from pbem.players.links import Site
 from pbem.present.forms import TimeControl
 from pbem.storage.store import lock_game, seat_of, seats_of
+from pbem.storage.versions import table_changed
 
 
 def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> Game:
@@ -106,6 +107,7 @@ def leave(session: Session, site: Site, game_id: int, seat_no: int, now: datetim
     session.add(seat)
     game.updated_at = now
     session.add(game)
+    table_changed(session, game_id)  # the others' open pages: a computer plays the seat now
 
 
 def keep_orders(

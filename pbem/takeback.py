@@ -24,6 +24,7 @@ from pbem.moves import tell_turn
 from pbem.players import presence
 from pbem.present.replay import states
 from pbem.storage.store import lock_game, moves_of, player_of
+from pbem.storage.versions import table_changed
 
 # Fantasy Business plays secret steps side by side: no one move is "the last one".
 GAMES_WITH_TAKE_BACK = {"colour-bazaar"}
@@ -99,7 +100,7 @@ def ask(session: Session, site: Any, game_id: int, seat_no: int, now: datetime) 
     session.add(request)
     queue(tell, nxt, "takeback_asked", {"who": tell.seats[seat_no].name})
     tell.carry_out(session)
-    session.flush()
+    table_changed(session, game_id)  # the next player's open page asks them at once
     return request
 
 
@@ -123,7 +124,7 @@ def answer(
         request.answer = "refused"
         queue(tell, mover, "takeback_refused", {"who": tell.seats[seat_no].name})
         tell.carry_out(session)
-        session.flush()
+        table_changed(session, game_id)
         return request
     request.answer = "allowed"
     _take_back(session, game, request, tell.seats, now)
@@ -134,7 +135,7 @@ def answer(
     player: Player = player_of(session, mover)
     tell_turn(tell, mover, player.notify)
     tell.carry_out(session)
-    session.flush()
+    table_changed(session, game_id)
     return request
 
 

@@ -230,3 +230,14 @@ function start() {
 }
 
 start();
+
+// The live page (static/live.js) puts the changed parts of a newer page in place and says
+// "pbem:page": the bar of a move form that left the page goes with it, and a new move form
+// gets its taps (setUp passes over a form it has set up already).
+document.addEventListener("pbem:page", () => {
+  if (!document.querySelector("form.move-form[data-tapping]")) {
+    document.querySelectorAll(".tapbar").forEach((bar) => bar.remove());
+    document.body.classList.remove("with-bar");
+  }
+  start();
+});

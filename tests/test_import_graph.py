@@ -126,7 +126,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.moves",),
     ("pbem.play", "pbem.seat_choices", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
     ("pbem.bounces",),
-    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch.doctor"),
+    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch.doctor", "pbem.live"),
     ("pbem.app", "pbem.console", "pbem"),
 ]
 

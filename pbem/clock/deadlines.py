@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 from pbem.clock.clocks import advance, allowance, bank_after, counted, retreat
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Vacation, level_for
+from pbem.storage.versions import tables_changed
 
 DIGEST_HOUR = 8  # local time of the daily digest
 
@@ -170,6 +171,7 @@ def shift_player_clocks(
     seats = session.exec(
         select(Seat).where(Seat.player_id == player_id, col(Seat.deadline).is_not(None))
     ).all()
+    moved: set[int] = set()
     for seat in seats:
         if seat.absent or seat.deadline is None or seat.deadline <= start:
             continue
@@ -177,6 +179,8 @@ def shift_player_clocks(
         if seat.next_reminder_at is not None and seat.next_reminder_at > start:
             seat.next_reminder_at = max(seat.next_reminder_at + delta, now)
         session.add(seat)
+        moved.add(seat.game_id)
+    tables_changed(session, moved)  # their open pages show the new deadlines
 
 
 def next_digest(player: Player, now: datetime) -> datetime:

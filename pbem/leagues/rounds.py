@@ -23,6 +23,7 @@ from pbem.players.links import Site
 from pbem.present.forms import TimeControl
 from pbem.seat_choices import leave
 from pbem.storage.store import id_of
+from pbem.storage.versions import league_changed
 
 DIGEST_EVERY = timedelta(days=7)
 
@@ -63,6 +64,7 @@ def start_games(session: Session, site: Site, league: League, now: datetime) -> 
                 new[player].append(id_of(game))
     for player_id in players:
         queue_round(session, site, league, player_id, new[player_id], now)
+    league_changed(session, league_id)  # a round made: its open pages show the new games
 
 
 def _swiss_round(
@@ -146,6 +148,7 @@ def finish(session: Session, site: Site, league: League, played: Played, now: da
     keep_points(session, league, played)
     for member in members(session, league.id or 0, "joined", "dropped"):
         queue_final(session, site, league, member.player_id, now)
+    league_changed(session, league.id or 0)
 
 
 def drop_out(
@@ -164,9 +167,11 @@ def drop_out(
             raise PlayError("league.error.organiser_stays")
         member.status = "declined"
         session.add(member)
+        league_changed(session, league_id)
         return
     member.status = "dropped"
     session.add(member)
+    league_changed(session, league_id)
     if league.status != "running":
         return
     for _, game, seats in Played(session, league_id).games:

@@ -21,6 +21,7 @@ from pbem.models import League, LeagueMember, Player
 from pbem.play import Invitee, player_for
 from pbem.players.links import Site, new_key
 from pbem.present.forms import EMAIL, Form, TimeControl, clean_name
+from pbem.storage.versions import league_changed
 
 MOST_PLAYERS = 32  # the largest league: its round robin makes 496 games
 MOST_INVITES = 32  # addresses read from one form
@@ -193,7 +194,7 @@ def join(session: Session, site: Site, league_id: int, player_id: int, now: date
         raise Gone("league.error.full")
     member.status, member.joined_at = "joined", now
     session.add(member)
-    session.flush()
+    league_changed(session, league_id)  # its open pages show the new member
     if len(members(session, league_id, "joined")) >= league.most_players:
         start(session, site, league, now)
     return league
@@ -209,6 +210,7 @@ def decline(session: Session, league_id: int, player_id: int) -> None:
         raise PlayError("league.error.organiser_stays")
     member.status = "declined"
     session.add(member)
+    league_changed(session, league_id)
 
 
 def start_by(session: Session, site: Site, league_id: int, player_id: int, now: datetime) -> League:

@@ -35,6 +35,7 @@ from pbem.moves.prepare import Unreadable as Unreadable
 from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
 from pbem.ratings.record import rate_game
+from pbem.storage import versions
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
 from pbem.storage.writes import (
@@ -239,11 +240,12 @@ def write_move(
     when a seat or the talk had changed since its read, and it was planned again here,
     under the lock, from the rows as they are (a poll marked a seat seen, a vacation began).
     `via`: how a player's own move came (page or api), for the count of moves only."""
-    talk = move_game(session, plan.game_id, plan.ply, plan.game_values)
-    if len(talk) != 1:
+    moved = move_game(session, plan.game_id, plan.ply, plan.game_values)
+    if len(moved) != 1:
         raise Stale("play.error.stale")
+    talk, version = moved[0]
     lapse_take_back(session, plan.game_id, now)  # the next player moved: the move wins
-    as_made = talk[0] == plan.talk_read and seats_now(session, plan.game_id) == plan.seats_read
+    as_made = talk == plan.talk_read and seats_now(session, plan.game_id) == plan.seats_read
     if not as_made:
         log.info(
             "game %s ply %s: the table changed since its read; planned again",
@@ -253,8 +255,11 @@ def write_move(
         # The game row holds the move already: the new read gives the game as it leaves it.
         plan = plan_move(site, read_table(session, plan.game_id, now), prepared, now)
     plan.writes.carry_out(session)
+    # Open pages of the game are told (pbem.storage.versions), once the move is committed.
+    versions.announce(session, versions.TABLE_CHANNEL, plan.game_id, version)
     if plan.game_values.get("status") == "over":
         rate_game(session, plan.game_id, now)  # a rated game's end moves ratings with it
+        versions.game_ended(session, plan.game_id)  # and its league's standings
     metrics.moves_written(session, plan.sources, via)  # counted once the caller commits
     return as_made
 

@@ -21,6 +21,7 @@ from pbem.players.links import Site
 from pbem.present.i18n import languages
 from pbem.present.timefmt import valid_zone
 from pbem.storage.store import find_seat, id_of, lock_game, seat_of
+from pbem.storage.versions import table_changed
 
 NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
 
@@ -168,6 +169,7 @@ def come_back(session: Session, game_id: int, seat_no: int, now: datetime) -> No
         # A full turn's time for the move now due.
         start_clock(game, seat, now, away_at(session, [seat], now), zones_of(session, [seat]))
     session.add(seat)
+    table_changed(session, game_id)  # no longer shown absent, nor played by a computer
 
 
 def add_time(session: Session, game_id: int, by_seat: int, seat_no: int, days: int) -> None:
@@ -182,3 +184,4 @@ def add_time(session: Session, game_id: int, by_seat: int, seat_no: int, days: i
         raise PlayError("extend.error.no_deadline")
     seat.deadline += timedelta(days=days)
     session.add(seat)
+    table_changed(session, game_id)  # the seat's new deadline, on every open page

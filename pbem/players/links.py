@@ -86,6 +86,25 @@ def _read(secret: str, purpose: str, token: str) -> tuple[Any, ...]:
     return tuple(payload)
 
 
+def seat_claim(secret: str, token: str) -> tuple[int, int, str]:
+    """(game id, seat number, link key) of a well-signed seat link; BadLink otherwise. The
+    key is still to be checked against the seat's (a rotated key revokes older links)."""
+    payload = read_token(secret, "seat", token)
+    if len(payload) != 3 or not all(isinstance(x, int) for x in payload[:2]):
+        raise BadLink("not a seat's payload")
+    if not isinstance(payload[2], str):
+        raise BadLink("not a seat's payload")
+    return payload[0], payload[1], payload[2]
+
+
+def watch_claim(secret: str, token: str) -> tuple[int, str]:
+    """(game id, watch key) of a well-signed spectator link; BadLink otherwise."""
+    payload = read_token(secret, "watch", token)
+    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
+        raise BadLink("not a spectator's payload")
+    return payload[0], payload[1]
+
+
 @dataclass
 class Site:
     """What play needs to know of the site: the key that signs links and the public URL."""

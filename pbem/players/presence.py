@@ -1,9 +1,10 @@
 """Whether a player is looking at a game's page, and the "your move" mail held meanwhile.
 
-A seat page's poll (static/poll.js, which keeps the page up to date) records when the
-seat last looked (`Seat.seen_at`, in the database, so every web host sees it), at most
-once every SEEN_EVERY: a poll every few seconds costs a read, and a write only now and
-then. The page says when it is hidden or left (mark_away). A page without JavaScript
+A seat page's stream (`pbem live`, which tells the page of every change: static/live.js)
+records when the seat last looked (`Seat.seen_at`, in the database, so every host sees
+it), as it opens and then every SEEN_EVERY while it stays open; so does the page's poll
+when the stream is down (a poll every few seconds costs a read, and a write only now and
+then). The page says when it is hidden or left (mark_away). A page without JavaScript
 records nothing: it shows no move as it comes, so its player's mail is not held.
 
 A move that makes a seat due while it was seen in the last LOOKING gets the page's live
@@ -14,9 +15,10 @@ transaction (issue 31: no mail while you look).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, Integer, bindparam, delete, or_, update
+from sqlalchemy import Engine, Integer, bindparam, delete, or_, tuple_, update
 
 from pbem.models import Outbox, Seat
 from pbem.storage.db import write_session
@@ -26,6 +28,7 @@ SEEN_EVERY = timedelta(seconds=20)  # a seat's seen_at is written at most this o
 LOOKING = timedelta(seconds=60)  # seen this recently: the player is looking at the page
 _SEATS = Seat.__table__  # type: ignore[attr-defined]
 _OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
+_BATCH = 500  # seats one statement names at most (two parameters each)
 
 
 def looking(seat: Seat, now: datetime) -> bool:
@@ -56,6 +59,23 @@ def mark_seen(
             )
             .values(seen_at=now)
         )
+
+
+def mark_seen_many(engine: Engine, seats: Iterable[tuple[int, int]], now: datetime) -> None:
+    """Record that these (game id, seat) pairs look at their game now: the seats whose page
+    has a stream open in `pbem live`, every SEEN_EVERY, in one statement a batch; a seat
+    marked in the last SEEN_EVERY (by another process, say) is left as it is."""
+    pairs = sorted(set(seats))
+    for start in range(0, len(pairs), _BATCH):
+        with write_session(engine) as session:
+            session.execute(
+                update(_SEATS)
+                .where(
+                    tuple_(_SEATS.c.game_id, _SEATS.c.seat).in_(pairs[start : start + _BATCH]),
+                    or_(_SEATS.c.seen_at.is_(None), _SEATS.c.seen_at <= now - SEEN_EVERY),
+                )
+                .values(seen_at=now)
+            )
 
 
 def mark_away(engine: Engine, game_id: int, seat_no: int) -> None:

@@ -16,6 +16,7 @@ from pbem.errors import PlayError
 from pbem.models import Block, Game, Seat, Talk
 from pbem.present.forms import TalkForm
 from pbem.storage.store import lock_game
+from pbem.storage.versions import table_changed
 
 
 def post(session: Session, game_id: int, seat_no: int, form: TalkForm, now: datetime) -> Talk:
@@ -32,6 +33,7 @@ def post(session: Session, game_id: int, seat_no: int, form: TalkForm, now: date
     session.flush()
     game.last_talk = message.id or 0  # a page or mail with nothing newer skips the talk query
     session.add(game)
+    table_changed(session, game_id)  # open pages show it (pbem.storage.versions)
     return message
 
 

@@ -145,13 +145,16 @@ _SEATS_OF_GAME = (
 # --- the game row a move moves on ----------------------------------------------
 
 
-def move_game(session: Session, game_id: int, ply: int, values: dict[str, Any]) -> list[Any]:
-    """Move the game row on from `ply` with `values`, if it is still active at that ply: its
-    last_talk in a one-item list, or an empty list when another move came first."""
+def move_game(
+    session: Session, game_id: int, ply: int, values: dict[str, Any]
+) -> list[tuple[int, int]]:
+    """Move the game row on from `ply` with `values`, if it is still active at that ply, and
+    raise its version (pbem.storage.versions): its (last_talk, new version) in a one-item
+    list, or an empty list when another move came first."""
     keys = tuple(values)
     statement = compiled(dialect_of(session), ("game move", *keys), partial(_game_update, keys))
     params = statement.parameters({**values, "w_id": game_id, "w_ply": ply})
-    return [row[0] for row in run(session, statement, params).fetchall()]
+    return [(row[0], row[1]) for row in run(session, statement, params).fetchall()]
 
 
 def _game_update(keys: tuple[str, ...]) -> Any:
@@ -162,8 +165,11 @@ def _game_update(keys: tuple[str, ...]) -> Any:
             GAMES.c.ply == bindparam("w_ply", type_=Integer),
             GAMES.c.status == "active",
         )
-        .values({k: bindparam(k, type_=GAMES.c[k].type) for k in keys})
-        .returning(GAMES.c.last_talk)
+        .values(
+            {k: bindparam(k, type_=GAMES.c[k].type) for k in keys}
+            | {"version": GAMES.c.version + 1}
+        )
+        .returning(GAMES.c.last_talk, GAMES.c.version)
     )
 
 

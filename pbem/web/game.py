@@ -17,7 +17,7 @@ from flask import (
     request,
     url_for,
 )
-from sqlmodel import col, select
+from sqlmodel import select
 from werkzeug.wrappers import Response
 
 from pbem import moves, play, seat_choices, takeback
@@ -34,9 +34,10 @@ from pbem.present.options import banked, time_control
 from pbem.present.replay import deal_shown
 from pbem.present.text import error_text, render, say
 from pbem.present.timefmt import deadline_words, format_left, format_when
+from pbem.storage import versions
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
-from pbem.web import bad_link, drafts, engine, now, site
+from pbem.web import bad_link, drafts, engine, live, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.mailfix import table_context
 from pbem.web.markup import said
@@ -117,6 +118,8 @@ def _render_page(
     ]
     context["deal"] = deal_shown(game, [s.share for s in seats])
     context.update(table_context(session, table, seat_no, game.status, tz, lang, token))
+    if game.status in ("forming", "active"):
+        context.update(_live(token, game, seat_no is not None))
     if game.status in ("forming", "cancelled") or game.state is None:
         return render_template("game/join.html", **context), status
     if seat_no is not None and "note_text" not in extra:
@@ -139,14 +142,6 @@ def _render_page(
     thinking = [names[s] for s in to_act if level_for(game, seats[s]) is not None]
     if thinking and seat_no is not None:
         context.update(computers_thinking=thinking)
-    if game.status == "active":
-        # The page keeps itself up to date (static/poll.js): each move shows as it comes.
-        seat_page = seat_no is not None
-        context.update(
-            poll_url=url_for("game.seat_ply" if seat_page else "game.watch_ply", token=token),
-            reload_url=url_for("game.seat_page" if seat_page else "game.watch_page", token=token),
-            away_url=url_for("game.away", token=token) if seat_page else None,
-        )
     context.update(
         view=view,
         table=shown.play_context(game.state, view, seat_no, lang, names, whole=whole),
@@ -170,6 +165,23 @@ def _render_page(
         **takeback.for_page(session, game, seat_no, names),
     )
     return render_template(f"games/{game.slug}/page.html", **context), status
+
+
+def _live(token: str, game: Game, seat_page: bool) -> dict[str, Any]:
+    """What the page needs to keep itself up to date (static/live.js, pbem.web.live): its
+    stream at `pbem live`, its poll for when the stream is down, its own address; a seat's
+    page also says when it is hidden or left (the seat's mail is then not held)."""
+    page = url_for("game.seat_page" if seat_page else "game.watch_page", token=token)
+    return {
+        "reload_url": page,
+        "live": live.page_live(
+            stream=f"{'p' if seat_page else 'w'}/{token}",
+            poll=url_for("game.seat_ply" if seat_page else "game.watch_ply", token=token),
+            page=page,
+            shown=versions.Shown(game.version, game.ply, game.status),
+            away=url_for("game.away", token=token) if seat_page else "",
+        ),
+    }
 
 
 def _log(
@@ -323,26 +335,22 @@ def _review(game: Game, names: list[str], seat_no: int, form: dict[str, str]) ->
 
 
 @bp.get("/p/<token>/ply")
-def seat_ply(token: str) -> dict[str, Any]:
-    """How far the game has gone, for the page's poll (static/poll.js, from the page's load
-    and every few seconds while it is visible): a cheap look at one row, and the seat
-    marked as looking (a write at most every 20 s: pbem.players.presence)."""
+def seat_ply(token: str) -> Response:
+    """How far the game has gone, for the page's poll (static/live.js, when its stream is
+    down, every few seconds while the page is visible): a look at one row, 304 while the
+    version the page names holds, and the seat marked as looking (a write at most every
+    20 s: pbem.players.presence)."""
     game_id, seat_no, key = seat_payload(token)
     moment = now()
     with read_session(engine()) as session:
         # These columns alone: the state (36 KB of JSON late in a Fantasy Business
         # game) is not read for a poll every few seconds.
-        found = session.exec(
-            select(Game.ply, Game.status, Seat.link_key, Seat.seen_at)
-            .join(Seat, col(Seat.game_id) == col(Game.id))
-            .where(col(Game.id) == game_id, col(Seat.seat) == seat_no)
-        ).first()
-    if found is None or not secrets.compare_digest(found[2], key):
+        found = versions.of_seat(session, game_id, seat_no)
+    if found is None or not secrets.compare_digest(found.link_key, key):
         bad_link()  # as a seat page would answer (seats.key_fits: revoked links too)
-    ply, status, _, seen_at = found
-    if status in ("forming", "active"):
-        presence.mark_seen(engine(), game_id, seat_no, seen_at, moment)
-    return {"ply": ply, "status": status}
+    if found.shown.status in ("forming", "active"):
+        presence.mark_seen(engine(), game_id, seat_no, found.seen_at, moment)
+    return live.answer(found.shown)
 
 
 @bp.post("/p/<token>/away")
@@ -363,17 +371,15 @@ def watch_page(token: str) -> tuple[str, int]:
 
 
 @bp.get("/w/<token>/ply")
-def watch_ply(token: str) -> dict[str, Any]:
+def watch_ply(token: str) -> Response:
     """How far the game has gone, for the spectator page's poll: what its page shows too.
     A spectator is nobody's seat: nothing is recorded."""
     game_id, key = watch_payload(token)
     with read_session(engine()) as session:
-        found = session.exec(
-            select(Game.ply, Game.status, Game.watch_key).where(col(Game.id) == game_id)
-        ).first()
-    if found is None or not secrets.compare_digest(found[2], key):
+        found = versions.of_watch(session, game_id)
+    if found is None or not secrets.compare_digest(found[1], key):
         bad_link()
-    return {"ply": found[0], "status": found[1]}
+    return live.answer(found[0])
 
 
 def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:

@@ -20,7 +20,8 @@ from pbem.present import playable
 from pbem.present.forms import TimeControl
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, Limit, exceeded, record
-from pbem.web import bad_link, client_address, engine, now, site
+from pbem.storage.versions import Shown
+from pbem.web import bad_link, client_address, engine, live, now, site
 from pbem.web.signin import current_player_id
 
 bp = Blueprint("leagues", __name__)
@@ -59,9 +60,30 @@ def _page(token: str, error: PlayError | None = None) -> tuple[str, int]:
     with read_session(engine()) as session:
         league = _league(session, token)
         view = league_view(session, site(), league, viewer)
+        shown = _shown(league)
+    # The page keeps itself up to date while the league is under way (static/live.js).
+    updates = None
+    if league.status != "finished":
+        updates = live.page_live(
+            stream=f"leagues/{token}",
+            poll=url_for("leagues.version", token=token),
+            page=url_for("leagues.page", token=token),
+            shown=shown,
+            kind="league",
+        )
     return render_template(
-        "leagues/page.html", league=view, token=token, error=error, signed_in_viewer=viewer
+        "leagues/page.html",
+        league=view,
+        token=token,
+        error=error,
+        signed_in_viewer=viewer,
+        live=updates,
     ), 200
+
+
+def _shown(league: League) -> Shown:
+    """How far the league has gone: its version, its round (as the ply), its status."""
+    return Shown(league.version, league.round, league.status)
 
 
 @bp.get("/leagues")
@@ -115,6 +137,15 @@ def create() -> Response | tuple[str, int]:
 def page(token: str) -> tuple[str, int]:
     """The league's page: standings, games with their watch links, the viewer's buttons."""
     return _page(token)
+
+
+@bp.get("/leagues/<token>/ply")
+def version(token: str) -> Response:
+    """How far the league has gone, for its page's poll when the stream is down: 304 while
+    the version the page names holds (pbem.web.live)."""
+    with read_session(engine()) as session:
+        shown = _shown(_league(session, token))
+    return live.answer(shown)
 
 
 def _act(token: str, action: Any) -> Response | tuple[str, int]:

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.models import Game, Player, Seat
-from pbem.players.links import BadLink, read_token
+from pbem.players.links import BadLink, seat_claim, watch_claim
 from pbem.storage.db import read_session
 from pbem.storage.store import find_seat, game_by_id, table_of
 from pbem.web import bad_link, engine, now, site
@@ -22,16 +22,12 @@ Table = list[tuple[Seat, Player, Any]]
 
 
 def seat_payload(token: str) -> tuple[int, int, str]:
-    """(game id, seat number, link key) of a well-signed seat link; 404 for anything else."""
+    """(game id, seat number, link key) of a well-signed seat link; 404 for anything else
+    (pbem.players.links.seat_claim: `pbem live` reads links the same way)."""
     try:
-        payload = read_token(site().secret, "seat", token)
+        return seat_claim(site().secret, token)
     except BadLink:
         bad_link()
-    if len(payload) != 3 or not all(isinstance(x, int) for x in payload[:2]):
-        bad_link()
-    if not isinstance(payload[2], str):
-        bad_link()
-    return payload[0], payload[1], payload[2]
 
 
 def key_fits(seat: Seat | None, key: str) -> bool:
@@ -73,12 +69,9 @@ def watched_game(token: str) -> int:
 def watch_payload(token: str) -> tuple[int, str]:
     """(game id, watch key) of a well-signed spectator link; 404 for anything else."""
     try:
-        payload = read_token(site().secret, "watch", token)
+        return watch_claim(site().secret, token)
     except BadLink:
         bad_link()
-    if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
-        bad_link()
-    return payload[0], payload[1]
 
 
 def _watch_checked(session: Any, token: str) -> tuple[Game, int]:

@@ -15,6 +15,9 @@ from werkzeug.serving import make_server
 
 from pbem import create_app
 from pbem.clock.scheduler import drain_outbox
+from pbem.config import DEFAULTS
+from pbem.devservers import free_port
+from pbem.live.serve import InThread
 from tests.settings import app_settings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -98,8 +101,9 @@ def live_config() -> dict[str, Any]:
 def live_server(
     database_url: str, tmp_path: Path, live_config: dict[str, Any]
 ) -> Iterator[LiveServer]:
-    """pbem served by werkzeug on 127.0.0.1 at a free port, with the file mail backend, and
-    a thread that drains the outbox every 0.2 s so mail reaches the mailbox page."""
+    """pbem served by werkzeug on 127.0.0.1 at a free port, with the file mail backend, a
+    thread that drains the outbox every 0.2 s so mail reaches the mailbox page, and the live
+    pages' streams (pbem live) on a port of their own, as `pbem serve` runs them."""
     holder: dict[str, Any] = {}
     # Werkzeug logs every request at INFO; keep only its warnings and errors, so the
     # output of a failed test shows a server traceback rather than 200 request lines.
@@ -123,6 +127,10 @@ def live_server(
     )
     app = create_app(settings | live_config)
     holder["app"] = app
+    streams = None
+    if app.config["LIVE_URL"] == DEFAULTS["LIVE_URL"]:
+        streams = InThread(app, "127.0.0.1", free_port()).start()
+        app.config["LIVE_URL"] = f"http://127.0.0.1:{streams.server.config.port}/live/"
     live = LiveServer(url=url, app=app)
     stop = threading.Event()
 
@@ -142,6 +150,8 @@ def live_server(
     finally:
         stop.set()
         sending.join(timeout=10)
+        if streams is not None:
+            streams.stop()
         server.shutdown()
         serving.join(timeout=10)
         server.server_close()

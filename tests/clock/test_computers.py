@@ -42,12 +42,15 @@ def test_one_person_and_two_computers_play_a_whole_game_by_mail(
             play_turn(client, link)
             turns += 1
             continue
-        # A computer's turn: the page says so, polls, and offers a reload link.
+        # A computer's turn: the page says so, keeps itself up to date (its stream, its
+        # poll when the stream is down), and offers a reload link without JavaScript.
         page = client.get(link).get_data(as_text=True)
-        assert "will move in a moment" in page and f'data-poll-url="{link}/ply"' in page
-        assert "poll.js" in page and f'href="{link}"' in page
+        assert "will move in a moment" in page and f'data-poll="{link}/ply"' in page
+        assert f'data-stream="/live{link}"' in page
+        assert "live.js" in page and f'href="{link}"' in page
         poll = client.get(f"{link}/ply")
-        assert json.loads(poll.data) == {"ply": game.ply, "status": "active"}
+        facts = json.loads(poll.data)
+        assert facts == {"ply": game.ply, "status": "active", "version": game.version}
         # Ana leaves the page (its script says so): the reply is mailed, not held for it
         # (tests/clock/test_quiet_while_looking.py).
         assert client.post(f"{link}/away").status_code == 204

@@ -227,9 +227,10 @@ def test_the_poll_marks_the_seat_seen_at_most_every_20_s_and_a_spectator_not_at_
     link = against_the_computer(client, app, smtpd)
     watch = url_path(str(re.search(r"http://pbem\.test/w/[\w.\-]+", client.get(link).text)[0]))
     assert seat_row(app, 1, 0).seen_at is None  # the page alone records nothing
-    assert client.get(f"{watch}/ply").get_json() == {"ply": 0, "status": "active"}
+    started = {"ply": 0, "status": "active", "version": 1}  # raised once, by the start
+    assert client.get(f"{watch}/ply").get_json() == started
     assert seat_row(app, 1, 0).seen_at is None  # a spectator is nobody's seat
-    assert look(client, link) == {"ply": 0, "status": "active"}
+    assert look(client, link) == started
     first = seat_row(app, 1, 0).seen_at
     assert first == clock()
     clock.advance(seconds=SEEN_EVERY.total_seconds() - 1)

@@ -118,6 +118,7 @@ def test_every_procfile_process_has_a_unit() -> None:
         ("clock", "pbem-clock.service"),
         ("computers", "pbem-computers@.service"),
         ("inbound", "pbem-inbound.service"),
+        ("live", "pbem-live.service"),
     ):
         words = pbem_command(one(units[unit], "ExecStart"))
         expected = shlex.split(procfile[process])  # pbem, its command, its options
@@ -259,6 +260,12 @@ def test_nginx_passes_what_the_readme_says_and_keeps_metrics_in() -> None:
         if line.strip().startswith("proxy_"):
             assert line.strip() in site, line
     assert "proxy_pass http://127.0.0.1:8000;" in site  # the web unit's --bind
+    # The live pages' streams go to `pbem live` where its unit listens, unbuffered.
+    live = pbem_command(one(CONTRIB / "systemd" / "pbem-live.service", "ExecStart"))
+    address = f"{live[live.index('--host') + 1]}:{live[live.index('--port') + 1]}"
+    streams = re.search(r"location /live/ \{(.*?)\}", site, re.S)
+    assert streams and f"proxy_pass http://{address};" in streams[1]
+    assert "proxy_buffering off;" in streams[1] and "proxy_read_timeout" in streams[1]
     assert re.search(r"location = /metrics \{\s*return 404;\s*\}", site)
     assert "access_log off;" in site  # link tokens: gunicorn's masked log is the one kept
     name = "pbem.example.org"

@@ -1,0 +1,1 @@
+"""`pbem live`: the live pages' streams (Server-Sent Events), beside the WSGI app (issue 47)."""
