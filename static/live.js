@@ -35,6 +35,7 @@
   var stale = false; // the bar is shown: nothing more is put in place
   var leaving = false; // the page reloads itself: not "away"
   var applying = false; // our own "pbem:page"
+  var pages = 0; // pages tap to play put in place: a fetch begun before one is dropped
   var changedForms = []; // forms the player changed and has not sent
   var regions = []; // main's parts: {key, node, html}, html as the server wrote it
   var scripts = {}; // scripts the document has run, by address
@@ -285,6 +286,7 @@
     fetching = true;
     again = false;
     var since = ply;
+    var turn = pages;
     fetch(address(), { credentials: "same-origin", cache: "no-store" })
       .then(function (reply) {
         return reply.ok ? reply.text() : null;
@@ -294,7 +296,24 @@
         if (html === null) {
           return; // a passing failure: the next change, or poll, fetches again
         }
+        // Tap to play put its own answer in place while this fetch was under way (the
+        // stream tells of the player's own move before its Send is answered): what came is
+        // dropped, lest it take "Your move is in" with it, and the page is asked for again
+        // as it now stands (which does nothing once the game is over).
+        if (turn !== pages) {
+          refresh();
+          return;
+        }
         var doc = new DOMParser().parseFromString(html, "text/html");
+        // A page no newer than the one shown changes nothing.
+        var fetched = doc.querySelector(".live[data-page]");
+        if (fetched && shown !== null &&
+            Number(fetched.getAttribute("data-version")) <= Number(shown)) {
+          if (again) {
+            refresh();
+          }
+          return;
+        }
         if (!putInPlace(doc)) {
           movedOn();
           return;
@@ -406,6 +425,7 @@
     if (applying) {
       return;
     }
+    pages += 1;
     remember();
     changedForms = [];
     over = stale = false;

@@ -171,7 +171,10 @@ def _live(token: str, game: Game, seat_page: bool) -> dict[str, Any]:
     """What the page needs to keep itself up to date (static/live.js, pbem.web.live): its
     stream at `pbem live`, its poll for when the stream is down, its own address; a seat's
     page also says when it is hidden or left (the seat's mail is then not held)."""
-    page = url_for("game.seat_page" if seat_page else "game.watch_page", token=token)
+    # A page showing "Your move is in" (?done=1) fetches itself with it: the notice stays,
+    # and says "it is your turn again" once the next answer has come.
+    done = 1 if seat_page and request.args.get("done") else None
+    page = url_for("game.seat_page" if seat_page else "game.watch_page", token=token, done=done)
     return {
         "reload_url": page,
         "live": live.page_live(

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -29,6 +30,7 @@ from pbem.players import talk
 from pbem.present.forms import TalkForm
 from pbem.storage.db import read_session, write_session
 from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.browser.helpers import tap_a_move
 from tests.conftest import Inbox
 from tests.web.helpers import headline
 
@@ -247,4 +249,47 @@ def test_with_the_stream_down_the_page_polls_and_is_answered_304(
     assert 200 in polls
     # Looking by its polls: the reply was not mailed.
     assert turn_mails(smtpd) == 1
+    assert not computers.errors and not live_server.sender_errors
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_your_own_move_stays_yours_when_the_stream_tells_it_first(
+    page: Any, viewport: str, live_server: LiveServer, computers: Computers, smtpd: Inbox
+) -> None:
+    """The stream tells of Ana's own move before her Send is answered; the page it makes
+    the live page fetch comes back after the answer is in place. That page is dropped:
+    "Your move is in" stays, her move is not shown as news, and the computer's reply,
+    when it comes, is put in place under it ("it is your turn again")."""
+    link = new_game_against_the_computer(live_server)
+    path = urlsplit(link).path
+    # The computer answers after the held answer and the held fetch are through.
+    live_server.app.config["COMPUTER_DELAY"] = 5.0
+
+    def slowly(route: Any) -> None:
+        # Handlers run one after the other. The Send's answer (its redirect) is held 2 s,
+        # time for the stream's news of the move; the live page's fetch that news starts
+        # gets the page as it is then, and is answered only after the Send's answer.
+        request = route.request
+        if request.method == "POST" and request.url.endswith("/move"):
+            answer = route.fetch(max_redirects=0)
+            time.sleep(2)
+            route.fulfill(response=answer)
+        elif request.method == "GET" and request.resource_type == "fetch":
+            answer = route.fetch()
+            time.sleep(1.5)
+            route.fulfill(response=answer)
+        else:
+            route.continue_()
+
+    page.route(lambda url: urlsplit(url).path in (path, f"{path}/move"), slowly)
+    page.goto(link)
+    expect(page.get_by_text("Your move.", exact=False).first).to_be_visible()
+    before = ply_of(live_server)
+    tap_a_move(page)  # waits for "Your move is in"
+    reply = page.locator(f'ol.log > li[value="{before + 2}"]')
+    expect(reply).to_be_visible(timeout=NEVER + 4000)
+    expect(page.get_by_text("Your move is in, and it is your turn again")).to_be_visible()
+    expect(reply).to_have_class(re.compile(r"\barrived\b"))
+    mine = page.locator(f'ol.log > li[value="{before + 1}"]')
+    expect(mine).not_to_have_class(re.compile(r"\barrived\b"))
     assert not computers.errors and not live_server.sender_errors
