@@ -18,6 +18,7 @@ from pbem.players.computers import LEVELS
 from pbem.players.links import BadLink, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl
+from pbem.present.options import time_control
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, Limit, exceeded, record
 from pbem.web import bad_link, client_address, engine, now, site
@@ -59,8 +60,14 @@ def _page(token: str, error: PlayError | None = None) -> tuple[str, int]:
     with read_session(engine()) as session:
         league = _league(session, token)
         view = league_view(session, site(), league, viewer)
+        clock = time_control(league, g.lang)
     return render_template(
-        "leagues/page.html", league=view, token=token, error=error, signed_in_viewer=viewer
+        "leagues/page.html",
+        league=view,
+        clock=clock,
+        token=token,
+        error=error,
+        signed_in_viewer=viewer,
     ), 200
 
 
