@@ -227,11 +227,13 @@ def _signed_in() -> bool:
 
 def _lang_link(code: str) -> str:
     """This page in language `code`: the same address and arguments (a review stays a review);
-    for the answer to a form, the page of the link the form was on, since a POST address
-    answers no GET."""
+    for the answer to a form, the page the form was on (the view names it in g.form_page; else
+    the page of the link), since a POST address answers no GET."""
     path = request.path
     token = (request.view_args or {}).get("token")
-    if request.method != "GET" and token and path[:3] in ("/p/", "/w/"):
+    if request.method != "GET" and g.get("form_page"):
+        path = g.form_page
+    elif request.method != "GET" and token and path[:3] in ("/p/", "/w/"):
         path = path[:3] + str(token)
     args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
     return path + "?" + urlencode([*args, ("lang", code)])

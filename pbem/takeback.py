@@ -23,7 +23,7 @@ from pbem.models import Game, Move, Player, TakeBack, level_for
 from pbem.moves import tell_turn
 from pbem.players import presence
 from pbem.present.replay import states
-from pbem.storage.store import lock_game, moves_of, player_of
+from pbem.storage.store import lock_game, moves_of, player_of, seat_of
 from pbem.storage.versions import table_changed
 
 # Fantasy Business plays secret steps side by side: no one move is "the last one".
@@ -181,8 +181,11 @@ def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]
             shown["takeback_waiting"] = names[request.to_seat]
         return shown
     # The seat to act has no move of its own to take back: no need to read the last one.
-    if seat_no not in GAMES[game.slug].to_act(game.state or {}):
-        shown["takeback_offer"] = may_ask(game, last_move(session, game), seat_no)
+    acting = GAMES[game.slug].to_act(game.state or {})
+    if seat_no not in acting:
+        shown["takeback_offer"] = may_ask(game, last_move(session, game), seat_no) and not (
+            len(acting) == 1 and level_for(game, seat_of(session, game.id or 0, acting[0]))
+        )  # nobody to ask when a computer plays next (README: with consent): no button
     return shown
 
 

@@ -4,6 +4,8 @@
 //   row's legend ("You", "Player 2"), with the computer level for a computer seat.
 // - The button says "Start the game" when every other seat is a computer (nobody is
 //   invited), and "Send the invitations" otherwise (its text without the script).
+// - Only the chosen clock kind's fields show (without the script each kind's fieldset shows
+//   its own, under its radio).
 const form = document.querySelector("form.new-game");
 
 function seatLabel(fieldset) {
@@ -31,6 +33,10 @@ function update() {
   for (const option of form.querySelectorAll("select.seat-names option[data-seat]")) {
     const label = seats.get(option.dataset.seat);
     if (label && option.textContent !== label) option.textContent = label;
+  }
+  for (const kind of form.querySelectorAll("fieldset.clock-kind")) {
+    const chosen = kind.querySelector("legend input[type=radio]").checked;
+    for (const fields of kind.querySelectorAll(".kind-fields")) fields.hidden = !chosen;
   }
   const start = computers > 0 && invited === 0;
   form.querySelector("button[type=submit] .invite").hidden = start;

@@ -97,6 +97,21 @@ def games_of(site: Site, played: Played, names: dict[int, str]) -> list[dict[str
     return out
 
 
+def rounds_of(league: League, played: Played) -> tuple[int, int | None]:
+    """(rounds over, rounds in all): every game of a round over counts it; in all, the rounds
+    planned (a round robin's schedule, the Swiss rounds set), or those it had once over (a
+    Swiss league short of players ends early); None while forming with none set (the number
+    of players decides it at the start)."""
+    if league.status == "forming":
+        return 0, league.rounds or None
+    if league.status == "finished" or league.format == "round_robin":
+        total = league.round  # a round robin starts its whole schedule at once
+    else:
+        total = max(league.rounds, league.round)
+    over = sum(1 for number in range(1, league.round + 1) if played.round_over(number))
+    return over, total
+
+
 def league_view(
     session: Session, site: Site, league: League, viewer_id: int | None
 ) -> dict[str, Any]:
@@ -108,6 +123,7 @@ def league_view(
     joined = [m for m in everyone if m.status == "joined"]
     forming = league.status == "forming"
     organiser = viewer_id is not None and viewer_id == league.organiser_id
+    rounds_played, rounds_total = rounds_of(league, played)
     return {
         "id": league.id,
         "name": league.name,
@@ -116,6 +132,13 @@ def league_view(
         "status": league.status,
         "round": league.round,
         "rounds": league.rounds,
+        "rounds_played": rounds_played,
+        "rounds_total": rounds_total,
+        # The time control each of its games gets (as a game's).
+        "days_per_move": league.days_per_move,
+        "clock": league.clock,
+        "clock_add": league.clock_add,
+        "clock_cap": league.clock_cap,
         "table_size": league.table_size,
         "most_players": league.most_players,
         "is_open": league.is_open,
@@ -153,7 +176,10 @@ def league_by_key(session: Session, key: str) -> League | None:
 
 def league_json(view: dict[str, Any]) -> dict[str, Any]:
     """The API's answer for a league (pbem.web.apimodels.League) from its page's view."""
-    keys = ("name", "slug", "format", "status", "round", "rounds", "table_size", "organiser")
+    keys = (
+        "name", "slug", "format", "status", "round", "rounds", "rounds_played", "rounds_total",
+        "days_per_move", "clock", "clock_add", "clock_cap", "table_size", "organiser",
+    )  # fmt: skip
     line_keys = ("place", "name", "points", "played", "playing", "won", "byes", "tiebreak")
     return {
         **{key: view[key] for key in keys},

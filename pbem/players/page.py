@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 
 from pbem.models import Game, Player, Rating, RatingChange, Seat
 from pbem.players.blocks import blocked_by
+from pbem.players.links import Site
 from pbem.ratings import COMPUTER_RATINGS, Shown, computer_level, shown
 
 PAGE_SIZE = 50  # finished games a page lists
@@ -53,6 +54,9 @@ class Finished:
     score: int
     players: int
     others: list[Opponent]
+    watch_link: str  # its spectator link: anyone may watch a finished game
+    # The others who share the player's rank (a tie): "shared first place with Léo".
+    tied: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,7 @@ def _finished_query(player_id: int, against: int | None) -> Any:
 
 
 def finished_games(
-    session: Session, player_id: int, page: int = 0, against: int | None = None
+    session: Session, site: Site, player_id: int, page: int = 0, against: int | None = None
 ) -> tuple[list[Finished], bool]:
     """A page of the player's finished games, most recent first (with `against`: only those
     with that player), and whether there are more."""
@@ -139,7 +143,11 @@ def finished_games(
         outcome = game.outcome or {}
         ranks, scores = outcome.get("ranks", []), outcome.get("scores", [])
         table = seats.get(game.id or 0, [])
-        mine = next(s for s in table if s.player_id == player_id)
+        # A computer's account may hold several seats of a game: its best one is its result,
+        # as in a head-to-head; its other seats are among the others, by their seat names.
+        mine = min(
+            (s for s in table if s.player_id == player_id), key=lambda s: (ranks[s.seat], s.seat)
+        )
         others = [
             Opponent(s.player_id, s.name, ranks[s.seat], scores[s.seat])
             for s in table
@@ -155,9 +163,23 @@ def finished_games(
                 scores[mine.seat],
                 len(table),
                 others,
+                site.watch_url(game),
+                [o.name for o in others if o.rank == ranks[mine.seat]],
             )
         )
     return found, more
+
+
+def seats_held(session: Session, player_id: int, game_ids: list[int]) -> dict[int, Seat]:
+    """The player's own seat in each of these games they sat at (their first, if several)."""
+    held: dict[int, Seat] = {}
+    for seat in session.exec(
+        select(Seat)
+        .where(Seat.player_id == player_id, col(Seat.game_id).in_(game_ids))
+        .order_by(col(Seat.seat).desc())
+    ):
+        held[seat.game_id] = seat
+    return held
 
 
 def head_to_head(session: Session, player_id: int, against: int) -> HeadToHead:

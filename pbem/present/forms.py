@@ -199,7 +199,10 @@ class TimeControl(Form):
         if "days_off" not in data:
             data["days_off"] = [d for d in range(7) if data.get(f"off_{d}") in _TICKED]
         # The form always sends the fields of every kind; only the chosen kind's are read.
+        # Each kind has its own "most days" field there (clock_cap_fischer, clock_cap_bank).
         kind = data.get("clock", "move")
+        if data.get(f"clock_cap_{kind}") not in ("", None):
+            data["clock_cap"] = data[f"clock_cap_{kind}"]
         if kind != "fischer" or data.get("clock_add") in ("", None):
             data.pop("clock_add", None)
         if kind == "move" or data.get("clock_cap") in ("", None):

@@ -8,7 +8,7 @@ from typing import Any
 from babel import Locale
 
 from pbem.games import GAMES
-from pbem.models import Game, Seat
+from pbem.models import Game, League, Seat
 from pbem.present.i18n import ntr, tr
 from pbem.present.text import join_names, say
 from pbem.present.timefmt import format_left
@@ -35,9 +35,9 @@ def option_lines(slug: str, options: dict[str, Any], names: list[str], lang: str
     return lines
 
 
-def time_control(game: Game, lang: str) -> str:
-    """The game's clock in words: "3 days per move", a Fischer clock or a time bank, and the
-    weekdays on which the clocks stop; or "No time limit"."""
+def time_control(game: Game | League, lang: str) -> str:
+    """The clock of a game (or of a league's games) in words: "3 days per move", a Fischer
+    clock or a time bank, and the weekdays on which the clocks stop; or "No time limit"."""
     days = game.days_per_move
     if days is None:
         return tr(lang, "No time limit")
@@ -58,8 +58,10 @@ def time_control(game: Game, lang: str) -> str:
         )
     else:
         text = ntr(lang, "%(num)s day per move", "%(num)s days per move", days)
-    if game.days_off:
-        off = join_names([weekday_name(d, lang) for d in game.days_off], lang)
+    # A league's games have no days off (pbem.leagues.rounds.timing_of).
+    days_off = game.days_off if isinstance(game, Game) else []
+    if days_off:
+        off = join_names([weekday_name(d, lang) for d in days_off], lang)
         text = tr(
             lang,
             "%(clock)s; no clock runs on %(days)s (in each player's time zone)",

@@ -693,9 +693,11 @@ VOCABULARY: dict[str, Msgid] = {
     "play.error.not_your_turn": N_("It is not your turn."),
     "play.error.left": N_("You left this game: a computer player plays your seat now."),
     "play.error.stale": N_("This turn was already played."),
+    "play.source.ahead": N_("planned ahead"),
     "play.source.cli": N_("by the host"),
     "play.source.computer": N_("computer"),
     "play.source.left": N_("the player left: a computer plays the seat"),
+    "play.source.standing": N_("standing order"),
     "play.source.timeout": N_("time ran out"),
     "takeback.error.computer": N_(
         "A computer player moves next: it cannot agree to take a move back."

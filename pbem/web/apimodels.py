@@ -92,13 +92,9 @@ class Deal(Answer):
     shares: list[str] | None = Field(None, description="Each seat's share, once it is over")
 
 
-class Game(Answer):
-    """The game's public facts: who sits where, who is to act, how it ended."""
+class TimeControl(Answer):
+    """A time control, as a game has it (and a league gives each of its games)."""
 
-    id: int
-    slug: Slug
-    status: Literal["forming", "active", "over", "cancelled"]
-    ply: int = Field(ge=0, description="Moves played so far")
     days_per_move: int | None = Field(description="Days allowed per move; null: no limit")
     clock: Literal["move", "fischer", "bank"] = Field(
         description="move: days_per_move each move; fischer: days_per_move to start, clock_add "
@@ -107,6 +103,15 @@ class Game(Answer):
     )
     clock_add: int | None = Field(description="Days added after each move (fischer)")
     clock_cap: int | None = Field(description="Most days on a clock (fischer) or in a bank")
+
+
+class Game(TimeControl):
+    """The game's public facts: who sits where, who is to act, how it ended."""
+
+    id: int
+    slug: Slug
+    status: Literal["forming", "active", "over", "cancelled"]
+    ply: int = Field(ge=0, description="Moves played so far")
     days_off: list[int] = Field(
         description="Weekdays (0 Monday .. 6 Sunday) on which no clock runs, in each player's "
         "own time zone"
@@ -226,8 +231,9 @@ class LeagueGame(Answer):
     players: list[LeaguePlayer]
 
 
-class League(Answer):
-    """A league's standings and games: public facts only (names, results, whose move)."""
+class League(TimeControl):
+    """A league's standings and games: public facts only (names, results, whose move); the
+    time control each of its games gets."""
 
     name: str
     slug: Slug
@@ -235,6 +241,12 @@ class League(Answer):
     status: Literal["forming", "running", "finished"]
     round: int = Field(ge=0, description="The latest round started")
     rounds: int = Field(ge=0, description="Swiss (and tables of several): rounds planned")
+    rounds_played: int = Field(ge=0, description="Rounds whose every game has ended")
+    rounds_total: int | None = Field(
+        ge=1,
+        description="Rounds in all: a round robin's schedule, the Swiss rounds planned (those "
+        "played, once it is over); null while forming when the number who join decides it",
+    )
     table_size: int = Field(ge=2, description="Players at each game")
     organiser: str
     joined: list[str] = Field(description="The players in the league")

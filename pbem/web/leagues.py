@@ -18,6 +18,7 @@ from pbem.players.computers import LEVELS
 from pbem.players.links import BadLink, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl
+from pbem.present.options import time_control
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, Limit, exceeded, record
 from pbem.storage.versions import Shown
@@ -61,6 +62,7 @@ def _page(token: str, error: PlayError | None = None) -> tuple[str, int]:
         league = _league(session, token)
         view = league_view(session, site(), league, viewer)
         shown = _shown(league)
+        clock = time_control(league, g.lang)
     # The page keeps itself up to date while the league is under way (static/live.js).
     updates = None
     if league.status != "finished":
@@ -74,6 +76,7 @@ def _page(token: str, error: PlayError | None = None) -> tuple[str, int]:
     return render_template(
         "leagues/page.html",
         league=view,
+        clock=clock,
         token=token,
         error=error,
         signed_in_viewer=viewer,

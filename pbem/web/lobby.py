@@ -24,6 +24,7 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
 from pbem.storage.store import seat_of, seats_of
 from pbem.web import client_address, engine, now, site
+from pbem.web.signin import current_player_id
 
 bp = Blueprint("lobby", __name__)
 MAX_ROWS = 8
@@ -35,17 +36,30 @@ FRESH = timedelta(minutes=10)
 
 @bp.get("/")
 def index() -> str:
-    """The home page with the new-game form."""
+    """The home page with the new-game form (a signed-in player's own row filled in)."""
     return render_template(
         "lobby/new.html",
         games=playable(),
         rows=MAX_ROWS,
         shown_rows=SHOWN_ROWS,
-        form={},
+        form=_creator_row(),
         error=None,
         levels=LEVELS,
         weekdays=_weekdays(),
     )
+
+
+def _creator_row() -> dict[str, str]:
+    """The form's first row for the player signed in on this device: their name, address and
+    language as they stand (the page is never stored: pbem.app sends no-store)."""
+    player_id = current_player_id()
+    if player_id is None:
+        return {}
+    with read_session(engine()) as session:
+        player = session.get(Player, player_id)
+        if player is None:
+            return {}
+        return {"name_0": player.name, "email_0": player.email, "lang_0": player.lang}
 
 
 def _weekdays() -> list[str]:

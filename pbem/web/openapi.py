@@ -252,9 +252,11 @@ ROUTES = (
         "get",
         "/api/v1/leagues/{token}",
         "league",
-        "A league's standings and games (the token is the key in its page's link)",
+        "A league's standings, games, rounds and time control (the token is the key in its"
+        " page's link)",
         League,
-        "The league: names, results and whose move, nothing hidden",
+        "The league: names, results, whose move, rounds played of all, each game's clock;"
+        " nothing hidden",
         (*LINK, *ANY),
     ),
     Route(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from babel.dates import format_date
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
@@ -12,9 +13,10 @@ from pbem.errors import PlayError
 from pbem.models import Player
 from pbem.players import blocks, page
 from pbem.present.chart import rating_chart
+from pbem.present.text import join_names
 from pbem.ratings import computer_level
 from pbem.storage.db import read_session, write_session
-from pbem.web import engine, now
+from pbem.web import engine, now, site
 from pbem.web.signin import current_player_id
 
 bp = Blueprint("players", __name__)
@@ -52,7 +54,16 @@ def player_page(player_id: int) -> tuple[str, int]:
             other = session.get(Player, against)
             if other is None or against == player_id:
                 abort(404)
-        games, more = page.finished_games(session, player_id, number, against)
+        games, more = page.finished_games(session, site(), player_id, number, against)
+        # Each game as the viewer may see it: their own seat where they sat (the page is theirs
+        # alone: never stored), else the spectators' view of the finished game.
+        held = page.seats_held(session, viewer, [f.game_id for f in games]) if viewer else {}
+        links = {
+            f.game_id: urlsplit(
+                site().seat_url(held[f.game_id]) if f.game_id in held else f.watch_link
+            ).path
+            for f in games
+        }
         versus = page.head_to_head(session, player_id, against) if against is not None else None
         blocked = viewer is not None and player_id in blocks.blocked_by(session, viewer)
         context: dict[str, Any] = {
@@ -71,6 +82,8 @@ def player_page(player_id: int) -> tuple[str, int]:
                 for r in ratings
             ],
             "games": games,
+            "links": links,
+            "tied": {f.game_id: join_names(f.tied, g.lang) for f in games if f.tied},
             "page": number,
             "more": more,
             "against": other.name if other else None,

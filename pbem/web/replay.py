@@ -137,7 +137,10 @@ def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
         data = replay.export(game, names, moves, viewer, g.lang, note.text if note else "", shares)
         title = game_title(game, g.lang)
     name = f"pbem-{game.slug}-{game.id}.{fmt}"
-    headers = {"Content-Disposition": f'inline; filename="{name}"'}
+    # The JSON is a file to keep (and to give the verify page): it downloads. The text is
+    # for reading: it opens in the tab, under the same name if saved.
+    shown = "attachment" if fmt == "json" else "inline"
+    headers = {"Content-Disposition": f'{shown}; filename="{name}"'}
     if fmt == "json":
         body = json.dumps(data, ensure_ascii=False, indent=1)
         return Response(body, mimetype="application/json", headers=headers)

@@ -1,8 +1,8 @@
-"""Add and remove chat-room webhooks from the settings page of a seat."""
+"""Add and remove chat-room webhooks from the settings page (a seat's, or /settings)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request
 from sqlmodel import select
 from werkzeug.wrappers import Response
 
@@ -10,31 +10,36 @@ from pbem.errors import PlayError
 from pbem.models import Game, Player, Seat
 from pbem.storage.db import write_session
 from pbem.web import engine, now
-from pbem.web.account import _settings_page
-from pbem.web.seats import seat_from
+from pbem.web.account import SIGNED_IN, Owner, owner_of, settings_page
 from pbem.webhooks.store import add_webhook, remove_webhook
 
 bp = Blueprint("webhooks", __name__)
 
 
-def _owner(session: object, game_id: int, seat_no: int) -> tuple[Game, Seat, Player]:
-    game = session.get(Game, game_id)  # type: ignore[attr-defined]
+def _rows(session: object, owner: Owner) -> tuple[Game | None, Seat | None, Player]:
+    """The owner's game, seat and player; at /settings no game or seat (own webhooks only)."""
+    player = owner.player(session)
+    if owner.game_id is None:
+        return None, None, player
+    game = session.get(Game, owner.game_id)  # type: ignore[attr-defined]
     seat = session.exec(  # type: ignore[attr-defined]
-        select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)
+        select(Seat).where(Seat.game_id == owner.game_id, Seat.seat == owner.seat_no)
     ).one()
-    player = session.get(Player, seat.player_id)  # type: ignore[attr-defined]
-    assert game is not None and player is not None
+    assert game is not None
     return game, seat, player
 
 
 @bp.post("/p/<token>/webhooks")
+@bp.post("/settings/webhooks", endpoint="my_add", defaults=SIGNED_IN)
 def add(token: str) -> Response | tuple[str, int]:
     """Add a webhook for the player's turns, or for the table (the creator)."""
-    game_id, seat_no = seat_from(token)
+    owner = owner_of(token)
+    if isinstance(owner, Response):
+        return owner
     form = request.form
     try:
         with write_session(engine()) as session:
-            game, seat, player = _owner(session, game_id, seat_no)
+            game, seat, player = _rows(session, owner)
             add_webhook(
                 session,
                 player,
@@ -47,18 +52,25 @@ def add(token: str) -> Response | tuple[str, int]:
                 now(),
             )
     except PlayError as exc:
-        return _settings_page(token, status=exc.status, error=exc)
-    return redirect(url_for("account.settings", token=token, saved=1, _anchor="webhooks"), 303)
+        return settings_page(owner, status=exc.status, error=exc)
+    return redirect(owner.link("page", saved=1, _anchor="webhooks"), 303)
 
 
 @bp.post("/p/<token>/webhooks/<int(max=2147483647):webhook_id>/remove")
+@bp.post(
+    "/settings/webhooks/<int(max=2147483647):webhook_id>/remove",
+    endpoint="my_remove",
+    defaults=SIGNED_IN,
+)
 def remove(token: str, webhook_id: int) -> Response | tuple[str, int]:
     """Remove a webhook."""
-    game_id, seat_no = seat_from(token)
+    owner = owner_of(token)
+    if isinstance(owner, Response):
+        return owner
     try:
         with write_session(engine()) as session:
-            game, seat, player = _owner(session, game_id, seat_no)
+            game, seat, player = _rows(session, owner)
             remove_webhook(session, player, game, seat, webhook_id)
     except PlayError as exc:
-        return _settings_page(token, status=404, error=exc)
-    return redirect(url_for("account.settings", token=token, saved=1, _anchor="webhooks"), 303)
+        return settings_page(owner, status=404, error=exc)
+    return redirect(owner.link("page", saved=1, _anchor="webhooks"), 303)

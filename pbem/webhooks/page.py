@@ -25,13 +25,15 @@ def _row(hook: Webhook) -> dict[str, Any]:
 
 
 def settings_webhooks(
-    session: Session, player: Player, game_id: int, seat_no: int
+    session: Session, player: Player, game_id: int | None, seat_no: int | None
 ) -> dict[str, Any]:
-    """The webhooks section: own rows, table rows, and whether the viewer may add table ones."""
-    game = session.get(Game, game_id)
+    """The webhooks section: own rows, table rows, and whether the viewer may add table ones
+    (a seat's settings; at /settings, of no game, only the player's own)."""
+    game = session.get(Game, game_id) if game_id is not None else None
+    if game is None or seat_no is None:
+        mine, _ = webhooks_of(session, player, None)
+        return {"mine": [_row(h) for h in mine], "table": [], "creator": False}
     seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
-    if game is None:
-        return {"mine": [], "table": [], "creator": False}
     mine, table = webhooks_of(session, player, game)
     creator = seat.seat == game.creator_seat
     return {

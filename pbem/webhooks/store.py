@@ -19,15 +19,16 @@ MAX_TABLE = 3  # webhooks a game's table may have
 def add_webhook(
     session: Session,
     player: Player,
-    game: Game,
-    seat: Seat,
+    game: Game | None,
+    seat: Seat | None,
     scope: str,
     url: str,
     kind: str,
     allow_loopback: bool,
     now: datetime,
 ) -> Webhook:
-    """Add a webhook for the player's turns ("mine") or the game's table ("table", creator)."""
+    """Add a webhook for the player's turns ("mine") or the game's table ("table", creator);
+    from the settings page of no game (/settings), `game` and `seat` are None."""
     try:
         url = check_url(url, allow_loopback)
     except WebhookError as exc:
@@ -36,7 +37,7 @@ def add_webhook(
     if kind not in KINDS:
         raise PlayError("webhook.error.kind")
     if scope == "table":
-        if seat.seat != game.creator_seat:
+        if game is None or seat is None or seat.seat != game.creator_seat:
             raise PlayError("webhook.error.not_creator")
         existing = session.exec(select(Webhook).where(Webhook.game_id == game.id)).all()
         limit = MAX_TABLE
@@ -51,7 +52,7 @@ def add_webhook(
         raise PlayError("webhook.error.too_many")
     hook = Webhook(
         player_id=player.id or 0,
-        game_id=game.id if scope == "table" else None,
+        game_id=game.id if scope == "table" and game is not None else None,
         kind=kind,
         url=url,
         secret=secrets.token_hex(32),
@@ -63,14 +64,16 @@ def add_webhook(
 
 
 def webhooks_of(
-    session: Session, player: Player, game: Game
+    session: Session, player: Player, game: Game | None
 ) -> tuple[list[Webhook], list[Webhook]]:
-    """The player's own webhooks, and the game's table webhooks."""
+    """The player's own webhooks, and the game's table webhooks (none without a game)."""
     mine = session.exec(
         select(Webhook)
         .where(Webhook.player_id == player.id, Webhook.game_id == None)  # noqa: E711
         .order_by(Webhook.id)  # type: ignore[arg-type]
     ).all()
+    if game is None:
+        return list(mine), []
     table = session.exec(
         select(Webhook).where(Webhook.game_id == game.id).order_by(Webhook.id)  # type: ignore[arg-type]
     ).all()
@@ -78,14 +81,19 @@ def webhooks_of(
 
 
 def remove_webhook(
-    session: Session, player: Player, game: Game, seat: Seat, webhook_id: int
+    session: Session, player: Player, game: Game | None, seat: Seat | None, webhook_id: int
 ) -> None:
     """Remove one of the player's webhooks, or (the creator) one of the table's."""
     hook = session.get(Webhook, webhook_id)
     if hook is None:
         raise PlayError("webhook.error.not_found")
     own = hook.game_id is None and hook.player_id == player.id
-    table = hook.game_id == game.id and seat.seat == game.creator_seat
+    table = (
+        game is not None
+        and seat is not None
+        and hook.game_id == game.id
+        and seat.seat == game.creator_seat
+    )
     if not (own or table):
         raise PlayError("webhook.error.not_found")
     session.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id == hook.id))  # type: ignore[arg-type]

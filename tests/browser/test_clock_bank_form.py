@@ -29,8 +29,8 @@ def test_a_time_bank_from_the_form_to_the_table(
     page.get_by_label("Who plays first").select_option(value="0")
     page.get_by_label("Time for each move").select_option("1")
     page.get_by_text("Clock and days off").click()
-    page.locator("select[name=clock]").select_option("bank")
-    page.get_by_label("Most days on a Fischer clock or in a bank").fill("3")
+    page.get_by_label("Time bank: unused time is kept").check()
+    page.get_by_label("Most days in the bank").fill("3")
     check(page, "new-game form with a time bank", viewport)
     # The form's time part alone: a full-page shot before the click leaves the desktop tab
     # with its button out of reach of the click (the click then sends nothing).

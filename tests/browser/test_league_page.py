@@ -4,6 +4,7 @@ through the form with JavaScript off."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,12 @@ def test_a_league_page_fits_the_screen_and_a_league_is_made_without_javascript(
     expect(standings).to_have_count(5)
     expect(page.locator("#games li")).to_have_count(10)
     expect(page.locator("#games").get_by_text("won.").first).to_be_visible()
+    # Its length and pace under its name, in the first screen: five players, five rounds
+    # (one sits each out), all begun at once; the first games of some are over.
+    pace = page.locator("#pace")
+    expect(pace).to_have_text(re.compile(r"^\d rounds? played of 5 · Clock: 3 days per move\.$"))
+    box = pace.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"]
     assert "@example.org" not in page.content()
     check(page, "league page", viewport)
     page.screenshot(path=str(artifacts / f"league-{viewport}.png"), full_page=True)
@@ -106,6 +113,7 @@ def test_a_league_page_fits_the_screen_and_a_league_is_made_without_javascript(
         tab.get_by_role("button", name="Make the league").click()
         expect(tab.get_by_role("heading", name="Bea's open cup")).to_be_visible()
         expect(tab.get_by_text("Invited, not answered yet: Cleo.")).to_be_visible()
+        expect(tab.locator("#pace")).to_have_text("3 rounds · Clock: 3 days per move.")
         made = tab.url
     finally:
         context.close()

@@ -74,3 +74,42 @@ def test_playing_the_computer_opens_the_seat_with_no_mail(
     with read_session(live_server.app.extensions["pbem"]["engine"]) as session:
         assert session.exec(select(Outbox)).all() == []  # no mail to Ana, nor to anyone
     assert not live_server.sender_errors
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_only_the_chosen_clock_kinds_fields_show(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    page.goto(f"{live_server.url}/")
+    page.get_by_text("Clock and days off").click()
+    fischer = page.get_by_role("group", name="Fischer: days added after each move")
+    bank = page.get_by_role("group", name="Time bank: unused time is kept")
+    fischer_fields = [
+        fischer.get_by_label("Days added after each move (Fischer)"),
+        fischer.get_by_label("Most days on the clock"),
+    ]
+    bank_field = bank.get_by_label("Most days in the bank")
+    # "Days per move", the default: no Fischer or bank field beside it.
+    expect(page.get_by_label("Days per move")).to_be_checked()
+    for field in [*fischer_fields, bank_field]:
+        expect(field).to_be_hidden()
+    check(page, "new-game form, days per move", viewport)
+    page.get_by_label("Fischer: days added after each move").check()
+    for field in fischer_fields:
+        expect(field).to_be_visible()
+    expect(bank_field).to_be_hidden()
+    check(page, "new-game form, a Fischer clock", viewport)
+    time_part = page.locator("section", has=page.get_by_role("heading", name="Time"))
+    time_part.screenshot(path=str(artifacts / f"new-game-fischer-{viewport}.png"))
+    page.get_by_label("Time bank: unused time is kept").check()
+    expect(bank_field).to_be_visible()
+    for field in fischer_fields:
+        expect(field).to_be_hidden()
+    time_part.screenshot(path=str(artifacts / f"new-game-bank-{viewport}.png"))
+    page.goto(f"{live_server.url}/?lang=fr")
+    page.get_by_text("Pendule et jours de repos").click()
+    expect(page.get_by_label("Jours par coup")).to_be_checked()
+    expect(page.get_by_label("Jours au plus en réserve")).to_be_hidden()
+    page.get_by_label("Réserve de temps : le temps non utilisé est gardé").check()
+    expect(page.get_by_label("Jours au plus en réserve")).to_be_visible()
+    check(page, "new-game form in French, a time bank", viewport)

@@ -4,11 +4,13 @@ finds no WCAG 2.1 AA violation."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 from sqlmodel import select
 
 from pbem.models import Block, Player
@@ -109,3 +111,33 @@ def test_the_block_button_needs_no_javascript(
         context.close()
     with read_session(engine) as session:
         assert session.exec(select(Block)).all() == []
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_players_games_open_as_the_viewer_may_see_them(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    engine = live_server.app.extensions["pbem"]["engine"]
+    play_game(engine, "colour-bazaar", [ANA, ZOE], seed=1)
+    # Fantasy Business, seed 2: Ana and Léo share the first place on 129 points.
+    play_game(engine, "fantasy-business", [ANA, LEO, ZOE], seed=2)
+    with read_session(engine) as session:
+        ids = {p.name: p.id or 0 for p in session.exec(select(Player))}
+    url = live_server.url
+    page.goto(f"{url}/players/{ids['Ana']}")
+    expect(page.get_by_text("Shared first place of 3 with Léo, with 129 points.")).to_be_visible()
+    check(page, "player page with a shared first place", viewport)
+    page.screenshot(path=str(artifacts / f"player-games-{viewport}.png"), full_page=True)
+    # Anyone: the game's spectator page.
+    page.get_by_role("link", name="Colour Bazaar #1").click()
+    expect(page).to_have_url(re.compile(r"/w/[^/]+$"))
+    expect(page.get_by_role("heading", name=re.compile("Colour Bazaar #1"))).to_be_visible()
+    check(page, "a finished game from a player page", viewport)
+    # Léo, signed in: his own seat of the game he played, the watch page of the other.
+    sign_in(page, live_server, ids["Léo"])
+    page.goto(f"{url}/players/{ids['Ana']}")
+    page.get_by_role("link", name="Fantasy Business #2").click()
+    expect(page).to_have_url(re.compile(r"/p/[^/]+$"))
+    page.go_back()
+    page.get_by_role("link", name="Colour Bazaar #1").click()
+    expect(page).to_have_url(re.compile(r"/w/[^/]+$"))

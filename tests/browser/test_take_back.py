@@ -16,8 +16,10 @@ from pbem.play import Invitee, create_game, join
 from pbem.storage.db import write_session
 from pbem.storage.store import seats_of
 from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.browser.helpers import tap_a_move
 from tests.browser.test_colour_bazaar_table import game_state
 from tests.browser.test_home_and_pages import check
+from tests.browser.test_notes import new_game
 from tests.conftest import FormClient
 from tests.web.helpers import play_turn
 
@@ -77,3 +79,17 @@ def test_ask_then_allow(page: Any, viewport: str, live_server: LiveServer, artif
     check(page, "the mover's page with their turn again", viewport)
     shot("5-turn-again")
     assert game_state(live_server).ply == before - 1
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_no_take_back_against_the_computer(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    page.goto(new_game(live_server))  # Ana against a casual computer, Ana first
+    tap_a_move(page)
+    page.reload()
+    # The computer plays next: nobody to ask, so no button (README: with consent).
+    expect(page.locator("p.status")).to_contain_text("Waiting for")
+    expect(page.get_by_role("button", name="Ask to take back my move")).to_have_count(0)
+    check(page, "seat page after a move against the computer", viewport)
+    page.screenshot(path=str(artifacts / f"takeback-computer-{viewport}.png"))

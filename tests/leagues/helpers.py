@@ -41,9 +41,11 @@ def add_players(app: Any, count: int, domain: str = "example.org") -> list[int]:
         return [p.id for p in people if p.id is not None]
 
 
-def make_league(app: Any, ids: list[int], start: bool = True, **form: Any) -> int:
+def make_league(
+    app: Any, ids: list[int], start: bool = True, timing: TimeControl | None = None, **form: Any
+) -> int:
     """A league organised by the first player, everyone else invited and joining; started
-    (unless `start` is False) by the organiser."""
+    (unless `start` is False) by the organiser; its games' clock `timing` (3 days a move)."""
     engine, site = engine_site(app)
     now = app.config["CLOCK"]()
     with write_session(engine) as session:
@@ -53,7 +55,7 @@ def make_league(app: Any, ids: list[int], start: bool = True, **form: Any) -> in
         data["invites"] = "\n".join(p.email for p in others if p)
         data.setdefault("most_players", str(len(ids)))
         league = setup.create(
-            session, site, organiser, setup.LeagueForm.read(data), TimeControl(), now
+            session, site, organiser, setup.LeagueForm.read(data), timing or TimeControl(), now
         )
         league_id = league.id
     assert league_id is not None

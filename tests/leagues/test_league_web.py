@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from pbem.models import Player
+from pbem.present.forms import TimeControl
 from pbem.storage.db import write_session
 from pbem.web.apimodels import League
 from pbem.web.csrf import csrf_token
@@ -184,3 +185,65 @@ def test_a_player_joins_at_most_thirty_times_an_hour(client: Any, app: Any) -> N
     for _ in range(JOINS.count):
         assert post(client, f"/leagues/{key}/join", key).status_code == 303
     assert post(client, f"/leagues/{key}/join", key).status_code == 429
+
+
+def pace(html: str) -> str:
+    """The league page's line of rounds and clock, as text."""
+    found = re.search(r'<p id="pace">(.*?)</p>', html, re.S)
+    assert found is not None
+    return " ".join(found.group(1).split())
+
+
+def test_the_page_and_the_api_give_the_rounds_and_the_clock(client: Any, app: Any) -> None:
+    ids = add_players(app, 4)
+    league_id = make_league(app, ids, format="swiss", rounds="2")
+    key = league_key(app, league_id)
+    assert pace(client.get(f"/leagues/{key}").get_data(as_text=True)) == (
+        "0 rounds played of 2 · Clock: 3 days per move."
+    )
+    play_people(app, league_id)  # the first round's games end
+    assert pace(client.get(f"/leagues/{key}").get_data(as_text=True)) == (
+        "1 round played of 2 · Clock: 3 days per move."
+    )
+    found = League.model_validate(client.get(f"/api/v1/leagues/{key}").get_json())
+    assert (found.rounds_played, found.rounds_total) == (1, 2)
+    assert (found.days_per_move, found.clock, found.clock_add, found.clock_cap) == (
+        3, "move", None, None
+    )  # fmt: skip
+    french = pace(client.get(f"/leagues/{key}?lang=fr").get_data(as_text=True))
+    assert french == "1 tour joué sur 2 · Pendule : 3 jours par coup."  # spaces made plain
+
+
+def test_a_round_robin_s_rounds_and_a_fischer_clock(client: Any, app: Any) -> None:
+    ids = add_players(app, 4, domain="rr.example")
+    fischer = TimeControl(days_per_move=2, clock="fischer", clock_add=1, clock_cap=5)
+    league_id = make_league(app, ids, timing=fischer)  # a round robin: 3 rounds at once
+    key = league_key(app, league_id)
+    assert pace(client.get(f"/leagues/{key}").get_data(as_text=True)) == (
+        "0 rounds played of 3 · Clock: Fischer clock: 2 days to start, 1 day more after each"
+        " move, at most 5 days."
+    )
+    found = League.model_validate(client.get(f"/api/v1/leagues/{key}").get_json())
+    assert (found.rounds_played, found.rounds_total, found.clock, found.clock_add) == (
+        0, 3, "fischer", 1
+    )  # fmt: skip
+    # Still forming: the rounds wait for the number who join (Swiss: those set, if any).
+    forming = make_league(
+        app, add_players(app, 3, domain="f.example"), start=False, most_players="8"
+    )
+    answer = client.get(f"/leagues/{league_key(app, forming)}").get_data(as_text=True)
+    assert pace(answer).startswith("Rounds: as many as it takes each player to meet the others")
+    assert (
+        client.get(f"/api/v1/leagues/{league_key(app, forming)}").get_json()["rounds_total"] is None
+    )
+    swiss = make_league(
+        app,
+        add_players(app, 3, domain="s.example"),
+        start=False,
+        format="swiss",
+        rounds="4",
+        most_players="8",
+    )
+    assert pace(client.get(f"/leagues/{league_key(app, swiss)}").get_data(as_text=True)).startswith(
+        "4 rounds ·"
+    )

@@ -48,8 +48,8 @@ def procfile_options() -> list[str]:
 
 def test_every_route_with_a_token_is_masked(app: Any) -> None:
     for rule in app.url_map.iter_rules():
-        if "token" not in rule.arguments:
-            continue
+        if "token>" not in rule.rule:
+            continue  # no token in its path (/settings takes it as a default, None)
         path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: "t0ken-" + m.group(1), rule.rule)
         logged = mask(f"GET {path}?lang=fr HTTP/1.1")
         assert "t0ken-token" not in logged and MASK in logged, rule.rule

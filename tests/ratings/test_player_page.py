@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlmodel import select
 
-from pbem.models import Player
+from pbem.models import Player, Seat
 from pbem.play import Invitee
 from pbem.ratings import COMPUTER_RATINGS
 from pbem.storage.db import read_session, write_session
@@ -153,3 +154,52 @@ def test_a_number_past_the_database_s_integers_is_no_player(client: Any) -> None
     for path in ("/players/99999999999", "/api/v1/players/99999999999"):
         assert client.get(path).status_code == 404, path
     assert client.post("/players/99999999999/block").status_code in (400, 403, 404)
+
+
+def test_a_shared_first_place_is_not_a_win(client: Any, app: Any) -> None:
+    # Fantasy Business, seed 2: Ana and Leo both end on 129 points, Zoe on 25.
+    engine = app.extensions["pbem"]["engine"]
+    game_id, outcome = play_game(engine, "fantasy-business", [ANA, LEO, ZOE], seed=2)
+    assert outcome["ranks"] == [1, 1, 3]
+    who = ids(app)
+    html = client.get(f"/players/{who['Ana']}").get_data(as_text=True)
+    assert "Shared first place of 3 with Leo, with 129 points." in html
+    assert "Won," not in html
+    french = client.get(f"/players/{who['Leo']}?lang=fr").get_data(as_text=True)
+    assert "Première place partagée sur 3 avec Ana, avec 129 points." in french
+    assert "Place 3 of 3, with 25 points." in client.get(f"/players/{who['Zoe']}").get_data(
+        as_text=True
+    )
+
+
+def game_links(html: str) -> dict[int, str]:
+    """Each listed game's link, by game number."""
+    return {
+        int(number): link
+        for link, number in re.findall(r'<a href="([^"]+)"><strong>[^<#]+#(\d+)</strong></a>', html)
+    }
+
+
+def test_each_game_links_to_what_the_viewer_may_see(client: Any, app: Any) -> None:
+    ana, games = played(app)  # the first three with Leo, the last with Zoe
+    site = app.extensions["pbem"]["site"]
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        seats = {
+            (s.game_id, s.player_id): urlsplit(site.seat_url(s)).path
+            for s in session.exec(select(Seat))
+        }
+    leo = ids(app)["Leo"]
+    # Anyone: each finished game's spectator page, which shows it.
+    links = game_links(client.get(f"/players/{ana}").get_data(as_text=True))
+    assert sorted(links) == sorted(games)
+    for game_id, link in links.items():
+        assert link.startswith("/w/")
+        assert f"#{game_id}" in client.get(link).get_data(as_text=True)
+    # Leo, signed in, on Ana's page: his own seat where he played, never Ana's seat.
+    sign_in_as(client, app, leo)
+    links = game_links(client.get(f"/players/{ana}").get_data(as_text=True))
+    for game_id in games[:3]:
+        assert links[game_id] == seats[(game_id, leo)]
+    assert links[games[3]].startswith("/w/")
+    html = client.get(f"/players/{ana}").get_data(as_text=True)
+    assert not [g for g in games if seats[(g, ana)] in html]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import PLAYERS, form_with, hidden, play_turn, start_game
+from tests.leagues.helpers import play_computers
+from tests.web.helpers import PLAYERS, deliver, form_with, hidden, link_in, play_turn, start_game
 from tests.web.test_api import acting, api
 
 ASK_BUTTON = "Ask to take back my move"
@@ -90,3 +91,64 @@ def test_through_the_api(client: Any, app: Any, smtpd: Any) -> None:
     again = client.get(api(mover)).get_json()
     assert again["game"]["ply"] == 0 and again["turn"] is not None and again["legal_moves"]
     assert client.get(api(mover)).get_json()["take_back"]["may_ask"] is False
+
+
+def against_the_computer(client: Any, app: Any, smtpd: Any, **rows: str) -> str:
+    """Ana's seat in a game she starts against a computer (and whoever `rows` add), Ana first."""
+    form = {
+        "game": "colour-bazaar",
+        "name_0": "Ana",
+        "email_0": "ana@example.org",
+        "computer_1": "casual",
+        "opt_colour-bazaar_first": "0",
+        **rows,
+    }
+    made = client.post("/games", data=form)
+    assert made.status_code == 303
+    return made.headers["Location"]
+
+
+def test_no_take_back_is_offered_when_a_computer_plays_next(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    ana = against_the_computer(client, app, smtpd)
+    play_turn(client, ana)  # the computer's reply is not played yet: it is its turn
+    for lang in ("fr", "en"):  # the switch sets Ana's language: English last
+        page = client.get(f"{ana}?lang={lang}").get_data(as_text=True)
+        assert "/takeback" not in page
+    assert client.get(api(ana)).get_json()["take_back"]["may_ask"] is False
+    # Asked all the same (an old page, the API, the word "undo" by mail): refused in words.
+    asked = client.post(f"{ana}/takeback")
+    assert asked.status_code == 409
+    assert "A computer player moves next" in asked.get_data(as_text=True)
+    by_api = client.post(f"{api(ana)}/takeback", raw=True)
+    assert by_api.status_code == 409 and "computer" in by_api.get_json()["message"]
+
+
+def test_beside_a_computer_a_person_next_is_still_asked(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    # Ana, Léo, a computer; Léo first: the computer answers Léo's move, Léo answers Ana's.
+    made = client.post(
+        "/games",
+        data={
+            "game": "colour-bazaar",
+            "name_0": "Ana",
+            "email_0": "ana@example.org",
+            "name_1": "Léo",
+            "email_1": "leo@example.org",
+            "computer_2": "casual",
+            "opt_colour-bazaar_first": "1",
+        },
+    )
+    assert made.status_code == 303
+    deliver(app)
+    leo = link_in(smtpd.to("leo@example.org")[0])
+    assert client.post(f"{leo}/join").status_code == 303
+    deliver(app)
+    ana = link_in(smtpd.to("ana@example.org")[-1])
+    play_turn(client, leo)
+    assert ASK_BUTTON not in client.get(leo).get_data(as_text=True)  # the computer is next
+    assert play_computers(app, clock) == 1
+    play_turn(client, ana)
+    assert ASK_BUTTON in client.get(ana).get_data(as_text=True)  # Léo is next

@@ -5,10 +5,12 @@ test_hidden_information.py); too long is refused with the text kept."""
 from __future__ import annotations
 
 import json
+from html.parser import HTMLParser
 from typing import Any
 
 from pbem.present.forms import NOTE_MAX
 from tests.web.helpers import PLAYERS, start_game
+from tests.web.test_fantasy_business_web import EMAILS, Table
 
 ANA, LEO, ZOE = (email for _, email in PLAYERS)
 
@@ -81,3 +83,66 @@ def test_notes_through_the_api(client: Any, app: Any, smtpd: Any) -> None:
     french = client.put(f"{path}?lang=fr", json={"text": 3})
     assert french.status_code == 400 and "« text »" in french.get_json()["message"]
     assert client.get(path).get_json()["text"] == "Ana will take the Bard"
+
+
+def test_my_notes_at_the_top_leads_to_the_notes_after_the_log(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links, _ = start_game(client, app, smtpd)
+    page = client.get(links[ANA]).get_data(as_text=True)
+    # One tap at the top of the page, on the line of the rules: no height added above the
+    # table; the notes themselves come after the log, closed while empty.
+    top = page[page.index("<h1>") : page.index('<p class="status">')]
+    assert '<a href="?log=all&amp;notes=open#notes" class="to-notes">My notes</a>' in top
+    assert page.index('id="log"') < page.index('id="notes"')
+    assert '<details class="notes">' in page
+    opened = client.get(f"{links[ANA]}?log=all&notes=open").get_data(as_text=True)
+    assert '<details class="notes" open>' in opened
+    assert "Mes notes" in client.get(f"{links[ANA]}?lang=fr").get_data(as_text=True)
+    # Onlookers and replays have no notes, nor the link.
+    watch = page.split('href="http://pbem.test/w/')[1].split('"')[0]
+    for other in (f"/w/{watch}", f"{links[ANA]}/replay"):
+        html = client.get(other).get_data(as_text=True)
+        assert 'id="notes"' not in html and "to-notes" not in html
+
+
+def test_fantasy_business_notes_open_from_the_top_without_javascript(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    table = Table(client, app, smtpd)
+    table.start()
+    link = table.links[EMAILS[0]]
+    page = client.get(link).get_data(as_text=True)
+    assert 'class="to-notes"' in page
+    # The link's page: the part holding talk, log and notes open, the notes open in it.
+    opened = client.get(f"{link}?log=all&notes=open").get_data(as_text=True)
+    assert details_around(opened, "note-text") == [True, True]
+    assert details_around(page, "note-text") == [False, False]  # two taps deep without it
+
+
+class _Around(HTMLParser):
+    """The <details> elements around the element of an id, outermost first: open or not."""
+
+    VOID = {"input", "br", "img", "meta", "link", "hr", "source", "use", "path", "circle"}
+
+    def __init__(self, wanted: str) -> None:
+        super().__init__()
+        self.wanted, self.stack, self.found = wanted, [], None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id") == self.wanted and self.found is None:
+            self.found = [open_ for name, open_ in self.stack if name == "details"]
+        if tag not in self.VOID:
+            self.stack.append((tag, "open" in found))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+
+def details_around(html: str, element_id: str) -> list[bool]:
+    parser = _Around(element_id)
+    parser.feed(html)
+    assert parser.found is not None, element_id
+    return parser.found

@@ -87,6 +87,22 @@ def test_export_json_and_text_hide_what_the_viewer_may_not_see(
     assert client.get(f"{seat_links[0]}/export.csv").status_code == 404
 
 
+def test_the_json_export_downloads_as_a_named_file(client: Any, app: Any, smtpd: Any) -> None:
+    links, _ = start_game(client, app, smtpd)
+    seat = list(links.values())[0]
+    watch = re.search(
+        r'href="http://pbem\.test(/w/[^"]+)"', client.get(seat).get_data(as_text=True)
+    ).group(1)
+    for link in (seat, watch):
+        exported = client.get(f"{link}/export.json")
+        assert exported.headers["Content-Disposition"] == (
+            'attachment; filename="pbem-colour-bazaar-1.json"'
+        )
+        # The text is for reading in the tab.
+        text = client.get(f"{link}/export.txt")
+        assert text.headers["Content-Disposition"] == 'inline; filename="pbem-colour-bazaar-1.txt"'
+
+
 def test_after_the_end_anyone_replays_as_anyone_and_the_seed_is_exported(
     client: Any, app: Any, smtpd: Any
 ) -> None:

@@ -18,7 +18,7 @@ from pbem.models import Game, Player, Seat, Webhook
 from pbem.storage.db import read_session, write_session
 from pbem.webhooks import deliver as deliver_module
 from pbem.webhooks.urls import WebhookError, check_url, detect_kind
-from tests.web.helpers import deliver, link_in
+from tests.web.helpers import deliver, link_in, sign_in_as
 from tests.webhooks.conftest import PLAYERS, body_of
 from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_to_act
 
@@ -317,3 +317,27 @@ def test_a_body_is_written_after_the_commit_and_says_what_its_moment_said(app, h
     assert body_of(sent[0])["player"] == PLAYERS[seat_no].name
     stored = {row.event: row.body for row in deliveries(app)}
     assert stored["deadline_warning"].encode() == sent[0]["body"]
+
+
+def test_settings_signed_in_add_and_remove_own_webhooks(app, client, hooks, game):
+    with read_session(engine_of(app)) as session:
+        ana = session.exec(select(Player).where(Player.email == PLAYERS[0].email)).one()
+        ana_id = ana.id
+    assert client.post("/settings/webhooks", data={"url": hooks.url("/x")}).status_code == 303
+    sign_in_as(client, app, ana_id)
+    page = client.get("/settings").get_data(as_text=True)
+    # Her own webhooks only: a table's belong to its game's settings page.
+    assert "Chat rooms" in page and "For the whole table" not in page
+    table = client.post("/settings/webhooks", data={"url": hooks.url("/t"), "scope": "table"})
+    assert table.status_code == 400
+    added = client.post("/settings/webhooks", data={"url": hooks.url("/mine"), "kind": "slack"})
+    assert added.status_code == 303 and added.headers["Location"].endswith(
+        "/settings?saved=1#webhooks"
+    )
+    with read_session(engine_of(app)) as session:
+        (hook,) = session.exec(select(Webhook)).all()
+    assert (hook.player_id, hook.game_id, hook.kind) == (ana_id, None, "slack")
+    assert "/settings/webhooks/" in client.get("/settings").get_data(as_text=True)
+    assert client.post(f"/settings/webhooks/{hook.id}/remove").status_code == 303
+    with read_session(engine_of(app)) as session:
+        assert session.exec(select(func.count()).select_from(Webhook)).one() == 0
