@@ -185,18 +185,18 @@ def test_without_javascript_their_moves_are_listed_by_card(
         # One entry a card, its markets as links: no list of hundreds of options.
         cards = plan.locator("ul.their-cards > li")
         assert plan.locator("option").count() == 0 and cards.count() == len(offered_cards(page))
-        shot = artifacts / f"plan-nojs-1-their-move-{viewport}.png"
-        page.screenshot(path=str(shot), full_page=True)
+        plan.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"plan-nojs-1-their-move-{viewport}.png"))
         cards.first.locator("a.their").first.click()
         form = page.locator("#plan-form")
         expect(form).to_be_visible()
         expect(form.get_by_text(re.compile(r"^S'ils jouent .+ sur le marché \d"))).to_be_visible()
         form.locator('input[name="play"]').first.check()
         form.locator('input[name="chip"]').first.check()
-        page.screenshot(path=str(artifacts / f"plan-nojs-2-answer-{viewport}.png"), full_page=True)
+        plan.screenshot(path=str(artifacts / f"plan-nojs-2-answer-{viewport}.png"))
         form.get_by_role("button", name="Ajouter au plan").click()
         expect(page.locator(".plan-list > li")).to_have_count(1)
-        page.screenshot(path=str(artifacts / f"plan-nojs-3-kept-{viewport}.png"), full_page=True)
+        plan.screenshot(path=str(artifacts / f"plan-nojs-3-kept-{viewport}.png"))
         assert kept(live_server, game_id, me)["tree"]
     finally:
         context.close()
