@@ -28,7 +28,7 @@ from tests.browser.test_home_and_pages import check
 NAMES = [("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")]
 LANGS = ["en", "en", "fr"]
 # name: (players, Courts, seed of the deal, seed of the choices)
-TABLES = {"2p": (2, False, 11, 1), "3p-courts": (3, True, 7, 2)}
+TABLES = {"2p": (2, False, 55, 1), "3p-courts": (3, True, 76, 2)}
 AIM = 0.95  # at least 95% of a game's moves done without scrolling
 
 # Where an element is, and the top of the fixed bar (the screen's foot for what is in the
@@ -190,8 +190,9 @@ def play_whole_game(
                     fresh = kind not in tally.kinds
             if not fresh:
                 return
-            if step == "2-card":  # the turn page, now that the kind is known
-                (artifacts / f"cbw-{table}-{kind}-1-turn-{viewport}.png").write_bytes(turn)
+            first = artifacts / f"cbw-{table}-{kind}-1-turn-{viewport}.png"
+            if step in ("2-card", "4-chip") and not first.exists():
+                first.write_bytes(turn)  # the turn page, now that the kind is known
             page.screenshot(path=str(artifacts / f"cbw-{table}-{kind}-{step}-{viewport}.png"))
             check(page, f"{table}, {kind}, {step}", viewport)
 
