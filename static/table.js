@@ -38,6 +38,7 @@ function setUp(form) {
   bar.setAttribute("role", "region");
   bar.setAttribute("aria-label", say("Label"));
   if (planning) bar.dataset.plan = "1";
+  bar.tapForm = form; // the bar goes when its form leaves the page (refresh)
   const line = document.createElement("p");
   line.className = "say";
   line.setAttribute("aria-live", "polite");
@@ -252,5 +253,17 @@ function start() {
   document.querySelectorAll("form.move-form, form.plan-form").forEach(setUp);
 }
 
-document.addEventListener("pbem:plan", start);
+// A newer part of the page was put in place (the plan's, "pbem:plan"; the live page's or
+// the page after Send, "pbem:page"): a bar whose form left the page goes with it, and a
+// new form gets its taps (setUp passes over a form it has set up already).
+function refresh() {
+  document.querySelectorAll(".tapbar").forEach((bar) => {
+    if (!bar.tapForm?.isConnected) bar.remove();
+  });
+  if (!document.querySelector(".tapbar")) document.body.classList.remove("with-bar");
+  start();
+}
+
+document.addEventListener("pbem:plan", refresh);
+document.addEventListener("pbem:page", refresh);
 start();

@@ -25,6 +25,7 @@ from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
 from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.browser.helpers import tap_a_move
 from tests.browser.test_colour_bazaar_first_screen import _REACH, out_of_reach
 from tests.browser.test_home_and_pages import check
 
@@ -200,3 +201,28 @@ def test_without_javascript_their_moves_are_listed_by_card(
         assert kept(live_server, game_id, me)["tree"]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_after_sending_a_move_the_plan_is_made_on_the_same_page(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    waiting, game_id, me = waiting_link(live_server)
+    with read_session(live_server.app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        site = live_server.app.extensions["pbem"]["site"]
+        mover = next(s for s in seats_of(session, game) if s.seat != me)
+        link = site.seat_url(mover).removeprefix(live_server.url)
+    page.goto(live_server.url + link + "?lang=en")
+    page.evaluate("window.notReloaded = true")
+    assert tap_a_move(page) == 4
+    # The page after the move, put in place by table.js: now the other is to move, and a
+    # plan line is four taps more, the page still not reloaded.
+    expect(page.locator("#plan a.their").first).to_be_visible()
+    missed: list[str] = []
+    assert tap_a_line(page, random.Random(5), missed) <= 5
+    expect(page.locator(".plan-list > li")).to_have_count(1)
+    assert page.evaluate("window.notReloaded === true"), "the page reloaded"
+    assert kept(live_server, game_id, 1 - me)["tree"]
+    page.screenshot(path=str(artifacts / f"plan-8-after-a-move-{viewport}.png"))
