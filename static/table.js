@@ -4,6 +4,11 @@
 // JavaScript checks, the review comes from the server ("Review the move", as that player
 // gets it), and Send posts the review's own form. The server stays the one judge of what is
 // legal; this script only shows the choices the page already holds.
+//
+// A plan's answer (templates/game/_plan.html) is tapped the same way on the table as it
+// would be after their move, the plan form's own board: the chip adds the line to the plan.
+
+import { showPlan } from "./plan.js";
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => values[key] ?? "");
 
@@ -18,8 +23,9 @@ function setUp(form) {
   form.dataset.tapping = "1";
   const say = (key) => form.dataset[`say${key}`] || "";
   const section = form.closest("section");
-  const board = document.querySelector(".board");
-  const markets = [...document.querySelectorAll(".board .market")];
+  const planning = form.classList.contains("plan-form");
+  const board = form.querySelector(".board") || document.querySelector("section.board");
+  const markets = board ? [...board.querySelectorAll(".market")] : [];
   const holders = [...form.querySelectorAll(".at-card[data-card]")];
   const chips = [...form.querySelectorAll('input[name="chip"]')];
   const discarding = !!form.querySelector(".discarding");
@@ -31,6 +37,8 @@ function setUp(form) {
   bar.className = "tapbar";
   bar.setAttribute("role", "region");
   bar.setAttribute("aria-label", say("Label"));
+  if (planning) bar.dataset.plan = "1";
+  bar.tapForm = form; // the bar goes when its form leaves the page (refresh)
   const line = document.createElement("p");
   line.className = "say";
   line.setAttribute("aria-live", "polite");
@@ -165,7 +173,23 @@ function setUp(form) {
     form.dispatchEvent(new Event("change", { bubbles: true }));
     reviewed = null;
     ready();
-    if (chosenPlay() && chosenChip()) review();
+    if (chosenPlay() && chosenChip()) (planning ? addLine : review)();
+  }
+
+  // A plan's line is kept as soon as it is whole: it is listed with a Remove button.
+  async function addLine() {
+    const mine = ++asked;
+    show(say("Wait"));
+    try {
+      const reply = await fetch(form.action, {
+        method: "POST", body: new FormData(form), credentials: "same-origin",
+      });
+      if (mine !== asked) return;
+      if (!reply.ok) throw new Error(`${reply.status}`);
+      await showPlan(reply);
+    } catch (error) {
+      form.submit();
+    }
   }
 
   function ready() {
@@ -226,18 +250,20 @@ function setUp(form) {
 }
 
 function start() {
-  document.querySelectorAll("form.move-form").forEach(setUp);
+  document.querySelectorAll("form.move-form, form.plan-form").forEach(setUp);
 }
 
-start();
-
-// The live page (static/live.js) puts the changed parts of a newer page in place and says
-// "pbem:page": the bar of a move form that left the page goes with it, and a new move form
-// gets its taps (setUp passes over a form it has set up already).
-document.addEventListener("pbem:page", () => {
-  if (!document.querySelector("form.move-form[data-tapping]")) {
-    document.querySelectorAll(".tapbar").forEach((bar) => bar.remove());
-    document.body.classList.remove("with-bar");
-  }
+// A newer part of the page was put in place (the plan's, "pbem:plan"; the live page's,
+// static/live.js, or the page after Send, "pbem:page"): a bar whose form left the page goes with it, and a
+// new form gets its taps (setUp passes over a form it has set up already).
+function refresh() {
+  document.querySelectorAll(".tapbar").forEach((bar) => {
+    if (!bar.tapForm?.isConnected) bar.remove();
+  });
+  if (!document.querySelector(".tapbar")) document.body.classList.remove("with-bar");
   start();
-});
+}
+
+document.addEventListener("pbem:plan", refresh);
+document.addEventListener("pbem:page", refresh);
+start();

@@ -12,6 +12,7 @@ is triggered (pbem.moves).
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -19,7 +20,9 @@ from pbem.games.base import GameError, IllegalMove, State
 from pbem.games.colour_bazaar import ColourBazaar
 
 MAX_DEPTH = 2
-MAX_BRANCHES = 12  # per level: a plan is a few likely moves, not a whole book
+# Per level: a plan is a few likely moves, not a whole book; six lines made on the table,
+# each branching on every chip they may take.
+MAX_BRANCHES = 36
 SLUG = ColourBazaar.slug
 _RULES = ColourBazaar()
 
@@ -97,6 +100,58 @@ def _check_level(
     return kept
 
 
+def line_branches(
+    state: State, seat: int, theirs: dict[str, Any], mine: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """A plan line as branches: "if they play this card there (naming this suit), whatever
+    chip they take, I answer `mine`": one for each of their moves `seat` can imagine that
+    differs only by its chip and after which `mine` is still legal (taking the last chip of
+    a suit leaves that suit to no answer); BadPlan when there is none."""
+    wanted = chipless(theirs)
+    branches = []
+    for move in their_moves(state, seat):
+        if "card" not in move or chipless(move) != wanted:
+            continue
+        try:
+            answers = my_answers(state, seat, move)
+        except BadPlan:  # their move would end the game
+            continue
+        if mine in answers:
+            branches.append({"if": move, "then": mine})
+    if not branches:
+        raise BadPlan("ahead.error.answer")
+    return branches
+
+
+def lines_of(tree: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A plan's branches as the lines a player made them: their move but for its chip, my
+    answer and the lines after it alike; each line with its branches' places and the chips
+    of theirs it covers."""
+    lines: dict[str, dict[str, Any]] = {}
+    for index, branch in enumerate(tree):
+        deeper = lines_of(branch.get("next") or [])
+        key = json.dumps(
+            [chipless(branch["if"]), branch["then"], [[d["if"], d["then"]] for d in deeper]],
+            sort_keys=True,
+        )
+        line = lines.setdefault(
+            key,
+            {"if": chipless(branch["if"]), "then": branch["then"], "next": deeper,
+             "chips": [], "indexes": []},
+        )  # fmt: skip
+        line["indexes"].append(index)
+        if "chip" in branch["if"]:
+            line["chips"].append(branch["if"]["chip"])
+    return list(lines.values())
+
+
+def after_theirs(state: State, seat: int, theirs: dict[str, Any]) -> State:
+    """The table as `seat` imagines it after the other's move: what a plan's answer is chosen
+    on (its markets and chips are the real ones with their move made; the hands and the pile
+    are imagined, never the real ones). BadPlan when they could not make the move."""
+    return _after_theirs(state, seat, theirs)
+
+
 def imagined_after(state: State, seat: int, theirs: dict[str, Any], mine: dict[str, Any]) -> State:
     """The table as `seat` imagines it after their move and its answer (a plan's next level)."""
     return _RULES.apply(_after_theirs(state, seat, theirs), seat, mine)
@@ -108,6 +163,11 @@ def branch_for(tree: list[dict[str, Any]], move: dict[str, Any]) -> dict[str, An
     if "discard" in move:
         return None
     return next((b for b in tree if b["if"] == move), None)
+
+
+def chipless(move: dict[str, Any]) -> dict[str, Any]:
+    """A move without its chip: what a plan line made on the table names of their move."""
+    return {k: v for k, v in move.items() if k != "chip"}
 
 
 def _clean(move: Any) -> dict[str, Any]:

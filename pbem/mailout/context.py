@@ -164,12 +164,13 @@ def _game_blocks(
     lang: str,
 ) -> dict[str, Any]:
     """A game's own parts of a mail, if its presenter has them: what the step asks of the
-    seat with the row (`prompt`), and the rounds finished since the seat's last mail.
+    seat with the row (`prompt`), the table as it sees it (`turn_table`), and the rounds
+    finished since the seat's last mail.
 
     `view` is the seat's view at the row's ply, recorded by notify.queue (the game may
     have moved on since)."""
     shown = presenter(game.slug)
-    blocks: dict[str, Any] = {"prompt": None, "rounds": []}
+    blocks: dict[str, Any] = {"prompt": None, "rounds": [], "turn_table": None}
     if view is None or game.state is None:
         return blocks
     ended = 0
@@ -189,6 +190,8 @@ def _game_blocks(
         view = shown.mail_view_then(view, now)
     if hasattr(shown, "turn_prompt"):
         blocks["prompt"] = shown.turn_prompt(view, seat, names, lang)
+    if hasattr(shown, "turn_table"):
+        blocks["turn_table"] = shown.turn_table(view, seat, names, lang)
     if hasattr(shown, "round_reports"):
         blocks["rounds"] = shown.round_reports(view, names, lang, ended)
     return blocks

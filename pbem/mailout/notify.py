@@ -101,7 +101,7 @@ def _mail_view(game: Game, seat: int) -> dict[str, Any] | None:
     if game.state is None:
         return None
     shown = presenter(game.slug)
-    if not (hasattr(shown, "turn_prompt") or hasattr(shown, "round_reports")):
+    if not any(hasattr(shown, hook) for hook in ("turn_prompt", "round_reports", "turn_table")):
         return None
     # Only the rounds the game's mails need of its history (MAIL_ROUNDS: see mail_view).
     view = dict(GAMES[game.slug].view(game.state, seat, rounds=rounds_viewed(shown, "mail")))

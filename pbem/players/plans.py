@@ -56,36 +56,59 @@ def set_plan(
     return kept
 
 
-def add_branch(
+def add_line(
     session: Session,
     game_id: int,
     seat_no: int,
-    branch: dict[str, Any],
+    theirs: dict[str, Any],
+    mine: dict[str, Any],
     now: datetime,
     under: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Add one branch ("if they play X, I play Y") to the seat's plan, or under its branch
-    at index `under` (their move after that one); the plan as kept."""
-    seat = seat_of(session, game_id, seat_no)
-    tree = plan_of(seat)["tree"]
-    if under is not None:
-        if not 0 <= under < len(tree):
-            raise Gone("ahead.error.shape")
-        parent = dict(tree[under])
-        deeper = [b for b in parent.get("next") or [] if b["if"] != branch.get("if")]
-        tree[under] = {**parent, "next": [*deeper, branch]}
-        return set_plan(session, game_id, seat_no, tree, now)
-    tree = [b for b in tree if b["if"] != branch.get("if")]
-    return set_plan(session, game_id, seat_no, [*tree, branch], now)
+    """Add a line made on the table, "if they play this card there, whatever chip they take,
+    I play `mine`", as the branches it stands for (pbem.games.ahead.line_branches); or, with
+    `under` (a line's place in ahead.lines_of), as their move after that line, under each
+    of its branches. The plan as kept."""
+    game = lock_game(session, game_id)
+    if not may_plan(game, seat_no):
+        raise Gone("ahead.error.not_now")
+    assert game.state is not None  # may_plan says the game is on
+    tree = plan_of(seat_of(session, game_id, seat_no))["tree"]
+    if under is None:
+        made = ahead.line_branches(game.state, seat_no, theirs, mine)
+        named = [b["if"] for b in made]
+        return set_plan(
+            session, game_id, seat_no, [*(b for b in tree if b["if"] not in named), *made], now
+        )
+    lines = ahead.lines_of(tree)
+    if not 0 <= under < len(lines):
+        raise Gone("ahead.error.shape")
+    added = False
+    for index in lines[under]["indexes"]:
+        parent = tree[index]
+        after = ahead.imagined_after(game.state, seat_no, parent["if"], parent["then"])
+        try:
+            made = ahead.line_branches(after, seat_no, theirs, mine)
+        except ahead.BadPlan:
+            continue  # their chip above left no such move after it
+        named = [b["if"] for b in made]
+        deeper = [b for b in parent.get("next") or [] if b["if"] not in named]
+        tree[index] = {**parent, "next": [*deeper, *made]}
+        added = True
+    if not added:
+        raise ahead.BadPlan("ahead.error.answer")
+    return set_plan(session, game_id, seat_no, tree, now)
 
 
-def remove_branch(session: Session, game_id: int, seat_no: int, index: int) -> None:
-    """Take the branch at `index` out of the seat's plan (nothing for an index past its end)."""
+def remove_line(session: Session, game_id: int, seat_no: int, index: int) -> None:
+    """Take a line (its place in ahead.lines_of), every branch of it, out of the seat's plan."""
     seat = seat_of(session, game_id, seat_no)
     tree = plan_of(seat)["tree"]
-    if 0 <= index < len(tree):
-        del tree[index]
-        seat.ahead = {**seat.ahead, "tree": tree} if tree and seat.ahead else _others(seat) or None
+    lines = ahead.lines_of(tree)
+    if 0 <= index < len(lines):
+        gone = set(lines[index]["indexes"])
+        kept = [b for i, b in enumerate(tree) if i not in gone]
+        seat.ahead = {**seat.ahead, "tree": kept} if kept and seat.ahead else _others(seat) or None
         session.add(seat)
 
 

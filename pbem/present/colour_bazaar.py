@@ -134,6 +134,51 @@ def play_context(
     return context
 
 
+# What a queued turn mail keeps of the seat's view: the table it shows (turn_table).
+_MAIL_KEYS = ("markets", "chips", "chips_left", "hand", "edict", "to_act", "over")
+
+
+def mail_view(view: dict[str, Any]) -> dict[str, Any]:
+    """What a queued turn mail keeps of the seat's view: only what its table shows."""
+    return {k: view[k] for k in _MAIL_KEYS if k in view}
+
+
+def turn_table(
+    view: dict[str, Any], seat: int, names: list[str], lang: str
+) -> dict[str, Any] | None:
+    """For a turn mail: the table as the seat sees it, in words. Each market's top card and
+    what it gives each suit now, the seat's hand, its chips with what they are worth, the
+    chips left and the edict it must follow; None when it is not the seat's turn."""
+    if view["over"] or seat not in view["to_act"] or "hand" not in view:
+        return None
+    values = suit_values(view["markets"])
+    markets = []
+    for index, market in enumerate(view["markets"]):
+        scoring = market_values(market)
+        gives = [(suit_name(s, lang), scoring[s]["value"]) for s in SUITS if scoring[s]["value"]]
+        markets.append({"number": index + 1, "top": card_name(market[-1], lang), "gives": gives})
+    held = view["chips"][seat]
+    edict = view["edict"]
+    return {
+        "markets": markets,
+        "hand": [card_name(c, lang) for c in view["hand"]],
+        "chips": [(suit_name(s, lang), held[s]) for s in SUITS if held[s]],
+        "points": sum(held[s] * values[s] for s in SUITS),
+        "left": [
+            (suit_name(s, lang), values[s], view["chips_left"][s])
+            for s in SUITS
+            if view["chips_left"][s]
+        ],
+        "edict": {
+            "suit": suit_name(edict["suit"], lang),
+            "market": edict["market"] + 1,
+            "court": card_name(edict["court"], lang),
+        }
+        if edict and edict["seat"] == seat
+        else None,
+    }
+
+
 def parse_form(form: Any) -> dict[str, Any]:
     """The move a turn form describes; FormError when a part is missing or garbled."""
     play = str(form.get("play", "")).strip()

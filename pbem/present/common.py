@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from pbem.games.message import Message
 from pbem.models import Game, Seat
 from pbem.present.i18n import tr
-from pbem.present.text import game_name, render
+from pbem.present.text import game_name, render_for
 
 
 class FormError(ValueError):
@@ -43,7 +43,8 @@ class LogEntry(Protocol):
 def log_lines(
     moves: Sequence[LogEntry], viewer: int | None, lang: str, names: list[str]
 ) -> list[dict[str, Any]]:
-    """The move log as `viewer` may read it: ply, seat, source, time and sentences."""
+    """The move log as `viewer` may read it: ply, seat, source, time and sentences (its own
+    moves said to it as "you")."""
     key = "watch" if viewer is None else str(viewer)
     return [
         {
@@ -51,7 +52,9 @@ def log_lines(
             "seat": m.seat,
             "source": m.source,
             "at": m.created_at,
-            "text": [render(Message.from_json(x), lang, names) for x in m.lines.get(key, [])],
+            "text": [
+                render_for(Message.from_json(x), lang, names, viewer) for x in m.lines.get(key, [])
+            ],
         }
         for m in moves
     ]

@@ -122,6 +122,27 @@ def render(msg: Message, lang: str = SOURCE_LANGUAGE, names: list[str] | None = 
     return say(lang, msg.key, **params)
 
 
+# A seat reads its own lines in the second person where the vocabulary has them: "<key>.you"
+# in its log ("You played…"), "<key>.review" in the review of a move not yet sent ("You
+# play…"). The player a line is about is its "seat" (or, for a shown hand, "target_seat").
+_WHOSE = ("seat", "target_seat")
+
+
+def render_for(
+    msg: Message,
+    lang: str,
+    names: list[str] | None,
+    viewer: int | None,
+    review: bool = False,
+) -> str:
+    """The message as `viewer` reads it: its own moves said to it as "you" when they can be."""
+    if viewer is not None and any(msg.params.get(p) == viewer for p in _WHOSE):
+        for suffix in (".review", ".you") if review else (".you",):
+            if msg.key + suffix in VOCABULARY:
+                return render(Message(msg.key + suffix, msg.params), lang, names)
+    return render(msg, lang, names)
+
+
 def error_text(exc: Any, lang: str = SOURCE_LANGUAGE, names: list[str] | None = None) -> str:
     """A game error (IllegalMove, BadOptions) as a sentence in `lang`."""
     return render(exc.msg, lang, names)

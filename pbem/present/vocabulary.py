@@ -103,6 +103,7 @@ VOCABULARY: dict[str, Msgid] = {
     "ahead.error.their_move": N_("That is not a move they could make, as far as you can see."),
     "ahead.error.twice": N_("Your plan names the same move of theirs twice."),
     "ahead.log.played": N_("(%(seat)s played this ahead, as planned.)"),
+    "ahead.log.played.you": N_("(You planned this ahead: played at once.)"),
     # Standing orders (Fantasy Business)
     "standing.error.amount": N_("A limit must be a whole number from 0 to %(most)s."),
     "standing.error.not_now": N_("Standing orders are for a Fantasy Business game under way."),
@@ -124,22 +125,44 @@ VOCABULARY: dict[str, Msgid] = {
     "cb.form.no_chip": N_("Choose the chip you take."),
     "cb.form.no_suit": N_("You are playing a Court: name one of its suits for the royal edict."),
     "cb.log.chip_only": N_("%(seat)s had no card and took a %(chip_suit)s chip."),
+    # The mover's own lines, said to them: ".you" in their log, ".review" before sending.
+    "cb.log.chip_only.review": N_("You have no card and take a %(chip_suit)s chip."),
+    "cb.log.chip_only.you": N_("You had no card and took a %(chip_suit)s chip."),
     "cb.log.discarded": N_(
         "%(seat)s could not play, discarded a card face down and took a %(chip_suit)s chip."
     ),
     "cb.log.discarded_own": N_(
         "%(seat)s could not play, discarded %(card)s face down and took a %(chip_suit)s chip."
     ),
+    "cb.log.discarded_own.review": N_(
+        "You cannot play: you discard %(card)s face down and take a %(chip_suit)s chip."
+    ),
+    "cb.log.discarded_own.you": N_(
+        "You could not play, discarded %(card)s face down and took a %(chip_suit)s chip."
+    ),
     "cb.log.last_chip": N_("That was the last chip: the game is over."),
     "cb.log.played": N_(
         "%(seat)s played %(card)s on market %(market)s and took a %(chip_suit)s chip."
     ),
+    "cb.log.played.review": N_(
+        "You play %(card)s on market %(market)s and take a %(chip_suit)s chip."
+    ),
+    "cb.log.played.you": N_(
+        "You played %(card)s on market %(market)s and took a %(chip_suit)s chip."
+    ),
     "cb.log.played_court": N_(
         "%(seat)s played %(card)s on market %(market)s, named %(suit)s in a royal edict, and took a %(chip_suit)s chip."
+    ),
+    "cb.log.played_court.review": N_(
+        "You play %(card)s on market %(market)s, name %(suit)s in a royal edict, and take a %(chip_suit)s chip."
+    ),
+    "cb.log.played_court.you": N_(
+        "You played %(card)s on market %(market)s, named %(suit)s in a royal edict, and took a %(chip_suit)s chip."
     ),
     "cb.log.revealed": N_(
         "%(target_seat)s holds no %(suit)s card and shows their hand: %(cards)s."
     ),
+    "cb.log.revealed.you": N_("You hold no %(suit)s card and show your hand: %(cards)s."),
     "cb.malformed": N_(
         "A move must say which card you play and where, or which card you discard, and which chip you take."
     ),
@@ -628,6 +651,7 @@ VOCABULARY: dict[str, Msgid] = {
     "join.status.invited": N_("not answered yet"),
     "join.status.joined": N_("in"),
     "list.and": N_(" and "),
+    "list.or": N_(" or "),
     "lobby.about.colour-bazaar": N_("a Decktet card game of fashion and investment by P.D. Magnus"),
     "lobby.about.fantasy-business": N_("auctions, secret prices and a fair amount of bluff"),
     "lobby.error.absent_after": N_("Choose from 1 to 10 missed moves."),

@@ -32,7 +32,7 @@ from pbem.present.forms import NOTE_MAX, TALK_MAX, ExtendForm, TalkForm
 from pbem.present.i18n import languages
 from pbem.present.options import banked, time_control
 from pbem.present.replay import deal_shown
-from pbem.present.text import error_text, render, say
+from pbem.present.text import error_text, render_for, say
 from pbem.present.timefmt import deadline_words, format_left, format_when
 from pbem.storage import versions
 from pbem.storage.db import read_session, write_session
@@ -160,7 +160,7 @@ def _render_page(
         next_game=_next_game(session, game, seat, rules),
         time_control=game.days_per_move,
         by_mail=page_moves(site(), game, seat, lang, names),
-        plan=plan_context(game, seat, lang),
+        plan=plan_context(game, seat, lang, names),
         standing=standing_context(game, seat, lang),
         **takeback.for_page(session, game, seat_no, names),
     )
@@ -322,19 +322,30 @@ def _draft_shown(game: Game, table: list[tuple[Seat, Player, Any]], seat_no: int
     if wanted == "change":
         return {"chosen": draft}
     try:
-        return {"confirm": _review(game, [seat.name for seat, _, _ in table], seat_no, draft)}
+        return {"confirm": _review(game, table, seat_no, draft)}
     except (FormError, IllegalMove, PlayError):
         return {"chosen": draft}
 
 
-def _review(game: Game, names: list[str], seat_no: int, form: dict[str, str]) -> dict[str, Any]:
-    """The move a form describes, in the words of the log as the mover may read them."""
+def _review(
+    game: Game, table: list[tuple[Seat, Player, Any]], seat_no: int, form: dict[str, str]
+) -> dict[str, Any]:
+    """The move a form describes, in the words of the log as the mover may read them, said
+    to them ("You play…"), in their page's language."""
     the_move = presenter(game.slug).parse_form(form)
     if game.state is None:
         raise Gone("play.error.not_active")
     # Promise 4: the review shows only what the mover may see before sending.
     lines = GAMES[game.slug].review(game.state, seat_no, the_move)
-    return {"lines": [render(m, g.lang, names) for m in lines], "form": form}
+    names, lang = [seat.name for seat, _, _ in table], _seat_lang(table, seat_no)
+    words = [render_for(m, lang, names, seat_no, review=True) for m in lines]
+    return {"lines": words, "form": form}
+
+
+def _seat_lang(table: list[tuple[Seat, Player, Any]], seat_no: int) -> str:
+    """The language of a seat's page (as _render_page sets it): ?lang= when the address
+    gives one, else its player's own; a form posted from the page carries no ?lang=."""
+    return str(g.lang) if "lang" in request.args else table[seat_no][1].lang
 
 
 @bp.get("/p/<token>/ply")
@@ -484,20 +495,21 @@ def move(token: str) -> Response | tuple[str, int]:
         try:
             moves.check_turn(GAMES[game.slug], state, seat_no, turn)
             if form.get("confirm") != "1":
-                review = _review(game, names, seat_no, form.to_dict())
+                review = _review(game, table, seat_no, form.to_dict())
                 return _to_review(token, review, page)
             the_move = presenter(game.slug).parse_form(form)
         except FormError as exc:
             return page(status=400, error=PlayError(exc.key))
         except IllegalMove as exc:
-            return page(status=400, move_error=error_text(exc, g.lang, names))
+            why = error_text(exc, _seat_lang(table, seat_no), names)
+            return page(status=400, move_error=why)
         except PlayError as exc:
             return page(status=exc.status, error=exc)
         read = moves.table_read(game, table, hooks_of_game(session, game.id))
     try:
         moves.play(engine(), site(), read, seat_no, the_move, turn, moment)
     except IllegalMove as exc:
-        why = error_text(exc, g.lang, names)
+        why = error_text(exc, _seat_lang(table, seat_no), names)
         return _page(token, id_of(game), seat_no, status=400, move_error=why)
     except PlayError as exc:
         return _page(token, id_of(game), seat_no, status=exc.status, error=exc)

@@ -136,8 +136,9 @@ def test_a_move_is_four_taps_on_one_screen(
     page.locator("label.chip").first.click()
     send = bar.get_by_role("button", name="Send")
     expect(send).to_be_visible()
-    # The bar says how the move will read in the log.
-    said = re.compile(r"^Ana played .+ and took an? .+ chip\.$")
+    # The bar says the move as it will be made, to the one who makes it (issue 47: not "Ana
+    # played" to Ana).
+    said = re.compile(r"^You play .+ and take an? .+ chip\.$")
     expect(bar.locator(".say")).to_contain_text(said)
     page.screenshot(path=str(artifacts / f"cb-3-confirm-{viewport}.png"))
     check(page, "the move in the bar", viewport)

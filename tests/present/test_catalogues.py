@@ -20,6 +20,7 @@ from pbem.mailout.mailer import MAIL_TEMPLATES, make_templates, render_mail
 from pbem.mailout.notify import NOTIFICATIONS
 from pbem.models import Player, Vacation
 from pbem.present.colour_bazaar import results as colour_bazaar_results
+from pbem.present.colour_bazaar import turn_table
 from pbem.present.i18n import languages, translations
 from pbem.present.timefmt import deadline_context
 from pbem.present.vocabulary import VOCABULARY
@@ -167,6 +168,12 @@ def sample_context(
             {"who": "Zoé", "private": False, "text": "Belle partie !"},
             {"who": "Ana", "private": True, "text": "Je garde les Lunes."},
         ]
+    if event == "your_turn":
+        # The table as the reader sees it, from a Colour Bazaar dealt with the Courts.
+        rules = GAMES["colour-bazaar"]
+        state = rules.setup(3, {"courts": True}, 5)
+        seat = state["turn"]
+        context["turn_table"] = turn_table(rules.view(state, seat), seat, NAMES, lang)
     if event == "game_over":
         context["results"] = colour_bazaar_results(outcome, NAMES, lang)
         context["winners_text"] = " & ".join(context["results"]["winners"])
@@ -420,6 +427,10 @@ def test_mail_renders(
         assert message["text"] in body and escape(message["text"]) in html
     for line in context["since"]:
         assert line in body
+    if context.get("turn_table"):
+        table = context["turn_table"]
+        for card in table["hand"] + [m["top"] for m in table["markets"]]:
+            assert card in body and escape(card) in html
     if context.get("reply_address"):
         assert context["reply_example"] in body and context["reply_example"] in html
     for move in context.get("moves", []):

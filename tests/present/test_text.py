@@ -18,6 +18,7 @@ from pbem.present.text import (
     error_text,
     msgid_of,
     render,
+    render_for,
     seat_name,
     suit_name,
     translated,
@@ -142,6 +143,31 @@ def test_a_log_line_renders_in_both_languages_with_player_names():
     assert render(line, "fr", names) == (
         "Léo a joué Le Château sur le marché 4 et pris un jeton Feuilles."
     )
+
+
+def test_a_seat_reads_its_own_moves_said_to_it():
+    line = Message(
+        "cb.log.played", {"seat": 1, "card": "castle", "market": 3, "chip_suit": "leaves"}
+    )
+    names = ["Ana", "Léo"]
+    assert render_for(line, "en", names, 0).startswith("Léo played The Castle")
+    assert render_for(line, "en", names, None).startswith("Léo played The Castle")
+    assert render_for(line, "en", names, 1) == (
+        "You played The Castle on market 4 and took a Leaves chip."
+    )
+    assert render_for(line, "en", names, 1, review=True) == (
+        "You play The Castle on market 4 and take a Leaves chip."
+    )
+    assert render_for(line, "fr", names, 1, review=True) == (
+        "Vous jouez Le Château sur le marché 4 et prenez un jeton Feuilles."
+    )
+    shown = Message("cb.log.revealed", {"target_seat": 0, "suit": "moons", "cards": ["castle"]})
+    assert render_for(shown, "en", names, 0) == (
+        "You hold no Moons card and show your hand: The Castle."
+    )
+    # A key with no sentence of its own for the reader reads as everyone's.
+    last = Message("cb.log.last_chip", {})
+    assert render_for(last, "en", names, 0, review=True) == render(last, "en", names)
 
 
 def _illegal(move: dict, seat: int = 0) -> IllegalMove:
