@@ -43,7 +43,8 @@ class LogEntry(Protocol):
 def log_lines(
     moves: Sequence[LogEntry], viewer: int | None, lang: str, names: list[str]
 ) -> list[dict[str, Any]]:
-    """The move log as `viewer` may read it: ply, seat, source, time and sentences."""
+    """The move log as `viewer` may read it: ply, seat, source, time and sentences, with each
+    sentence's catalogue key (a game may show some lines as a table of their own)."""
     key = "watch" if viewer is None else str(viewer)
     return [
         {
@@ -52,6 +53,7 @@ def log_lines(
             "source": m.source,
             "at": m.created_at,
             "text": [render(Message.from_json(x), lang, names) for x in m.lines.get(key, [])],
+            "keys": [str(x["key"]) for x in m.lines.get(key, [])],
         }
         for m in moves
     ]
