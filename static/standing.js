@@ -1,16 +1,19 @@
 /* Standing orders (Fantasy Business), kept in place: the forms post as they would without
    this script, the page that answers is read, and its standing-orders part (the orders as
    kept, "Kept: ...") replaces this one, the answer said in the same status line. When the
-   orders played the step at once (the step's form changed), the answering page is shown
-   whole instead. Without this script each form posts and the page after says the same. */
+   orders played a move at once (the log grew, or the step's form changed), the answering
+   page is shown whole instead. Without this script each form posts and the page after
+   says the same. */
 (function () {
   "use strict";
   var part = document.getElementById("standing");
   if (!part || !window.fetch || !window.DOMParser) { return; }
 
-  function turnOf(doc) {
+  // What a move changes: the step's turn token, and the number of the log's last move.
+  function movedOf(doc) {
     var field = doc.querySelector("#turn input[name=turn]");
-    return field ? field.value : "";
+    var last = doc.querySelector("#log ol.log > li:last-child");
+    return (field ? field.value : "") + "|" + (last ? last.getAttribute("value") : "");
   }
 
   function swap(fresh) {
@@ -37,7 +40,7 @@
       .then(function (got) {
         var doc = new DOMParser().parseFromString(got.html, "text/html");
         var fresh = doc.getElementById("standing");
-        if (!got.response.ok || !fresh || turnOf(doc) !== turnOf(document)) {
+        if (!got.response.ok || !fresh || movedOf(doc) !== movedOf(document)) {
           window.location.assign(got.response.url);
           return;
         }

@@ -101,6 +101,7 @@ class Walk:
             self.where(form.locator("button[type=submit]").last),
         )
         record["first"], record["button"] = first, last
+        record["height"] = page.evaluate("document.documentElement.scrollHeight / innerHeight")
         keep(kind, "form")
         if page.locator("#outcome").count():
             keep("next-round", kind)  # the round just over, first under the form
@@ -209,7 +210,8 @@ def figures(moves: list[dict[str, Any]]) -> tuple[str, int]:
             f"{sum(m['taps'] for m in ms) / len(ms):.1f} taps a move, {scrolled} needing a scroll; "
             f"form's first control and button: {dict(tops)}, the control at y "
             f"{min(m['first']['top'] for m in ms)}-{max(m['first']['top'] for m in ms)}, "
-            f"the button's foot at y {max(m['button']['bottom'] for m in ms)} at most"
+            f"the button's foot at y {max(m['button']['bottom'] for m in ms)} at most; "
+            f"pages of {min(m['height'] for m in ms):.1f}-{max(m['height'] for m in ms):.1f} screens"
         )
     needing = sum(1 for m in moves if m["scrolled"])
     return "\n".join([f"steps needing a scroll: {needing} of {len(moves)}", *lines]), needing

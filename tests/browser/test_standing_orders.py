@@ -91,19 +91,45 @@ def test_standing_orders_in_a_few_taps(
     assert kept(live_server, game_id) is None
 
 
+def at_limits(live: LiveServer) -> tuple[str, int]:
+    """Orders auction, the order of sale given: seat 1 sets limits, a step orders settle."""
+    link, game_id = a_link(live, "orders")
+    ext, clock = live.app.extensions["pbem"], live.app.config["CLOCK"]
+    with write_session(ext["engine"]) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.state is not None
+        (first,) = RULES.to_act(game.state)
+        order = RULES.legal_moves(game.state, first)[0]
+        token = RULES.turn_token(game.state, first)
+        submit_move(session, ext["site"], game_id, first, order, token, clock())
+    return link, game_id
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_orders_that_settle_the_step_play_it_and_the_page_shows_it(
+    page: Any, viewport: str, live_server: LiveServer
+) -> None:
+    # Passing on every lot above 0 settles the limits at once: the page comes back with the
+    # limits sent (the step's heading says so) and the orders kept.
+    link, game_id = at_limits(live_server)
+    page.goto(live_server.url + link + "?lang=en")
+    expect(page.locator("#turn h2")).to_have_text("Your turn")
+    page.locator("#standing summary").click()
+    page.get_by_label("Pass on every lot above").check()
+    page.locator("#standing-above").fill("0")
+    page.get_by_role("button", name="Keep these orders").click()
+    expect(page.locator("#turn h2")).to_have_text("Your limits")
+    expect(page.locator("#standing").get_by_role("status")).to_have_text(
+        "Kept: pass on every lot above 0 écus."
+    )
+    assert kept(live_server, game_id) == {"pass_above": 0}
+
+
 @pytest.mark.parametrize("viewport", ["phone"])
 def test_kept_without_javascript_and_next_to_the_step(
     chromium: Any, viewport: str, live_server: LiveServer, artifacts: Path
 ) -> None:
-    # Orders auction, the order of sale given: seat 1 sets limits, a step its orders settle.
-    link, game_id = a_link(live_server, "orders")
-    ext, clock = live_server.app.extensions["pbem"], live_server.app.config["CLOCK"]
-    with write_session(ext["engine"]) as session:
-        state = session.get(Game, game_id).state
-        (first,) = RULES.to_act(state)
-        order = RULES.legal_moves(state, first)[0]
-        token = RULES.turn_token(state, first)
-        submit_move(session, ext["site"], game_id, first, order, token, clock())
+    link, game_id = at_limits(live_server)
     context = chromium.new_context(**VIEWPORTS[viewport], java_script_enabled=False)
     try:
         page = context.new_page()
