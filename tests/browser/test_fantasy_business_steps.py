@@ -211,7 +211,8 @@ def figures(moves: list[dict[str, Any]]) -> tuple[str, int]:
             f"form's first control and button: {dict(tops)}, the control at y "
             f"{min(m['first']['top'] for m in ms)}-{max(m['first']['top'] for m in ms)}, "
             f"the button's foot at y {max(m['button']['bottom'] for m in ms)} at most; "
-            f"pages of {min(m['height'] for m in ms):.1f}-{max(m['height'] for m in ms):.1f} screens"
+            f"pages of {min(m['height'] for m in ms):.1f}-"
+            f"{max(m['height'] for m in ms):.1f} screens"
         )
     needing = sum(1 for m in moves if m["scrolled"])
     return "\n".join([f"steps needing a scroll: {needing} of {len(moves)}", *lines]), needing
