@@ -130,8 +130,10 @@ def mail_context(
             for m in log_of(session, game, seat.seat, since=facts["since"], until=ply)
             if m.seat != seat.seat or m.source != "web"
         ]
+        # A game may say some lines as a part of their own (Fantasy Business: the round's end).
+        news = getattr(presenter(game.slug), "mail_news", None)
         context["since"] = [
-            " ".join(entry["text"])
+            " ".join(news(entry, lang) if news else entry["text"])
             + (
                 f" ({say(lang, 'play.source.' + entry['source'])})"
                 if entry["source"] != "web"

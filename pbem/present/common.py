@@ -44,7 +44,8 @@ def log_lines(
     moves: Sequence[LogEntry], viewer: int | None, lang: str, names: list[str]
 ) -> list[dict[str, Any]]:
     """The move log as `viewer` may read it: ply, seat, source, time and sentences (its own
-    moves said to it as "you")."""
+    moves said to it as "you"), with each sentence's catalogue key (a game may show some
+    lines as a table of their own)."""
     key = "watch" if viewer is None else str(viewer)
     return [
         {
@@ -55,6 +56,7 @@ def log_lines(
             "text": [
                 render_for(Message.from_json(x), lang, names, viewer) for x in m.lines.get(key, [])
             ],
+            "keys": [str(x["key"]) for x in m.lines.get(key, [])],
         }
         for m in moves
     ]

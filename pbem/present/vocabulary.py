@@ -588,6 +588,22 @@ VOCABULARY: dict[str, Msgid] = {
     "fb.why.tie_antitrust": N_(
         "Tie at %(price)s with %(tied_seats)s: first clockwise from %(owner_seat)s's left, pays that limit."
     ),
+    # What the news under a move says instead of lines shown as tables of their own (issue 47).
+    "fb.news.end": N_(
+        "All prices are revealed and the round is over: its outcome, with each player's income, is shown above."
+    ),
+    "fb.news.sale": N_(
+        "All limits are in: the server worked out the sale, card by card (see the sale's table)."
+    ),
+    # An article in a word or two, for the board's chips on a phone (issue 47).
+    "fb.short.armour": N_("Armour"),
+    "fb.short.bows": N_("Bows"),
+    "fb.short.components": N_("Components"),
+    "fb.short.herbs": N_("Herbs"),
+    "fb.short.horses": N_("Horses"),
+    "fb.short.potions": N_("Potions"),
+    "fb.short.scrolls": N_("Scrolls"),
+    "fb.short.swords": N_("Swords"),
     "fb.step.antitrust_limits": N_("Antitrust sale"),
     "fb.step.choose": N_("The first buyer chooses the next card to auction"),
     "fb.step.limits": N_("Limits"),

@@ -2,7 +2,8 @@
 each article at its base, for the rest of the game; set and cancelled at any time.
 
 Plain forms: one to keep the orders (a move they decide at the step under way is played at
-once, through the one move path), one to cancel them all.
+once, through the one move path), one to cancel them all. The page after either says so
+("kept", "cancelled", issue 47); static/standing.js posts them in place and shows that answer.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pbem.web.seats import seat_from
 
 bp = Blueprint("standing", __name__)
 ERRORS = {"amount", "shape", "not_now"}
+ANSWERS = {"kept", "cancelled"}  # what the page after a POST says (the `standing` argument)
 
 
 def standing_context(game: Game, seat: Seat | None, lang: str) -> dict[str, Any] | None:
@@ -35,11 +37,15 @@ def standing_context(game: Game, seat: Seat | None, lang: str) -> dict[str, Any]
     error = request.args.get("standing_error", "")
     if error in ERRORS:
         shown["error"] = say(lang, "standing.error." + error, most=MOST)
+    answer = request.args.get("standing", "")
+    shown["answer"] = answer if answer in ANSWERS and not error else None
     return shown
 
 
-def _back(token: str, error: str | None = None) -> Response:
-    target = url_for("game.seat_page", token=token, standing_error=error, _anchor="standing")
+def _back(token: str, error: str | None = None, answer: str | None = None) -> Response:
+    target = url_for(
+        "game.seat_page", token=token, standing_error=error, standing=answer, _anchor="standing"
+    )
     return redirect(target, code=303)
 
 
@@ -63,7 +69,7 @@ def keep(token: str) -> Response:
         return _back(token, _reason(exc.msg.key))
     except PlayError as exc:
         return _back(token, _reason(exc.key))
-    return _back(token)
+    return _back(token, answer="kept" if orders else "cancelled")
 
 
 @bp.post("/p/<token>/standing/cancel")
@@ -72,7 +78,7 @@ def cancel(token: str) -> Response:
     game_id, seat_no = seat_from(token)
     with write_session(engine()) as session:
         standing.cancel_orders(session, game_id, seat_no)
-    return _back(token)
+    return _back(token, answer="cancelled")
 
 
 def _reason(key: str) -> str:

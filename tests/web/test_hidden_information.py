@@ -91,9 +91,16 @@ CSRF = re.compile(r'name="csrf" value="[^"]*"')
 CB_SEED = 21
 
 
-# Page parts added with issue 31 (Fantasy Business): the walk must reach each of them, so
-# that both checks (by name, by difference) cover them.
-ELEMENTS = ('class="fb-row"', 'class="fb-sales"', 'class="fb-rivals"', 'fb-income"')
+# Page parts added with issues 31 and 47 (Fantasy Business): the walk must reach each of them,
+# so that both checks (by name, by difference) cover them.
+ELEMENTS = (
+    'class="fb-cards"',
+    'class="fb-who"',
+    'class="fb-outcome"',
+    'class="fb-sales"',
+    'class="fb-rivals"',
+    'fb-income"',
+)
 REPLY_DOMAIN = "in.pbem.test"
 # A closed loopback port: every webhook post fails, so each webhook ends switched off.
 DEAD_HOOK = "http://127.0.0.1:9/hook"

@@ -69,12 +69,14 @@ def test_colour_bazaar_choices_sit_at_the_cards_of_the_hand(
     assert page.index(">Markets</h2>") < page.index('id="turn"')
 
 
-# The board (the round's cards, with what you hold) first, then your turn, then the players.
+# Issue 47: the board in short (the round, the players' écus and holdings) first, then your
+# turn, then the whole board with your hand in words, then the players.
 MARKS = [
     '<p class="status">',
     '<h2 id="board-h">Round ',
-    'class="fb-hand"',
     'id="turn"',
+    '<h2 id="round-h">',
+    'class="fb-hand"',
     "fb-players",
 ]
 
@@ -87,8 +89,8 @@ def test_fantasy_business_page_order_in_every_orders_step(
     seen: set[str] = set()
 
     def look(state: dict[str, Any]) -> bool:
-        """Check the pages of the seats due: what to do, the board, the hand and choices,
-        then the rest; what changed since the last move above the board."""
+        """Check the pages of the seats due: the board in short, the choices, then the rest;
+        what changed since the last move under the choices."""
         for seat in GAMES["fantasy-business"].to_act(state):
             page = client.get(table.links[EMAILS[seat]]).get_data(as_text=True)
             if move_form(page) is None:
@@ -97,7 +99,7 @@ def test_fantasy_business_page_order_in_every_orders_step(
             places = [page.index(m) for m in MARKS]
             assert places == sorted(places), (state["step"], seat)
             if 'class="since"' in page:
-                assert page.index('class="since"') < page.index('<h2 id="board-h">Round ')
+                assert page.index('id="turn"') < page.index('class="since"')
         return {"order", "limits", "lists", "pricing"} <= seen
 
     table.play(play_specials=True, until=look)

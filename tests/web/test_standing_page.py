@@ -44,11 +44,18 @@ def test_standing_orders_on_the_page(client: Any, app: Any, clock: Any) -> None:
     )
     assert kept.status_code == 303
     assert orders(app, game_id, seat) == {"pass_above": 0, "base_prices": True}
+    # The page after the POST says what was kept (issue 47), in the orders' status line.
+    after = client.get(kept.headers["Location"].split("#")[0] + "&lang=en")
+    said = after.get_data(as_text=True)
+    assert '<p class="standing-answer" role="status">Kept: pass on every lot above 0 écus; ' in said
     assert logged(app, game_id)[-1].source == "standing"  # the pass it decided, at once
     shown = client.get(mine, query_string={"lang": "en"}).get_data(as_text=True)
     assert "Cancel my standing orders" in shown
     # The other seat's page shows its own (none), never these.
     assert "Cancel my standing orders" not in client.get(theirs).get_data(as_text=True)
 
-    assert client.post(f"{mine}/standing/cancel").status_code == 303
+    cancelled = client.post(f"{mine}/standing/cancel")
+    assert cancelled.status_code == 303
     assert orders(app, game_id, seat) == {}
+    said = client.get(cancelled.headers["Location"]).get_data(as_text=True)
+    assert "Your standing orders are cancelled" in said

@@ -1,6 +1,7 @@
 """Fantasy Business on the page and in mail, one module per part: the board (board.py), the
-round's step forms (steps.py), the sale and income tables (sales.py), the cards in words
-(words.py), the form read back as a move (parse.py), the results (results.py) and mail (mail.py).
+round's step forms (steps.py), the sale and income tables and the news (sales.py), the cards
+in words (words.py), the form read back as a move (parse.py), the results (results.py) and
+mail (mail.py).
 
 pbem.present finds the presenter by the game's slug; what web, mail and tests use is here.
 """
@@ -8,7 +9,6 @@ pbem.present finds the presenter by the game's slug; what web, mail and tests us
 from pbem.present.fantasy_business.board import PAST_ROUNDS, play_context
 from pbem.present.fantasy_business.mail import (
     MAIL_ROUNDS,
-    ROUND_END,
     mail_rounds_then,
     mail_view,
     mail_view_then,
@@ -17,6 +17,7 @@ from pbem.present.fantasy_business.mail import (
 )
 from pbem.present.fantasy_business.parse import parse_form
 from pbem.present.fantasy_business.results import results
+from pbem.present.fantasy_business.sales import ROUND_END, mail_news
 from pbem.present.fantasy_business.words import ecus
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "PAST_ROUNDS",
     "ROUND_END",
     "ecus",
+    "mail_news",
     "mail_rounds_then",
     "mail_view",
     "mail_view_then",

@@ -11,7 +11,13 @@ from functools import partial
 from typing import Any
 
 from pbem.games.fantasy_business.cards import card_type
-from pbem.present.fantasy_business.sales import finished_round, lot_rows
+from pbem.present.fantasy_business.sales import (
+    finished_round,
+    lot_rows,
+    news_lines,
+    round_income,
+    round_outcome,
+)
 from pbem.present.fantasy_business.steps import step_form
 from pbem.present.fantasy_business.words import (
     ecus,
@@ -114,6 +120,16 @@ def play_context(
         finished = finished[-PAST_ROUNDS:]
     ended = sum(1 for record in state["history"] if record["income"] is not None)
     older = ended - len(finished)
+    # Issue 47: the round just over is an entry of its own, open on the page, until the new
+    # round has sold a card; it is then one of the past rounds again.
+    last = finished[-1] if finished else None
+    fresh = (
+        last is not None
+        and current is not None
+        and current["income"] is None
+        and not current["lots"]
+        and not view["over"]
+    )
     players = []
     for p in view["players"]:
         s = p["seat"]
@@ -180,8 +196,20 @@ def play_context(
         "history": [
             {"round": r["round"], "report": partial(finished_round, r, names, lang)}
             for r in reversed(finished)
+            if not (fresh and r is last)
         ],
+        # The round just over: each player's income in numbers for the board's summary,
+        # and the whole entry (sale, specials, income) put in words only when drawn.
+        "outcome": {
+            "round": last["round"],
+            "income": round_income(last, names),
+            "report": partial(round_outcome, last, names, lang),
+        }
+        if fresh and last is not None
+        else None,
         "history_older": older,
+        # Since your last move: the sale and the round's end are tables of their own here.
+        "news": partial(news_lines, lang=lang, shown=("sale", "end")),
         "my_specials": [],
         "my_bid": None,
         "form": None,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.present.fantasy_business.sales import income_by_article, lot_rows
+from pbem.present.fantasy_business.sales import (
+    income_by_article,
+    lot_rows,
+    round_income,
+)
 from pbem.present.fantasy_business.words import ecus, in_sale_order, played_lines, row_cards
 from pbem.present.text import card_name, say
-
-ROUND_END = "fb.log.prices_revealed"  # the log line of the move that ends a round
-
 
 # A queued mail keeps the current round and the number of the one before (mail_view).
 MAIL_ROUNDS = 1
@@ -94,8 +95,8 @@ def turn_prompt(
 def round_reports(
     view: dict[str, Any], names: list[str], lang: str, count: int
 ) -> list[dict[str, Any]]:
-    """The last `count` finished rounds, for a mail: one block per card sold (every limit or
-    bid, the winner, the price) and the income, seller by seller."""
+    """The last `count` finished rounds, for a mail: each player's income, one block per card
+    sold (every limit or bid, the winner, the price) and the income, seller by seller."""
     finished = [r for r in view["history"] if r["income"] is not None][-count:] if count else []
     reports = []
     for record in finished:
@@ -138,12 +139,18 @@ def round_reports(
             for group in income_by_article(record["income"], names, lang)
             for seller in group["sellers"]
         ]
+        # Issue 47: each player's income heads the round's own part of the mail.
+        totals = [
+            {"name": t["name"], "amount": ecus(t["amount"], lang)}
+            for t in round_income(record, names)
+        ]
         reports.append(
             {
                 "round": record["round"],
                 "lots": lots,
                 "played": played_lines(record["played"], names, lang),
                 "income": income,
+                "totals": totals,
             }
         )
     return reports

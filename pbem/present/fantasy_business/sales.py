@@ -1,5 +1,7 @@
 """A round's sale and income as the page, the log and mails show them: a row per card sold
-with every limit, the winner, the price and why; each seller's income with its formula.
+with every limit, the winner, the price and why; each seller's income with its formula; the
+round just over as an entry of its own; and the news since a seat's last move, which says
+in one line what these tables show instead of running it on under the last answer.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from pbem.games.fantasy_business.log import describe_events
 from pbem.games.fantasy_business.why import short_of, why_sold
 from pbem.present.fantasy_business.words import name_of, played_lines, row_cards
 from pbem.present.text import card_name, render, say
+
+ROUND_END = "fb.log.prices_revealed"  # the log line of the move that ends a round
 
 
 def lot_rows(lots: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[str, Any]]:
@@ -109,3 +113,49 @@ def finished_round(record: dict[str, Any], names: list[str], lang: str) -> dict[
             if per
         ],
     }
+
+
+def round_income(record: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """Each player's income in a finished round, in seat order (0 for a player who sold
+    nothing): numbers only, so the board shows it without putting the round in words."""
+    income = record["income"] or [{} for _ in names]
+    return [
+        {"name": name, "amount": sum(entry["amount"] for entry in per.values())}
+        for name, per in zip(names, income, strict=True)
+    ]
+
+
+def round_outcome(record: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
+    """A finished round as an entry of its own (issue 47): the sale, the specials played,
+    the income article by article and each player's total."""
+    return {**finished_round(record, names, lang), "income": round_income(record, names)}
+
+
+# The log lines of each part shown on its own: the sale (a table on the page) and the end of
+# the round (the round's own entry on the page and in the mail).
+PARTS = {
+    "sale": ("fb.log.sale_start", "fb.log.sold", "fb.why.", "fb.log.special_own"),
+    "end": (ROUND_END, "fb.log.income_"),
+}
+
+
+def news_lines(entry: dict[str, Any], lang: str, shown: tuple[str, ...]) -> list[str]:
+    """The entry's lines, each part named in `shown` ("sale", "end") said in one line."""
+    text, keys = list(entry["text"]), list(entry.get("keys") or [])
+    if len(keys) != len(text):
+        return text  # an entry made before lines kept their keys
+    lines, told = text[:1], set()
+    for key, line in zip(keys[1:], text[1:], strict=True):
+        part = next((p for p in shown if key.startswith(PARTS[p])), None)
+        if part is None:
+            lines.append(line)
+        elif part not in told:
+            told.add(part)
+            lines.append(say(lang, f"fb.news.{part}"))
+    return lines
+
+
+def mail_news(entry: dict[str, Any], lang: str) -> list[str]:
+    """A mail's news: the round's end is the mail's own part (mail/_rounds), the sale stays
+    in words (a mail shows a round's sale as a table only once the round is over)."""
+    return news_lines(entry, lang, ("end",))

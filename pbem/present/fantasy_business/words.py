@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fantasy_business.cards import ARTICLE_IDS
+from pbem.games.fantasy_business.cards import ARTICLE_IDS, card_type
 from pbem.games.fantasy_business.log import describe_events
 from pbem.present.text import card_name, render, say
 
@@ -20,12 +20,17 @@ def name_of(seat: int | None, names: list[str]) -> str | None:
 
 
 def held_articles(held: dict[str, int], lang: str) -> list[dict[str, Any]]:
-    """Article counts in the rules' order: kind, name, count."""
+    """Article counts in the rules' order: kind, name, short name (for chips), count."""
     return [
-        {"kind": a, "name": card_name(a, lang), "count": held[a]}
+        {"kind": a, "name": card_name(a, lang), "short": short_name(a, lang), "count": held[a]}
         for a in ARTICLE_IDS
         if held.get(a)
     ]
+
+
+def short_name(article: str, lang: str) -> str:
+    """An article's name in a word or two ("Potions"), for the board's chips on a phone."""
+    return say(lang, f"fb.short.{article}")
 
 
 def row_cards(row: list[dict[str, Any]], names: list[str], lang: str) -> list[dict[str, Any]]:
@@ -36,6 +41,7 @@ def row_cards(row: list[dict[str, Any]], names: list[str], lang: str) -> list[di
             "number": entry["slot"] + 1,
             "special": entry["special"],
             "name": card_name(entry["card"], lang) if entry["card"] else None,
+            "short": _short(entry["card"], entry["special"], lang),
             "base": entry["base"],
             "status": entry["status"],
             "winner": name_of(entry["winner"], names),
@@ -43,6 +49,12 @@ def row_cards(row: list[dict[str, Any]], names: list[str], lang: str) -> list[di
         }
         for entry in row
     ]
+
+
+def _short(card: str | None, special: bool, lang: str) -> str | None:
+    if card is None:
+        return None  # a special face down: the page says so in its own words
+    return card_name(card, lang) if special else short_name(card_type(card), lang)
 
 
 def in_sale_order(row: list[dict[str, Any]], order: list[int] | None) -> list[dict[str, Any]]:
