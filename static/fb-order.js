@@ -3,18 +3,20 @@
    With it, the list itself is reordered and the places follow. No inline script: CSP-safe. */
 (function () {
   "use strict";
-  var list = document.querySelector("[data-order-list]");
-  if (!list) { return; }
-  var up = list.getAttribute("data-up") || "\u2191";
-  var down = list.getAttribute("data-down") || "\u2193";
 
-  function items() { return Array.prototype.slice.call(list.children); }
+  function setUp(list) {
+    if (list.getAttribute("data-ordered")) { return; } // set up already
+    list.setAttribute("data-ordered", "1");
+    var up = list.getAttribute("data-up") || "\u2191";
+    var down = list.getAttribute("data-down") || "\u2193";
 
-  function renumber() {
-    items().forEach(function (item, index) {
-      var select = item.querySelector("select");
-      if (select) { select.value = String(index + 1); }
-    });
+    function items() { return Array.prototype.slice.call(list.children); }
+
+    function renumber() {
+      items().forEach(function (item, index) {
+        var select = item.querySelector("select");
+        if (select) { select.value = String(index + 1); }
+      });
   }
 
   function button(label, text, step) {
@@ -60,4 +62,14 @@
     });
   });
   renumber();
+  }
+
+  function start() {
+    var list = document.querySelector("[data-order-list]");
+    if (list) { setUp(list); }
+  }
+
+  start();
+  // The live page (static/live.js) may put a new order form in place: it gets its arrows.
+  document.addEventListener("pbem:page", start);
 })();

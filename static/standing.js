@@ -3,11 +3,14 @@
    kept, "Kept: ...") replaces this one, the answer said in the same status line. When the
    orders played a move at once (the log grew, or the step's form changed), the answering
    page is shown whole instead. Without this script each form posts and the page after
-   says the same. */
+   says the same. The live page (static/live.js) may put a new part in place: the forms
+   are heard from the document, whichever part holds them now, and once however often
+   the script runs. */
 (function () {
   "use strict";
-  var part = document.getElementById("standing");
-  if (!part || !window.fetch || !window.DOMParser) { return; }
+  if (window.pbemStanding || !window.fetch || !window.DOMParser) { return; }
+  window.pbemStanding = true;
+  var part = null;
 
   // What a move changes: the step's turn token, and the number of the log's last move.
   function movedOf(doc) {
@@ -27,9 +30,11 @@
     window.setTimeout(function () { answer.textContent = said ? said.textContent : ""; }, 50);
   }
 
-  part.addEventListener("submit", function (event) {
+  document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement)) { return; }
+    part = form.closest("#standing");
+    if (!part) { return; }
     event.preventDefault();
     var buttons = form.querySelectorAll("button");
     Array.prototype.forEach.call(buttons, function (b) { b.disabled = true; });
