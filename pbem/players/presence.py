@@ -4,8 +4,9 @@ A seat page's stream (`pbem live`, which tells the page of every change: static/
 records when the seat last looked (`Seat.seen_at`, in the database, so every host sees
 it), as it opens and then every SEEN_EVERY while it stays open; so does the page's poll
 when the stream is down (a poll every few seconds costs a read, and a write only now and
-then). The page says when it is hidden or left (mark_away). A page without JavaScript
-records nothing: it shows no move as it comes, so its player's mail is not held.
+then). The page says when it is hidden or left (mark_away), which sends a mail held
+meanwhile. A page without JavaScript records nothing: it shows no move as it comes, so its
+player's mail is not held.
 
 A move that makes a seat due while it was seen in the last LOOKING gets the page's live
 update at once, and its "your move" mail waits in the outbox (its next_attempt_at later
@@ -78,8 +79,10 @@ def mark_seen_many(engine: Engine, seats: Iterable[tuple[int, int]], now: dateti
             )
 
 
-def mark_away(engine: Engine, game_id: int, seat_no: int) -> None:
-    """Record that the seat's page was hidden or closed: it is looking no more."""
+def mark_away(engine: Engine, game_id: int, seat_no: int, now: datetime) -> None:
+    """Record that the seat's page was hidden or closed: it is looking no more, and a
+    "your move" mail held while it looked goes now rather than at the end of its delay
+    (the player left without moving: the table must not wait on a mail in the outbox)."""
     with write_session(engine) as session:
         session.execute(
             update(_SEATS)
@@ -89,6 +92,18 @@ def mark_away(engine: Engine, game_id: int, seat_no: int) -> None:
                 _SEATS.c.seen_at.is_not(None),
             )
             .values(seen_at=None)
+        )
+        session.execute(
+            update(_OUTBOX)
+            .where(
+                _OUTBOX.c.game_id == game_id,
+                _OUTBOX.c.seat == seat_no,
+                _OUTBOX.c.event == "your_turn",
+                _OUTBOX.c.sent_at.is_(None),
+                _OUTBOX.c.next_attempt_at > now,
+                _OUTBOX.c.attempts == 0,  # held, not a failed send waiting its retry
+            )
+            .values(next_attempt_at=now)
         )
 
 

@@ -372,7 +372,7 @@ def away(token: str) -> tuple[str, int]:
     """The seat's page was hidden or left (the page's script says so as it goes): the
     player is no longer looking, so a move that makes them due mails them at once."""
     game_id, seat_no = seat_from(token)
-    presence.mark_away(engine(), game_id, seat_no)
+    presence.mark_away(engine(), game_id, seat_no, now())
     return "", 204
 
 

@@ -130,6 +130,23 @@ def test_the_held_mail_goes_after_the_delay_when_the_player_does_not_move(
     assert turn_mails(smtpd, ANA[1]) == 3
 
 
+def test_leaving_the_page_sends_the_mail_held_while_it_was_open(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    link = against_the_computer(client, app, smtpd)
+    play_with_the_page_open(client, link)
+    computer_replies(app, clock)
+    deliver(app)
+    assert turn_mails(smtpd, ANA[1]) == 1  # held: her page is open
+    clock.advance(seconds=5)
+    assert client.post(f"{link}/away").status_code == 204  # she closes it without moving
+    deliver(app)
+    assert turn_mails(smtpd, ANA[1]) == 2  # at once, not at the end of the delay
+    clock.advance(seconds=DELAY.total_seconds())
+    deliver(app)
+    assert turn_mails(smtpd, ANA[1]) == 2  # and once
+
+
 def test_a_player_not_looking_is_mailed_at_once(
     client: Any, app: Any, smtpd: Any, clock: Any
 ) -> None:
