@@ -20,11 +20,12 @@ import pytest
 from pbem.bots import LEVELS
 from pbem.games import GAMES
 from pbem.games.decktet import BASIC, CARDS, COURTS, PAWNS, SUITS
-from pbem.games.fantasy_business.cards import ALL_CARD_IDS, SPECIAL_KINDS
+from pbem.games.fantasy_business.cards import ALL_CARD_IDS, ARTICLE_IDS, SPECIAL_KINDS
 from pbem.games.fantasy_business.moves import ACTIONS
 from pbem.moves import submit_move
 from pbem.moves.prepare import applied, prepare_move
 from pbem.players.account import NOTIFY_CHOICES
+from pbem.present.fantasy_business.sales import PARTS as NEWS_PARTS
 from pbem.present.i18n import languages
 from pbem.present.text import translated
 from pbem.web.plan import PLAN_ERRORS
@@ -185,6 +186,8 @@ BUILT: dict[str, Callable[[], set[str]]] = {
     "settings.notify.": lambda: {f"settings.notify.{c}" for c in NOTIFY_CHOICES},
     "ahead.error.": lambda: {f"ahead.error.{e}" for e in PLAN_ERRORS},
     "standing.error.": lambda: {f"standing.error.{e}" for e in STANDING_ERRORS},
+    "fb.news.": lambda: {f"fb.news.{part}" for part in NEWS_PARTS},
+    "fb.short.": lambda: {f"fb.short.{a}" for a in ARTICLE_IDS},
 }
 
 
