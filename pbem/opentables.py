@@ -25,6 +25,7 @@ from pbem.games import GAMES
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, OpenTable, Player, PlayerSeek, Seat
 from pbem.play import cancel, open_game, read_share, start
+from pbem.players.blocks import kept_apart
 from pbem.players.links import Site, new_key
 from pbem.players.opentables import (
     MAX_SEEKS,
@@ -101,6 +102,11 @@ def join_table(
     if game.status != "forming":
         raise Gone("open.error.closed")  # full and started, withdrawn, or expired
     seats = seats_of(session, game)
+    others = [seat.player_id for seat in seats if seat.player_id != player_id]
+    if len(others) == len(seats) and kept_apart(session, player_id, others):
+        # The list hides this table from them: the join answers as for no table at all, so
+        # a blocked player never learns that the other posted one (SECURITY.md).
+        raise PlayError("error.no_game")
     why = refusal(session, table, seats, player_id)
     if why is not None:
         raise Gone(f"open.error.{why}")
