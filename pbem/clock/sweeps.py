@@ -36,6 +36,7 @@ from pbem.players import account, signin
 from pbem.players.links import Site
 from pbem.players.opentables import seats_open, table_of
 from pbem.present.text import join_names
+from pbem.storage import allowance
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired
 from pbem.storage.store import lock_game, player_of, seat_of
@@ -62,6 +63,7 @@ def sweep(
     bounce reports not yet scored (an address turns bouncing at `bounce_threshold`)."""
     with write_session(engine) as session:  # what has run its time, in one transaction
         forget_expired(session, now)
+        allowance.forget_old(session, now)
         signin.forget_old(session, now)
         receive.forget_old(session, now)  # mail received by `pbem inbound`
     return {
