@@ -547,6 +547,7 @@ def test_matched_and_joined_mails_speak_each_reader_s_language(app: Any, smtpd: 
     (matched,) = smtpd.to("leo@example.org")
     assert "Your standing seek found you a seat: Colour Bazaar #1 with Ana." in text_of(matched)
     assert "1 seat is still open" in text_of(matched)
+    assert "starts.\nThe seek is used up" in text_of(matched).replace("\r\n", "\n")
     (joined,) = smtpd.to("ana@example.org")
     assert "Leo a pris place à votre table ouverte" in text_of(joined)
     join(app, game_id, zoe)
