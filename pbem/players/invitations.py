@@ -2,8 +2,9 @@
 their sender and for each recipient over the last 24 hours, in the write that makes them.
 
 A sender has INVITES_SENT a day in all; a recipient gets at most INVITES_RECEIVED a day
-from all leagues and games together, none from a player whose invitation they declined, and
-none once they have turned their mail off (unsubscribed). An invitation that would break a
+from all leagues and games together (those from players they have played with aside), none
+from a player whose invitation they declined, and none once they have turned their mail
+off (unsubscribed). An invitation that would break a
 rule refuses the whole league or game, and says which addresses could not be invited: the
 sender changes the list, nobody is mailed half a league.
 """
@@ -61,6 +62,36 @@ def said_no(session: Session, sender: int, recipients: list[int]) -> set[int]:
     return set(session.exec(leagues)) | set(session.exec(games))
 
 
+def played_with(session: Session, sender: int, recipients: list[int]) -> set[int]:
+    """The recipients who have sat at a game with the sender, both having joined it, or
+    played in a league with them: people who know each other, not outside addresses."""
+    if not recipients:
+        return set()
+    theirs, mine = aliased(Seat), aliased(Seat)
+    games = (
+        select(theirs.player_id)
+        .join(mine, col(mine.game_id) == col(theirs.game_id))
+        .where(
+            col(mine.player_id) == sender,
+            col(mine.status) == "joined",
+            col(theirs.status) == "joined",
+            col(theirs.player_id).in_(recipients),
+        )
+    )
+    member, other = aliased(LeagueMember), aliased(LeagueMember)
+    leagues = (
+        select(member.player_id)
+        .join(other, col(other.league_id) == col(member.league_id))
+        .where(
+            col(other.player_id) == sender,
+            col(other.joined_at).is_not(None),
+            col(member.joined_at).is_not(None),
+            col(member.player_id).in_(recipients),
+        )
+    )
+    return set(session.exec(games)) | set(session.exec(leagues))
+
+
 def count_invitations(
     session: Session, sender: Player, recipients: list[Player], now: datetime
 ) -> None:
@@ -76,15 +107,22 @@ def count_invitations(
         raise OverLimit(INVITES_SENT.kind, INVITES_SENT.count)
     hold(session, INVITES_RECEIVED, ids)
     declined = said_no(session, sender_id, ids)
+    # The day's cap on an address is for strangers: those who played with the sender are
+    # not counted (a friend's third rematch elsewhere, or a stranger's flood, eats no one's).
+    known = played_with(session, sender_id, ids)
     refused = [
         player.email
         for player in recipients
         if player.id in declined
         or player.notify == "none"
-        or used(session, INVITES_RECEIVED, player.id or 0, now) >= INVITES_RECEIVED.count
+        or (
+            player.id not in known
+            and used(session, INVITES_RECEIVED, player.id or 0, now) >= INVITES_RECEIVED.count
+        )
     ]
     if refused:
         raise NotInvitable(refused)
     for player_id in ids:
         count_act(session, INVITES_SENT, sender_id, now)
-        count_act(session, INVITES_RECEIVED, player_id, now)
+        if player_id not in known:
+            count_act(session, INVITES_RECEIVED, player_id, now)

@@ -127,3 +127,24 @@ def test_parallel_leagues_send_no_more_than_the_day_allows(app: Any) -> None:
         thread.join(timeout=120)
     assert sorted(codes) == [303] + [429] * 5
     assert leagues(app) == 1
+
+
+def test_players_who_played_together_are_not_held_by_an_address_s_day(
+    app: Any, client: Any
+) -> None:
+    """The cap on an address is for strangers: a stranger's flood does not stop the player
+    who already plays with them."""
+    ana, bea, cleo, dan, eli = add_players(app, 5)
+    engine, site = engine_site(app)
+    sign_in_as(client, app, ana)
+    assert make(client, ["eli@example.org"], name="Friends").status_code == 303
+    with write_session(engine) as session:
+        (league,) = session.exec(select(League))
+        setup.join(session, site, league.id or 0, eli, app.config["CLOCK"]())
+    for stranger in (bea, cleo):
+        sign_in_as(client, app, stranger)
+        assert make(client, ["eli@example.org"]).status_code == 303
+    sign_in_as(client, app, dan)
+    assert make(client, ["eli@example.org"]).status_code == 429  # 3 today: no more
+    sign_in_as(client, app, ana)  # Eli is in Ana's league
+    assert make(client, ["eli@example.org"], name="Friends 2").status_code == 303
