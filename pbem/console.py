@@ -7,7 +7,7 @@ from flask import Flask
 from flask.cli import FlaskGroup
 
 from pbem.app import build_app
-from pbem.cli import doctor_command
+from pbem.cli import COMMANDS, doctor_command
 from pbem.config import ConfigError
 
 
@@ -20,7 +20,25 @@ def _build() -> Flask:
         raise click.ClickException(str(exc)) from None
 
 
-@click.group(cls=FlaskGroup, create_app=_build, add_default_commands=False)
+class _Commands(FlaskGroup):
+    """Flask's group, whose list of pbem's commands needs no app: `pbem --help` (or a
+    command's --help) lists them even where the settings would not let the app start. Each
+    command builds the app when it runs (with_appcontext): a bad setting is told then."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, the app's not loaded."""
+        mine = {command.name for command in COMMANDS if command.name}
+        return sorted({*click.Group.list_commands(self, ctx), *mine})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """pbem's command by name without building the app; any other as Flask finds it."""
+        for command in COMMANDS:
+            if command.name == cmd_name:
+                return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, create_app=_build, add_default_commands=False)
 def main() -> None:
     """pbem: a play-by-email server for slow card games."""
 

@@ -241,6 +241,19 @@ class RateHit(SQLModel, table=True):
     expires_at: datetime = Field(index=True)
 
 
+class CountedAct(SQLModel, table=True):
+    """One act counted against a player's allowance over a sliding window
+    (pbem.storage.allowance): an open table or seek posted, a seat taken, an invitation sent
+    (counted for its sender) or received (for its recipient). Ids only: no address."""
+
+    __table_args__ = (Index("ix_countedact_kind_who_at", "kind", "who", "at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=20)
+    who: int  # the player counted
+    at: datetime = Field(index=True)
+
+
 class Talk(SQLModel, table=True):
     """A table-talk message: to everyone at the table, or privately to one seat."""
 

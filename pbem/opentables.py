@@ -25,9 +25,12 @@ from pbem.games import GAMES
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, OpenTable, Player, PlayerSeek, Seat
 from pbem.play import cancel, open_game, read_share, start
+from pbem.players.blocks import kept_apart
 from pbem.players.links import Site, new_key
 from pbem.players.opentables import (
+    MAX_OPEN,
     MAX_SEEKS,
+    open_count,
     refusal,
     seek_fits,
     seeks_for,
@@ -37,10 +40,21 @@ from pbem.players.opentables import (
     tables_for,
 )
 from pbem.present.forms import TimeControl
+from pbem.storage.allowance import OPEN_POSTS, OverLimit, count_act, hold
 from pbem.storage.store import id_of, lock_game, seats_of
 from pbem.storage.versions import table_changed
 
 MATCH_BATCH = 50  # seeks (or tables) looked at for one table (or seek): the rest wait
+
+
+def allow_post(session: Session, player_id: int, now: datetime, table: bool = True) -> None:
+    """Count an open table (or, `table` False, a seek) the player posts, in the transaction
+    that posts it and under their lock, so parallel posts cannot pass a limit: OverLimit
+    with MAX_OPEN tables of theirs waiting, or the day's posts used up."""
+    hold(session, OPEN_POSTS, [player_id])
+    if table and open_count(session, player_id) >= MAX_OPEN:
+        raise OverLimit("open", MAX_OPEN)
+    count_act(session, OPEN_POSTS, player_id, now)
 
 
 def post_table(
@@ -101,6 +115,11 @@ def join_table(
     if game.status != "forming":
         raise Gone("open.error.closed")  # full and started, withdrawn, or expired
     seats = seats_of(session, game)
+    others = [seat.player_id for seat in seats if seat.player_id != player_id]
+    if len(others) == len(seats) and kept_apart(session, player_id, others):
+        # The list hides this table from them: the join answers as for no table at all, so
+        # a blocked player never learns that the other posted one (SECURITY.md).
+        raise PlayError("error.no_game")
     why = refusal(session, table, seats, player_id)
     if why is not None:
         raise Gone(f"open.error.{why}")

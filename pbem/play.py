@@ -23,12 +23,14 @@ from pbem.mailout.notify import new_thread, queue, telling
 from pbem.models import Game, Player, Seat
 from pbem.moves import tell_turn
 from pbem.players.computers import LEVELS, computer_player, is_computer_email
+from pbem.players.invitations import count_invitations
 from pbem.players.links import Site, new_key
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
 from pbem.storage.store import (
     id_of,
     lock_game,
     moves_of,
+    player_of,
     seat_of,
     seats_of,
     seats_with_players,
@@ -108,6 +110,7 @@ def create_game(
     share: str = "",
     rated: bool = False,
     invite: bool = True,
+    counted: bool = False,
 ) -> Game:
     """Create a game whose first invitee is its creator, and invite the others by mail.
 
@@ -116,7 +119,8 @@ def create_game(
     `creator_looking`: the creator is shown their seat page if the game starts at once (only
     computers besides them), so they get no mail of its start (issue 31: the page is open).
     `invite` False: no invitation mails (a league's members agreed by joining it, and its
-    round mail names the game).
+    round mail names the game). `counted`: the invitations count against the creator's and
+    each invitee's allowances (pbem.players.invitations; the lobby's form).
     """
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
@@ -149,6 +153,9 @@ def create_game(
         return game
     if not invite:
         return game
+    if counted:
+        people = [player_of(session, seat) for seat in seats if seat.computer is None]
+        count_invitations(session, people[0], people[1:], now)  # issue 48: no mail cannon
     tell = telling(session, site, game, now)
     for seat in tell.seats:
         queue(tell, seat, "created" if seat.seat == 0 else "invitation")

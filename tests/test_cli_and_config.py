@@ -174,3 +174,30 @@ def test_mailbox_is_served_only_under_debug_and_a_file_backend_warns(
 def test_refuses_a_negative_keep_days(database_url: str) -> None:
     with pytest.raises(ConfigError, match="PBEM_KEEP_DAYS"):
         create_app({"DATABASE_URL": database_url, "SECRET_KEY": GOOD_KEY, "KEEP_DAYS": -1})
+
+
+def test_help_without_settings_lists_the_commands(tmp_path: Any) -> None:
+    """Issue 48: `pbem --help` on a machine with no settings yet lists the commands, no
+    traceback; a command that needs the app then says in one line what is missing."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(Path(__file__).parents[1])}
+    run = 'import sys; from pbem.console import main; sys.argv[0] = "pbem"; main()'
+
+    def pbem(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", run, *args],
+            env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    shown = pbem("--help")
+    assert shown.returncode == 0
+    assert "Traceback" not in shown.stderr + shown.stdout
+    for name in ("migrate", "serve", "clock", "sweep", "doctor", "new-game", "verify"):
+        assert f"\n  {name} " in shown.stdout
+    games = pbem("games")
+    assert games.returncode != 0 and "Traceback" not in games.stderr
+    assert "PBEM_SECRET_KEY" in games.stderr

@@ -36,6 +36,7 @@ from pbem.players import account, signin
 from pbem.players.links import Site
 from pbem.players.opentables import seats_open, table_of
 from pbem.present.text import join_names
+from pbem.storage import allowance
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired
 from pbem.storage.store import lock_game, player_of, seat_of
@@ -62,10 +63,13 @@ def sweep(
     bounce reports not yet scored (an address turns bouncing at `bounce_threshold`)."""
     with write_session(engine) as session:  # what has run its time, in one transaction
         forget_expired(session, now)
+        allowance.forget_old(session, now)
         signin.forget_old(session, now)
         receive.forget_old(session, now)  # mail received by `pbem inbound`
+    vacations: list[int] = []
     return {
-        "timeouts": sweep_timeouts(engine, site, now, batch),
+        "timeouts": sweep_timeouts(engine, site, now, batch, vacations),
+        "auto_vacations": len(vacations),  # deadlines met by vacation days: no timeout
         "reminders": sweep_reminders(engine, site, now, batch),
         "digests": sweep_digests(engine, site, now, batch),
         "vacations": sweep_vacations(engine, site, now, batch),
@@ -112,8 +116,12 @@ def claim_row(session: Session, statement: Update) -> bool:
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
-def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int:
-    """Play the timeout move of every seat whose deadline has passed."""
+def sweep_timeouts(
+    engine: Engine, site: Site, now: datetime, batch: int, vacations: list[int] | None = None
+) -> int:
+    """Play the timeout move of every seat whose deadline has passed: how many were played.
+    A seat whose player takes vacation days instead (automatic vacation) is no timeout: it
+    is counted in `vacations`, one item (the game's id) each."""
 
     def handle(session: Session, key: Any) -> bool:
         game_id, seat_no = key
@@ -130,7 +138,9 @@ def sweep_timeouts(engine: Engine, site: Site, now: datetime, batch: int) -> int
         player = player_of(session, seat)
         deadline = seat.deadline
         if not seat.absent and account.vacation_for_timeout(session, site, player, deadline, now):
-            return True  # their clocks moved on by the vacation days taken
+            if vacations is not None:
+                vacations.append(game_id)
+            return False  # their clocks moved on by the vacation days taken: no timeout
         move = rules.timeout_move(state, seat_no)
         token = rules.turn_token(state, seat_no)
         submit_move(session, site, game_id, seat_no, move, token, now, source="timeout")

@@ -19,6 +19,7 @@ from pbem.leagues.mails import queue_invitation
 from pbem.leagues.rows import least_at_table, lock_league, member_of, members
 from pbem.models import League, LeagueMember, Player
 from pbem.play import Invitee, player_for
+from pbem.players.invitations import count_invitations
 from pbem.players.links import Site, new_key
 from pbem.present.forms import EMAIL, Form, TimeControl, clean_name
 from pbem.storage.versions import league_changed
@@ -156,10 +157,13 @@ def create(
     addresses = [a for a in form.invites if a != organiser.email]
     if len(addresses) + 1 > form.most_players:
         raise PlayError("league.error.too_many", most=form.most_players)
+    invited = []
     for address in addresses:
         # A new address gets the name given with it, or is named after its part before the @.
         name = form.names.get(address) or clean_name(address.split("@")[0]) or address[:60]
-        player = player_for(session, Invitee(name[:60], address, organiser.lang), now)
+        invited.append(player_for(session, Invitee(name[:60], address, organiser.lang), now))
+    count_invitations(session, organiser, invited, now)  # issue 48: no mail cannon
+    for player in invited:
         session.add(_member(league, player, "invited", now))
         queue_invitation(session, site, league, organiser, player, now)
     session.flush()

@@ -912,6 +912,26 @@ VOCABULARY: dict[str, Msgid] = {
     ),
     "webhook.table.reminder": N_("%(title)s is still waiting for %(name)s. Watch: %(link)s"),
     "webhook.table.your_turn": N_("%(title)s: it is %(name)s's move. Watch: %(link)s"),
+    # Allowances over the last 24 hours (pbem.storage.allowance, pbem.players.invitations)
+    "limit.invitedto": N_(
+        "These addresses cannot be invited just now: %(who)s. An address gets at most "
+        "%(count)s invitations a day, none from a player it has said no to, and none once it "
+        "has turned its mail off. Leave them out to invite the others."
+    ),
+    "limit.invitesent": N_(
+        "You have sent as many invitations as a day allows (%(count)s). Try again tomorrow."
+    ),
+    "limit.open": N_(
+        "You already have %(count)s open tables waiting for players: withdraw one, or wait "
+        "until one fills, before posting another."
+    ),
+    "limit.openjoin": N_(
+        "You have taken as many open seats as a day allows (%(count)s). Try again tomorrow."
+    ),
+    "limit.openpost": N_(
+        "You have posted as many open tables and seeks as a day allows (%(count)s). Try "
+        "again tomorrow."
+    ),
     # Open tables and standing seeks (pbem.opentables)
     "open.error.bad_range": N_(
         "A rating range goes from %(low)s to %(high)s, the lowest first: leave an end empty for no bound."

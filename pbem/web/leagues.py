@@ -19,15 +19,14 @@ from pbem.players.links import BadLink, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl
 from pbem.present.options import time_control
+from pbem.storage.allowance import LEAGUE_JOINS, OverLimit, take
 from pbem.storage.db import read_session, write_session
-from pbem.storage.ratelimit import NEW_GAMES, Limit, exceeded, record
+from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
 from pbem.storage.versions import Shown
 from pbem.web import bad_link, client_address, engine, live, now, site
 from pbem.web.signin import current_player_id
 
 bp = Blueprint("leagues", __name__)
-# Joins (and answers to invitations) a player makes: each may start a league and its mail.
-JOINS = Limit("leaguejoin", 30, 3600)
 
 
 def _league(session: Session, token: str) -> League:
@@ -132,7 +131,7 @@ def create() -> Response | tuple[str, int]:
         page = render_template(
             "leagues/new.html", games=playable(), form=form, error=exc, levels=LEVELS
         )
-        return page, 400
+        return page, exc.status
     return _to_page(token)
 
 
@@ -164,8 +163,12 @@ def _act(token: str, action: Any) -> Response | tuple[str, int]:
 
 
 def _count_join(player_id: int) -> None:
-    """Count a join against the player's allowance; 429 once it is used up."""
-    if record(engine(), JOINS, f"player:{player_id}", now()) > JOINS.count:
+    """Count a join against the player's allowance, in a transaction of its own (a refused
+    try counts too); 429 once it is used up."""
+    try:
+        with write_session(engine()) as session:
+            take(session, LEAGUE_JOINS, player_id, now())
+    except OverLimit:
         abort(429)
 
 

@@ -141,6 +141,7 @@ def create() -> Response | tuple[str, int]:
                     creator_looking=True,
                     share=form.get("share", ""),
                     rated=form.get("rated") == "1",
+                    counted=True,
                 )
                 game.form_key = form_key
                 session.add(game)
@@ -165,7 +166,7 @@ def create() -> Response | tuple[str, int]:
             error=error,
             levels=LEVELS,
         )
-        return page, 400
+        return page, error.status
     assert game_id is not None
     return _to_created(game_id, just_made=True)
 

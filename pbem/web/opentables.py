@@ -13,16 +13,16 @@ from werkzeug.wrappers import Response
 from pbem.errors import PlayError
 from pbem.games import GAMES
 from pbem.models import Seat
-from pbem.opentables import join_table, post_table, remove_seek, save_seek, withdraw
+from pbem.opentables import allow_post, join_table, post_table, remove_seek, save_seek, withdraw
 from pbem.players.computers import LEVELS
-from pbem.players.opentables import MAX_OPEN, MAX_PAGE, open_count, open_tables, seeks_of
+from pbem.players.opentables import MAX_PAGE, open_tables, seeks_of
 from pbem.present import playable
 from pbem.present.forms import TimeControl, read_options
 from pbem.present.i18n import languages
 from pbem.present.openforms import OpenTableForm, SeekForm
 from pbem.present.options import option_lines, time_control
+from pbem.storage.allowance import OPEN_JOINS, OverLimit, take
 from pbem.storage.db import read_session, write_session
-from pbem.storage.ratelimit import OPEN_JOINS, OPEN_POSTS, Limit, exceeded, record
 from pbem.storage.store import find_seat
 from pbem.web import engine, now, site
 from pbem.web.signin import current_player_id
@@ -105,13 +105,9 @@ def _signed_in() -> int | Response:
     return viewer
 
 
-def _limited(limit: Limit, viewer: int) -> tuple[str, int] | None:
-    """The 429 page when the player has used up the limit today; else count this one."""
-    key = f"player:{viewer}"
-    if exceeded(engine(), limit, key, now()):
-        return render_template("opentables/limited.html", kind=limit.kind, count=limit.count), 429
-    record(engine(), limit, key, now())
-    return None
+def _limited(exc: OverLimit) -> tuple[str, int]:
+    """The 429 page: the player has used up one of their allowances."""
+    return render_template("opentables/limited.html", kind=exc.kind, count=exc.count), 429
 
 
 def _to_list(done: str) -> Response:
@@ -136,14 +132,8 @@ def post() -> Response | tuple[str, int]:
         form = OpenTableForm.read(request.form)
         timing = TimeControl.read(request.form)
         options = read_options(playable()[form.game], form.game, request.form)
-        with read_session(engine()) as session:
-            waiting = open_count(session, viewer)
-        if waiting >= MAX_OPEN:
-            return render_template("opentables/limited.html", kind="open", count=MAX_OPEN), 429
-        limited = _limited(OPEN_POSTS, viewer)
-        if limited is not None:
-            return limited
         with write_session(engine()) as session:
+            allow_post(session, viewer, now())
             post_table(
                 session,
                 site(),
@@ -158,6 +148,8 @@ def post() -> Response | tuple[str, int]:
                 timing=timing,
                 share=request.form.get("share", ""),
             )
+    except OverLimit as exc:
+        return _limited(exc)
     except PlayError as exc:
         return _page(exc, exc.status)
     return _to_list("posted")
@@ -169,9 +161,11 @@ def join(game_id: int) -> Response | tuple[str, int]:
     viewer = _signed_in()
     if isinstance(viewer, Response):
         return viewer
-    limited = _limited(OPEN_JOINS, viewer)
-    if limited is not None:
-        return limited
+    try:  # counted in a transaction of its own: a refused try counts too (no free probing)
+        with write_session(engine()) as session:
+            take(session, OPEN_JOINS, viewer, now())
+    except OverLimit as exc:
+        return _limited(exc)
     try:
         with write_session(engine()) as session:
             seat: Seat = join_table(
@@ -205,14 +199,14 @@ def seek() -> Response | tuple[str, int]:
         return viewer
     try:
         form = SeekForm.read(request.form)
-        limited = _limited(OPEN_POSTS, viewer)
-        if limited is not None:
-            return limited
         with write_session(engine()) as session:
+            allow_post(session, viewer, now(), table=False)
             seat = save_seek(
                 session, site(), viewer, form.game, form.lang, form.rating_range, now()
             )
             where = (seat.game_id, seat.seat) if seat is not None else None
+    except OverLimit as exc:
+        return _limited(exc)
     except PlayError as exc:
         return _page(exc, exc.status)
     if where is not None:

@@ -57,6 +57,7 @@ def test_the_creator_is_warned_a_day_before_then_everyone_is_told(
     assert first.startswith("colour bazaar #1 has not started yet: it will be called off on")
     body = warning.get_body(("plain",)).get_content()
     assert "Still waiting for: Zoé." in body  # Léo joined
+    assert "Zoé.\nA game nobody starts" in body.replace("\r\n", "\n")  # two lines (issue 48)
     assert link_in(warning).startswith("/p/")
     assert sweep_and_send(app) == {**run_sweep(app), "expiry warnings": 0, "expired": 0}
     assert len(smtpd.messages) == 1  # warned once

@@ -9,10 +9,10 @@ from typing import Any
 
 from pbem.models import Player
 from pbem.present.forms import TimeControl
+from pbem.storage.allowance import LEAGUE_JOINS as JOINS
 from pbem.storage.db import write_session
 from pbem.web.apimodels import League
 from pbem.web.csrf import csrf_token
-from pbem.web.leagues import JOINS
 from tests.leagues.helpers import (
     add_players,
     engine_site,

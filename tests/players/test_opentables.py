@@ -137,10 +137,11 @@ def test_seated_range_and_blocks_are_refused(app: Any) -> None:
     assert refused(app, game_id, zoe) == "open.error.range"  # 1900 is above 1600
     with write_session(engine_of(app)) as session:
         block(session, max_, ana, T0)  # Max blocks the poster
-    assert refused(app, game_id, max_) == "open.error.blocked"
+    # A block either way: refused as if the table did not exist (issue 48).
+    assert refused(app, game_id, max_) == "error.no_game"
     with write_session(engine_of(app)) as session:
         block(session, ana, leo, T0)  # the poster blocks Leo: the other way round
-    assert refused(app, game_id, leo) == "open.error.blocked"
+    assert refused(app, game_id, leo) == "error.no_game"
 
 
 def test_the_last_seat_goes_to_one_joiner_only(app: Any) -> None:
@@ -341,6 +342,31 @@ def test_the_blocked_player_does_not_see_the_table(app: Any, client: Any) -> Non
     assert "/join" in client.get("/games/open").get_data(as_text=True)
 
 
+def test_a_blocked_player_s_join_answers_as_for_no_table(app: Any, client: Any) -> None:
+    """Issue 48: the join of a table hidden by a block gets the very answer of a table that
+    does not exist (status and body), even out of the table's rating range."""
+    ana, leo, zoe = players(app, "Ana", "Leo", "Zoe")
+    rate(app, leo, "colour-bazaar", 1900.0)
+    game_id = post(app, ana, seats=3, low=1400, high=1600)
+    with write_session(engine_of(app)) as session:
+        block(session, ana, leo, T0)
+    sign_in_as(client, app, leo)
+    hidden_table = client.post(f"/games/open/{game_id}/join", data={"share": "x"})
+    no_table = client.post(f"/games/open/{game_id + 1000}/join", data={"share": "x"})
+    assert hidden_table.status_code == no_table.status_code == 404
+
+    def same(response: Any, table_id: int) -> str:
+        """The page less what differs for any two requests: the path, each form's token."""
+        page = response.get_data(as_text=True).replace(f"/games/open/{table_id}/", "/ID/")
+        return re.sub(r'value="[\w.-]{40,}"', 'value="TOKEN"', page)
+
+    assert same(hidden_table, game_id) == same(no_table, game_id + 1000)
+    assert "There is no such game" in same(hidden_table, game_id)
+    assert seated(app, game_id) == [ana]
+    sign_in_as(client, app, zoe)  # nobody else is turned away
+    assert client.post(f"/games/open/{game_id}/join").status_code == 303
+
+
 def test_filters_and_why_a_row_is_not_joinable(app: Any, client: Any) -> None:
     ana, leo, zoe = players(app, "Ana", "Leo", "Zoe")
     rate(app, zoe, "colour-bazaar", 1900.0)
@@ -521,6 +547,7 @@ def test_matched_and_joined_mails_speak_each_reader_s_language(app: Any, smtpd: 
     (matched,) = smtpd.to("leo@example.org")
     assert "Your standing seek found you a seat: Colour Bazaar #1 with Ana." in text_of(matched)
     assert "1 seat is still open" in text_of(matched)
+    assert "starts.\nThe seek is used up" in text_of(matched).replace("\r\n", "\n")
     (joined,) = smtpd.to("ana@example.org")
     assert "Leo a pris place à votre table ouverte" in text_of(joined)
     join(app, game_id, zoe)

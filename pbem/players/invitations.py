@@ -1,0 +1,128 @@
+"""Who may be sent an invitation (issue 48): a league's or a game's invitations are counted for
+their sender and for each recipient over the last 24 hours, in the write that makes them.
+
+A sender has INVITES_SENT a day in all; a recipient gets at most INVITES_RECEIVED a day
+from all leagues and games together (those from players they have played with aside), none
+from a player whose invitation they declined, and none once they have turned their mail
+off (unsubscribed). An invitation that would break a
+rule refuses the whole league or game, and says which addresses could not be invited: the
+sender changes the list, nobody is mailed half a league.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import and_
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col, select
+
+from pbem.models import League, LeagueMember, Player, Seat
+from pbem.storage.allowance import (
+    INVITES_RECEIVED,
+    INVITES_SENT,
+    OverLimit,
+    count_act,
+    hold,
+    used,
+)
+
+
+class NotInvitable(OverLimit):
+    """Some addresses cannot be invited just now: named in the message."""
+
+    def __init__(self, addresses: list[str]) -> None:
+        super().__init__("invitedto", INVITES_RECEIVED.count, who=", ".join(addresses))
+
+
+def said_no(session: Session, sender: int, recipients: list[int]) -> set[int]:
+    """The recipients who declined an invitation of the sender's before: to a league they
+    organised, or to a game they created."""
+    if not recipients:
+        return set()
+    leagues = (
+        select(LeagueMember.player_id)
+        .join(League, col(League.id) == col(LeagueMember.league_id))
+        .where(
+            League.organiser_id == sender,
+            LeagueMember.status == "declined",
+            col(LeagueMember.player_id).in_(recipients),
+        )
+    )
+    creator = aliased(Seat)
+    games = (
+        select(Seat.player_id)
+        .join(creator, and_(col(creator.game_id) == col(Seat.game_id), col(creator.seat) == 0))
+        .where(
+            creator.player_id == sender,
+            Seat.status == "declined",
+            col(Seat.player_id).in_(recipients),
+        )
+    )
+    return set(session.exec(leagues)) | set(session.exec(games))
+
+
+def played_with(session: Session, sender: int, recipients: list[int]) -> set[int]:
+    """The recipients who have sat at a game with the sender, both having joined it, or
+    played in a league with them: people who know each other, not outside addresses."""
+    if not recipients:
+        return set()
+    theirs, mine = aliased(Seat), aliased(Seat)
+    games = (
+        select(theirs.player_id)
+        .join(mine, col(mine.game_id) == col(theirs.game_id))
+        .where(
+            col(mine.player_id) == sender,
+            col(mine.status) == "joined",
+            col(theirs.status) == "joined",
+            col(theirs.player_id).in_(recipients),
+        )
+    )
+    member, other = aliased(LeagueMember), aliased(LeagueMember)
+    leagues = (
+        select(member.player_id)
+        .join(other, col(other.league_id) == col(member.league_id))
+        .where(
+            col(other.player_id) == sender,
+            col(other.joined_at).is_not(None),
+            col(member.joined_at).is_not(None),
+            col(member.player_id).in_(recipients),
+        )
+    )
+    return set(session.exec(games)) | set(session.exec(leagues))
+
+
+def count_invitations(
+    session: Session, sender: Player, recipients: list[Player], now: datetime
+) -> None:
+    """Count the sender's invitations to `recipients` (people, not computers) against both
+    allowances, under their locks: OverLimit when the sender has used theirs up, NotInvitable
+    naming the addresses that cannot be invited now."""
+    sender_id = sender.id or 0
+    ids = [player.id or 0 for player in recipients if player.id != sender_id]
+    if not ids:
+        return
+    hold(session, INVITES_SENT, [sender_id])
+    if used(session, INVITES_SENT, sender_id, now) + len(ids) > INVITES_SENT.count:
+        raise OverLimit(INVITES_SENT.kind, INVITES_SENT.count)
+    hold(session, INVITES_RECEIVED, ids)
+    declined = said_no(session, sender_id, ids)
+    # The day's cap on an address is for strangers: those who played with the sender are
+    # not counted (a friend's third rematch elsewhere, or a stranger's flood, eats no one's).
+    known = played_with(session, sender_id, ids)
+    refused = [
+        player.email
+        for player in recipients
+        if player.id in declined
+        or player.notify == "none"
+        or (
+            player.id not in known
+            and used(session, INVITES_RECEIVED, player.id or 0, now) >= INVITES_RECEIVED.count
+        )
+    ]
+    if refused:
+        raise NotInvitable(refused)
+    for player_id in ids:
+        count_act(session, INVITES_SENT, sender_id, now)
+        if player_id not in known:
+            count_act(session, INVITES_RECEIVED, player_id, now)
