@@ -396,7 +396,10 @@ class OpenTableEntry(Answer):
     slug: Slug
     language: Lang
     seats: int = Field(ge=2, description="Seats wanted in all, the poster's included")
-    players: list[OpenSeat] = Field(description="The players seated so far, poster first")
+    taken: int = Field(ge=1, description="Seats taken so far, private players' included")
+    players: list[OpenSeat] = Field(
+        description="The players seated so far, poster first; a private player is not listed"
+    )
     rating_min: int | None = Field(description="A joiner's rating at least; null: no bound")
     rating_max: int | None = Field(description="A joiner's rating at most; null: no bound")
     rated: bool
