@@ -90,6 +90,11 @@ class Deal(Answer):
     secret: str | None = Field(None, description="The server's secret, once the game is over")
     salt: str | None = Field(None, description="The salt, once the game is over")
     shares: list[str] | None = Field(None, description="Each seat's share, once it is over")
+    unshared: list[int] | None = Field(
+        None,
+        description="Once dealt, the seats of people who gave no share: the deal rests on the "
+        "server's secret and the others' shares alone",
+    )
 
 
 class TimeControl(Answer):
