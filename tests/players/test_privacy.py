@@ -10,6 +10,7 @@ from typing import Any
 from pbem.models import Player
 from pbem.play import Invitee
 from pbem.storage.db import write_session
+from tests.leagues.helpers import add_players, league_key, make_league
 from tests.players.test_opentables import engine_of, join, players, post, rate
 from tests.ratings.helpers import play_game
 from tests.web.helpers import forget_session, sign_in_as
@@ -94,3 +95,11 @@ def test_open_tables_count_a_private_player_but_never_name_them(app: Any, client
     # Ana sees herself at her own table.
     sign_in_as(client, app, ana)
     assert "Ana" in client.get("/games/open").get_data(as_text=True)
+
+
+def test_a_league_names_a_private_member_without_a_link(app: Any, client: Any) -> None:
+    ids = add_players(app, 2)
+    league_id = make_league(app, ids)
+    hide(app, ids[1])
+    html = client.get(f"/leagues/{league_key(app, league_id)}").get_data(as_text=True)
+    assert f'href="/players/{ids[0]}"' in html and f'href="/players/{ids[1]}"' not in html
