@@ -416,6 +416,9 @@ class PlayerSeek(SQLModel, table=True):
     rating_min: int | None = None  # the other players' shown ratings, at least
     rating_max: int | None = None
     created_at: datetime
+    # The player's share of a checkable deal, made by their browser when the seek was kept:
+    # the seat the seek takes gives it (secret until that game ends, as a seat's share).
+    share: str = Field(default="", max_length=200)
 
 
 class League(SQLModel, table=True):

@@ -187,7 +187,7 @@ def fill_from_seeks(session: Session, site: Site, game_id: int, now: datetime) -
         if not seek_fits(session, seek, table, seats_of(session, game)):
             continue
         if _use(session, seek):
-            join_table(session, site, game_id, seek.player_id, now, by_seek=True)
+            join_table(session, site, game_id, seek.player_id, now, seek.share, by_seek=True)
             seated += 1
     return seated
 
@@ -200,16 +200,24 @@ def save_seek(
     lang: str,
     rating_range: tuple[int | None, int | None],
     now: datetime,
+    share: str = "",
 ) -> Seat | None:
     """Keep a standing seek, or use it at once on the open table that has waited longest
-    and fits: the seat it gave the player, or None while it waits."""
+    and fits: the seat it gave the player, or None while it waits. `share`: the player's
+    share of the deal of the game the seek seats them in."""
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
     if len(seeks_of(session, player_id)) >= MAX_SEEKS:
         raise PlayError("open.error.seeks", limit=MAX_SEEKS)
     low, high = rating_range
     seek = PlayerSeek(
-        player_id=player_id, slug=slug, lang=lang, rating_min=low, rating_max=high, created_at=now
+        player_id=player_id,
+        slug=slug,
+        lang=lang,
+        rating_min=low,
+        rating_max=high,
+        created_at=now,
+        share=read_share(share),
     )
     session.add(seek)
     session.flush()
@@ -219,7 +227,7 @@ def save_seek(
         if table is None or game.status != "forming":
             continue
         if seek_fits(session, seek, table, seats_of(session, game)) and _use(session, seek):
-            return join_table(session, site, game_id, player_id, now, by_seek=True)
+            return join_table(session, site, game_id, player_id, now, seek.share, by_seek=True)
     return _table_of_seeks(session, site, seek, now)
 
 
@@ -233,7 +241,7 @@ def _table_of_seeks(session: Session, site: Site, seek: PlayerSeek, now: datetim
     first = others[0]
     game = post_table(
         session, site, first.player_id, seek.slug, GAMES[seek.slug].min_players, {},
-        seek.lang, (first.rating_min, first.rating_max), False, now,
+        seek.lang, (first.rating_min, first.rating_max), False, now, share=first.share,
     )  # fmt: skip
     seated = [s for s in seats_of(session, game) if s.player_id == seek.player_id]
     return seated[0] if seated else None

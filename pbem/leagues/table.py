@@ -48,6 +48,12 @@ def standing_lines(session: Session, league: League, played: Played) -> list[dic
     everyone = members(session, league.id or 0, "joined", "dropped")
     names = names_of(session, [m.player_id for m in everyone])
     dropped = {m.player_id for m in everyone if m.status == "dropped"}
+    # A private member is named, as at their tables, but never linked (SECURITY.md "Privacy").
+    public = set(
+        session.exec(
+            select(Player.id).where(col(Player.id).in_(list(names)), col(Player.page_public))
+        )
+    )
     order = sorted(names, key=lambda p: (names[p].casefold(), p))
     table: list[Standing] = standings(order, played.results(), played.bye_players())
     return [
@@ -64,6 +70,7 @@ def standing_lines(session: Session, league: League, played: Played) -> list[dic
             "tiebreak": round(line.tiebreak, 3),
             "tiebreak_text": points_text(line.tiebreak),
             "dropped": line.player_id in dropped,
+            "public": line.player_id in public,
         }
         for line in table
     ]

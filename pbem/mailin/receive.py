@@ -32,7 +32,7 @@ from pbem.moves import submit_move
 from pbem.players import plans
 from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
-from pbem.present.plantext import plan_lines, read_plan
+from pbem.present.plantext import PlanLineError, checked_plan, plan_lines
 from pbem.present.standingtext import read_orders, standing_lines
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.seat_choices import keep_orders
@@ -278,15 +278,14 @@ def _plan_of(
     state: dict[str, Any], seat: int, move: dict[str, Any], text: list[str]
 ) -> list[dict[str, Any]]:
     """The plan a reply's "if ... then ..." lines leave, checked on the table the move
-    leaves as the seat will see it; TextMoveError saying why it cannot be kept."""
+    leaves as the seat will see it; PlanLineError saying which line cannot be kept, and why."""
     if not text:
         return []
-    rules = GAMES[ahead.SLUG]
     try:
-        after = rules.apply(state, seat, move)
-        return ahead.check_plan(after, seat, read_plan(text, after, seat))
-    except GameError as exc:  # the move itself is refused later, with its own reason
-        raise TextMoveError(exc.msg.key, **exc.msg.params) from None
+        after = GAMES[ahead.SLUG].apply(state, seat, move)
+    except GameError:
+        return []  # the move itself is refused later, with its own reason
+    return checked_plan(text, after, seat)
 
 
 def forget_old(session: Session, now: datetime) -> None:
@@ -377,7 +376,10 @@ def _decide(
     if not rules.may_act(game.state, seat.seat):
         return refuse("not_your_turn", Message("play.error.not_your_turn", {}))
     # "if they play X then I play Y" lines leave a plan ahead with the move (pbem.games.ahead).
-    plan_text, lines = plan_lines(lines) if game.slug == ahead.SLUG else ([], lines)
+    try:
+        plan_text, lines = plan_lines(lines) if game.slug == ahead.SLUG else ([], lines)
+    except PlanLineError as error:
+        return refuse("unreadable", Message(error.key, error.params), error.line)
     # "standing: ..." lines set a Fantasy Business seat's standing orders with the move.
     order_text, lines = standing_lines(lines) if game.slug == STANDING_SLUG else ([], lines)
     try:
@@ -386,9 +388,12 @@ def _decide(
         return refuse("unreadable", Message(error.key, error.params), lines[0] if lines else "")
     try:
         tree = _plan_of(game.state, seat.seat, move, plan_text)
+    except PlanLineError as error:
+        return refuse("unreadable", Message(error.key, error.params), error.line)
+    try:
         orders = read_orders(order_text) if order_text else None
     except TextMoveError as error:
-        return refuse("unreadable", Message(error.key, error.params), (plan_text or order_text)[0])
+        return refuse("unreadable", Message(error.key, error.params), order_text[0])
     if resend.applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
         _record(session, message_id, reply, sender, "ignored", "resend", now)

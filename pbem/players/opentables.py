@@ -1,7 +1,8 @@
 """Open tables and standing seeks as read: the list a player sees (newest first, a page at a
 time), who may join which table and why not, and which seeks fit a table.
 
-A table with a player kept apart from the viewer (a block either way) is left out of the
+A private player seated at a table is counted, never named nor rated, to anyone else. A
+table with a player kept apart from the viewer (a block either way) is left out of the
 viewer's list altogether: the blocked player never learns that the other posted one.
 """
 
@@ -41,11 +42,7 @@ class Listed:
     table: OpenTable
     seated: list[Sitting]
     why: str | None  # own, seated, range, full, signin; None: joinable
-
-    @property
-    def taken(self) -> int:
-        """Seats taken so far."""
-        return len(self.seated)
+    taken: int  # seats taken so far, private players' included
 
 
 def in_range(rating: int, low: int | None, high: int | None) -> bool:
@@ -138,9 +135,15 @@ def open_tables(
     for table, game in rows:
         seated = seats_by_game[table.game_id]
         ratings = shown(session, [seat.player_id for seat, _ in seated], table.slug)
-        sitting = [Sitting(seat.name, ratings[seat.player_id]) for seat, _ in seated]
+        # A private player is not named nor rated to others (SECURITY.md "Privacy"): the
+        # seats taken still count them.
+        sitting = [
+            Sitting(seat.name, ratings[seat.player_id])
+            for seat, player in seated
+            if player.page_public or player.id == viewer
+        ]
         why = _why_not(session, table, [seat for seat, _ in seated], viewer)
-        listed.append(Listed(game, table, sitting, why))
+        listed.append(Listed(game, table, sitting, why, len(seated)))
     return listed, more
 
 

@@ -40,6 +40,9 @@ class Opponent:
     name: str
     rank: int
     score: int
+    # Their page may be linked: it is public (a private player is named as at the table,
+    # by their seat's name, with no link to them: SECURITY.md "Privacy").
+    public: bool = True
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,19 @@ class HeadToHead:
 def visible_to(player: Player, viewer_id: int | None) -> bool:
     """Whether `viewer_id` may see `player`'s page: a public page, or their own."""
     return player.page_public or viewer_id == player.id
+
+
+def sat_together(session: Session, one: int, other: int) -> bool:
+    """Whether the two players have sat at a table together (any game, any state)."""
+    mine = select(Seat.game_id).where(Seat.player_id == one)
+    query = select(Seat.id).where(Seat.player_id == other, col(Seat.game_id).in_(mine))
+    return session.exec(query.limit(1)).first() is not None
+
+
+def public_ids(session: Session, ids: list[int]) -> set[int]:
+    """Those of `ids` whose page is public."""
+    query = select(Player.id).where(col(Player.id).in_(ids), col(Player.page_public))
+    return {pid for pid in session.exec(query) if pid is not None}
 
 
 def ratings_of(session: Session, player: Player) -> list[KindRating]:
@@ -138,6 +154,7 @@ def finished_games(
         .order_by(col(Seat.game_id), col(Seat.seat))
     ):
         seats.setdefault(seat.game_id, []).append(seat)
+    public = public_ids(session, [s.player_id for table in seats.values() for s in table])
     found = []
     for game in games:
         outcome = game.outcome or {}
@@ -149,7 +166,7 @@ def finished_games(
             (s for s in table if s.player_id == player_id), key=lambda s: (ranks[s.seat], s.seat)
         )
         others = [
-            Opponent(s.player_id, s.name, ranks[s.seat], scores[s.seat])
+            Opponent(s.player_id, s.name, ranks[s.seat], scores[s.seat], s.player_id in public)
             for s in table
             if s.seat != mine.seat
         ]

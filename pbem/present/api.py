@@ -14,7 +14,7 @@ from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, level_for
 from pbem.present.common import LogEntry, log_lines
 from pbem.present.options import banked
-from pbem.present.replay import deal_shown
+from pbem.present.replay import deal_shown, unshared
 
 
 def _seconds(delta: timedelta | None) -> int | None:
@@ -68,7 +68,11 @@ def game_json(
             ],
             "to_act": list(rules.to_act(state)) if playing else [],  # type: ignore[arg-type]
             "outcome": game.outcome,
-            "deal": deal_shown(game, [seat.share for seat, _, _ in table]),
+            "deal": deal_shown(
+                game,
+                [seat.share for seat, _, _ in table],
+                unshared([seat for seat, _, _ in table]),
+            ),
         },
         "seat": viewer,
         "lang": lang,

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
-from pbem.models import Game, Move
+from pbem.models import Game, Move, Seat
 from pbem.present.text import render
 
 
@@ -34,9 +34,18 @@ def may_view_as(game: Game, viewer: int | None, wanted: int | None) -> bool:
     return game.status == "over" or wanted == viewer
 
 
-def deal_shown(game: Game, shares: list[str]) -> dict[str, Any] | None:
+def unshared(seats: list[Seat]) -> list[int]:
+    """The seats a person holds who gave no share of the deal (a computer gives none)."""
+    return [seat.seat for seat in seats if not seat.share and seat.computer is None]
+
+
+def deal_shown(
+    game: Game, shares: list[str], without_share: list[int] | None = None
+) -> dict[str, Any] | None:
     """What anyone may see of a checkable deal now: its seal from the start, the seed's
     commitment once dealt, and at the end the secret, salt and shares (pbem.games.fairdeal).
+    Once dealt, `unshared`: the people's seats that gave no share (pbem.present.replay's
+    unshared), for the deal then rests on the server's secret and the others' shares alone.
     None for a game given its seed."""
     secret, salt = game.deal_secret, game.deal_salt
     if secret is None or salt is None:
@@ -44,6 +53,9 @@ def deal_shown(game: Game, shares: list[str]) -> dict[str, Any] | None:
     shown: dict[str, Any] = {"sealed": fairdeal.sealed(secret, salt)}
     if game.state is not None:
         shown["committed"] = fairdeal.committed(game.seed, salt)
+    if game.state is not None and without_share is not None:
+        # Only whether a share is empty, never its value: that waits for the end.
+        shown["unshared"] = without_share
     if game.status == "over":
         shown.update(secret=secret, salt=salt, shares=shares)
     return shown

@@ -880,6 +880,9 @@ VOCABULARY: dict[str, Msgid] = {
     ),
     "mailmove.error.not_in_hand": N_("%(card)s is not in your hand."),
     "mailmove.error.not_in_row": N_('"%(word)s": no such card left in the row.'),
+    "mailmove.error.plan_line": N_(
+        'A plan line reads "if <their move> then <your move>" ("and if … then …" under one).'
+    ),
     "mailmove.error.play_and_discard": N_("Play or discard, not both."),
     "mailmove.error.price_missing": N_("A price is missing for %(article_card)s."),
     "mailmove.error.price_twice": N_("%(article_card)s has two prices."),

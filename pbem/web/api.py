@@ -133,6 +133,7 @@ def open_list() -> tuple[Response, int] | Response:
             slug=row.table.slug,  # type: ignore[arg-type]
             language=row.table.lang,  # type: ignore[arg-type]
             seats=row.table.seats,
+            taken=row.taken,
             players=[OpenSeat(name=who.name, rating=who.rating.rating) for who in row.seated],
             rating_min=row.table.rating_min,
             rating_max=row.table.rating_max,

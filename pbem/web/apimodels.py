@@ -90,6 +90,11 @@ class Deal(Answer):
     secret: str | None = Field(None, description="The server's secret, once the game is over")
     salt: str | None = Field(None, description="The salt, once the game is over")
     shares: list[str] | None = Field(None, description="Each seat's share, once it is over")
+    unshared: list[int] | None = Field(
+        None,
+        description="Once dealt, the seats of people who gave no share: the deal rests on the "
+        "server's secret and the others' shares alone",
+    )
 
 
 class TimeControl(Answer):
@@ -396,7 +401,10 @@ class OpenTableEntry(Answer):
     slug: Slug
     language: Lang
     seats: int = Field(ge=2, description="Seats wanted in all, the poster's included")
-    players: list[OpenSeat] = Field(description="The players seated so far, poster first")
+    taken: int = Field(ge=1, description="Seats taken so far, private players' included")
+    players: list[OpenSeat] = Field(
+        description="The players seated so far, poster first; a private player is not listed"
+    )
     rating_min: int | None = Field(description="A joiner's rating at least; null: no bound")
     rating_max: int | None = Field(description="A joiner's rating at most; null: no bound")
     rated: bool

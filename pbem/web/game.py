@@ -31,7 +31,7 @@ from pbem.present.common import FormError, game_title, log_lines, result_names
 from pbem.present.forms import NOTE_MAX, TALK_MAX, ExtendForm, TalkForm
 from pbem.present.i18n import languages
 from pbem.present.options import banked, time_control
-from pbem.present.replay import deal_shown
+from pbem.present.replay import deal_shown, unshared
 from pbem.present.text import error_text, render_for, say
 from pbem.present.timefmt import deadline_words, format_left, format_when
 from pbem.storage import versions
@@ -116,7 +116,7 @@ def _render_page(
         }
         for m in talk.visible(session, game, seat_no)
     ]
-    context["deal"] = deal_shown(game, [s.share for s in seats])
+    context["deal"] = deal_shown(game, [s.share for s in seats], unshared(seats))
     context.update(table_context(session, table, seat_no, game.status, tz, lang, token))
     if game.status in ("forming", "active"):
         context.update(_live(token, game, seat_no is not None))

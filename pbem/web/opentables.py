@@ -202,7 +202,14 @@ def seek() -> Response | tuple[str, int]:
         with write_session(engine()) as session:
             allow_post(session, viewer, now(), table=False)
             seat = save_seek(
-                session, site(), viewer, form.game, form.lang, form.rating_range, now()
+                session,
+                site(),
+                viewer,
+                form.game,
+                form.lang,
+                form.rating_range,
+                now(),
+                share=request.form.get("share", ""),
             )
             where = (seat.game_id, seat.seat) if seat is not None else None
     except OverLimit as exc:

@@ -37,22 +37,21 @@ def _number(name: str, most: int) -> int | None:
 
 @bp.get("/players/<int(max=2147483647):player_id>")
 def player_page(player_id: int) -> tuple[str, int]:
-    """A player's page, or a short "kept private" page for others when it is private."""
+    """A player's page; to others, a private player's page is a 404 like an unknown id's."""
     viewer = current_player_id()
     number = _number("page", MAX_PAGE) or 0
     against = _number("against", 2**31)
     with read_session(engine()) as session:
         player = session.get(Player, player_id)
-        if player is None:
+        # SECURITY.md "Privacy": to others a private player is a player who does not exist.
+        if player is None or not page.visible_to(player, viewer):
             abort(404)
         name = player.name
-        if not page.visible_to(player, viewer):
-            return render_template("players/private.html", name=name), 200
         ratings = page.ratings_of(session, player)
         other: Player | None = None
         if against is not None:
             other = session.get(Player, against)
-            if other is None or against == player_id:
+            if other is None or against == player_id or not page.visible_to(other, viewer):
                 abort(404)
         games, more = page.finished_games(session, site(), player_id, number, against)
         # Each game as the viewer may see it: their own seat where they sat (the page is theirs
@@ -101,7 +100,14 @@ def _block_action(player_id: int, action: str) -> Response:
     if viewer is None:
         return redirect(url_for("signin.ask_page"), code=303)
     with write_session(engine()) as session:
-        if session.get(Player, player_id) is None:
+        found = session.get(Player, player_id)
+        # A private player is blocked only by someone they sat at a table with (or unblocked
+        # by whoever blocks them): to anyone else the id is no player's.
+        if found is None or not (
+            page.visible_to(found, viewer)
+            or page.sat_together(session, viewer, player_id)
+            or player_id in blocks.blocked_by(session, viewer)
+        ):
             abort(404)
         if action == "block":
             try:

@@ -76,3 +76,41 @@ def test_a_plan_line_that_cannot_be_kept_refuses_the_reply(app, smtpd, inbound, 
     with read_session(app.extensions["pbem"]["engine"]) as session:
         (row,) = session.exec(select(InboundMail)).all()
         assert row.status == "refused"
+
+
+def _refusal(app: Any, smtpd: Any) -> str:
+    deliver(app)
+    (mail,) = [m for m in smtpd.messages if "did not play a move" in text_of(m)]
+    return " ".join(text_of(mail).split())
+
+
+def test_a_line_begun_as_a_plan_line_refuses_the_reply(app, smtpd, inbound, clock) -> None:
+    # Issue 48, item 5: such a line was passed over and the move played.
+    game_id = two_players(app, clock)
+    me = game_row(app, game_id).state["turn"]
+    mine = move_text(a_play(game_row(app, game_id).state, me), "en")
+    code, _ = send(inbound, answer(turn_mail(smtpd), f"{mine}\nIf they play the castle\n"))
+    assert code == 250
+    assert game_row(app, game_id).ply == 0 and plan_kept(app, game_id, me) is None
+    said = _refusal(app, smtpd)
+    assert "We read: If they play the castle" in said
+    assert 'A plan line reads "if <their move> then <your move>"' in said
+
+
+def test_the_refusal_names_the_plan_line_at_fault(app, smtpd, inbound, clock) -> None:
+    game_id = two_players(app, clock)
+    state = game_row(app, game_id).state
+    me = state["turn"]
+    mine = a_play(state, me)
+    after = RULES.apply(state, me, mine)
+    theirs = a_play(after, 1 - me)
+    mine_then = a_play(RULES.apply(after, 1 - me, theirs), me)
+    good = f"if {move_text(theirs, 'en')} then {move_text(mine_then, 'en')}"
+    # The same move of theirs answered twice (case does not matter): the second line is at
+    # fault, and the mail quotes it, not the first.
+    body = f"{move_text(mine, 'en')}\n{good}\n{good.upper()}\n"
+    send(inbound, answer(turn_mail(smtpd), body))
+    assert game_row(app, game_id).ply == 0 and plan_kept(app, game_id, me) is None
+    said = _refusal(app, smtpd)
+    assert "Your plan names the same move of theirs twice." in said
+    assert f"We read: {good.upper()}" in said

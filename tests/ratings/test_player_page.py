@@ -90,10 +90,10 @@ def test_a_private_page_is_shown_to_its_player_only(client: Any, app: Any) -> No
         assert player is not None
         player.page_public = False
         session.add(player)
-    hidden = client.get(f"/players/{ana}").get_data(as_text=True)
-    assert "keeps their page private" in hidden and "Colour Bazaar #" not in hidden
+    hidden = client.get(f"/players/{ana}")
+    assert hidden.status_code == 404 and "Colour Bazaar #" not in hidden.get_data(as_text=True)
     sign_in_as(client, app, ids(app)["Leo"])
-    assert "keeps their page private" in client.get(f"/players/{ana}").get_data(as_text=True)
+    assert client.get(f"/players/{ana}").status_code == 404  # tests/players/test_privacy.py
     sign_in_as(client, app, ana)
     mine = client.get(f"/players/{ana}").get_data(as_text=True)
     assert "Colour Bazaar #" in mine and "This is your page" in mine
@@ -128,7 +128,7 @@ def test_the_settings_hide_the_page(client: Any, app: Any, smtpd: Any) -> None:
     )
     assert saved.status_code == 303
     ana = ids(app)["Ana"]
-    assert "keeps their page private" in client.get(f"/players/{ana}").get_data(as_text=True)
+    assert client.get(f"/players/{ana}").status_code == 404
 
 
 def test_the_api_gives_a_public_players_name_and_ratings(client: Any, app: Any) -> None:
