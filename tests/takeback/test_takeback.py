@@ -151,10 +151,11 @@ def test_refused_changes_nothing_and_tells_the_mover(app: Any, clock: Any) -> No
     assert [r.answer for r in requests(app, game_id)] == ["refused"]
     (told,) = mails(app, game_id, "takeback_refused")
     assert told.seat == mover
-    # Refused once: the mover may not be answered twice, and may ask again.
+    # Refused once: the mover may not be answered twice, nor ask again for this move.
     with pytest.raises(Gone):
         answer(app, game_id, nxt, True, clock)
-    ask(app, game_id, mover, clock)
+    with pytest.raises(takeback.Pending):
+        ask(app, game_id, mover, clock)
 
 
 def test_the_next_move_lapses_the_request(app: Any, clock: Any) -> None:
