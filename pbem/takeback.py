@@ -17,13 +17,13 @@ from sqlmodel import Session, col, select
 
 from pbem.clock.deadlines import away_at, update_clocks
 from pbem.errors import Gone, PlayError, Stale
-from pbem.games import GAMES
+from pbem.games import GAMES, fairdeal
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, Move, Player, TakeBack, level_for
 from pbem.moves import tell_turn
 from pbem.players import presence
 from pbem.present.replay import states
-from pbem.storage.store import lock_game, moves_of, player_of, seat_of
+from pbem.storage.store import lock_game, moves_of, player_of, seat_of, shuffles_of
 from pbem.storage.versions import table_changed
 from pbem.webhooks.events import queue_events
 
@@ -139,8 +139,9 @@ def answer(
         tell.carry_out(session)
         table_changed(session, game_id)
         return request
-    request.answer = "allowed"
+    # Replayed before the request counts as allowed: its own shuffle is not made yet.
     _take_back(session, game, request, tell.seats, now)
+    request.answer = "allowed"
     names = [s.name for s in tell.seats]
     queue_events(tell.writes, tell.hooks, site, game, mover, "taken_back", now, names)
     # The next player's turn mail, held or only not sent yet, would now tell of a turn gone.
@@ -160,15 +161,17 @@ def _take_back(
     """Put the game back as it was before the request's move: its state replayed from the
     seed and the log without the move, the move out of the log, the clocks back to the mover."""
     log = moves_of(session, game)
-    replayed = list(states(game, len(seats), log))
+    replayed = list(states(game, len(seats), log, shuffles_of(session, game)))
     # The replay check of promise 1: the log must give the stored state before we trust it.
     if replayed[-1] != game.state or log[-1].ply != request.ply:
         raise PlayError("takeback.error.replay")
     before_acting = set(GAMES[game.slug].to_act(game.state or {}))
     session.delete(log[-1])
-    game.state = replayed[-2]
-    game.ply = request.ply
     game.takebacks += 1
+    # The card the move drew was seen by its mover: the pile is shuffled by the take back's
+    # own share of the committed seed, so the card goes back to a place no one knows.
+    game.state = fairdeal.reshuffled(replayed[-2], game.seed, game.takebacks)
+    game.ply = request.ply
     game.updated_at = now
     for seat in seats:
         # The seat's last mail told it of the taken-back move: the next one tells from here.
