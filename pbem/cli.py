@@ -19,7 +19,7 @@ from sqlalchemy import func, or_
 from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
-from pbem import play
+from pbem import play, takeback
 from pbem.bounces.state import OK
 from pbem.clock.scheduler import (
     computer_moves,
@@ -279,12 +279,25 @@ def log_command(game_id: int) -> None:
         if game is None:
             raise click.ClickException(f"No game #{game_id}.")
         names = [s.name for s in seats_of(session, game)]
+        found = takeback.allowed(session, game) if game.takebacks else []
+        undone = sorted(found, key=lambda t: (t.ply, t.id or 0))
+
+        def taken_back(before: int) -> None:
+            # A move taken back is gone from the log: its take back is told at its ply.
+            while undone and undone[0].ply < before:
+                t = undone.pop(0)
+                at = f"{t.answered_at:%Y-%m-%d %H:%M}" if t.answered_at else "?"
+                who, by = names[t.seat], names[t.to_seat]
+                click.echo(f"{t.ply + 1:>3} {at} [takeback] {who} took back a move ({by} agreed)")
+
         for move in moves_of(session, game):
+            taken_back(move.ply + 1)
             for line in move.lines.get("watch", []):
                 text = render(Message.from_json(line), "en", names)
                 click.echo(
                     f"{move.ply + 1:>3} {move.created_at:%Y-%m-%d %H:%M} [{move.source}] {text}"
                 )
+        taken_back(game.ply + 1)
 
 
 @click.command("mail-status")

@@ -26,6 +26,7 @@ from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.invitations import count_invitations
 from pbem.players.links import Site, new_key
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
+from pbem.present.replay import states
 from pbem.storage.store import (
     id_of,
     lock_game,
@@ -34,6 +35,7 @@ from pbem.storage.store import (
     seat_of,
     seats_of,
     seats_with_players,
+    shuffles_of,
 )
 from pbem.storage.versions import table_changed
 
@@ -365,16 +367,15 @@ def start(
 
 def replay_problem(session: Session, game: Game) -> str | None:
     """Why replaying the game from its seed and log does not give its stored state, or None."""
-    rules = GAMES[game.slug]
     if game.state is None:
         # Not dealt yet (forming, or called off before the start): nothing to replay.
         return "moves logged for a game never dealt" if moves_of(session, game) else None
+    moves = moves_of(session, game)
+    for ply, move in enumerate(moves):
+        if move.ply != ply:
+            return f"move log has a gap at ply {ply}"
     try:
-        state = rules.setup(len(seats_of(session, game)), game.options, game.seed)
-        for ply, move in enumerate(moves_of(session, game)):
-            if move.ply != ply:
-                return f"move log has a gap at ply {ply}"
-            state = rules.apply(state, move.seat, move.move)
+        *_, state = states(game, len(seats_of(session, game)), moves, shuffles_of(session, game))
     except ValueError as exc:
         return f"replay fails: {exc}"
     if state != game.state:

@@ -17,14 +17,15 @@ from sqlmodel import Session, col, select
 
 from pbem.clock.deadlines import away_at, update_clocks
 from pbem.errors import Gone, PlayError, Stale
-from pbem.games import GAMES
+from pbem.games import GAMES, fairdeal
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, Move, Player, TakeBack, level_for
 from pbem.moves import tell_turn
 from pbem.players import presence
 from pbem.present.replay import states
-from pbem.storage.store import lock_game, moves_of, player_of, seat_of
+from pbem.storage.store import lock_game, moves_of, player_of, seat_of, shuffles_of
 from pbem.storage.versions import table_changed
+from pbem.webhooks.events import queue_events
 
 # Fantasy Business plays secret steps side by side: no one move is "the last one".
 GAMES_WITH_TAKE_BACK = {"colour-bazaar"}
@@ -48,6 +49,14 @@ def allowed(session: Session, game: Game) -> list[TakeBack]:
     """The game's allowed take backs, in order: the log shows each at its ply."""
     query = select(TakeBack).where(TakeBack.game_id == game.id, TakeBack.answer == "allowed")
     return list(session.exec(query.order_by(col(TakeBack.id))))
+
+
+def asked_before(session: Session, game_id: int, seat_no: int, ply: int) -> bool:
+    """Whether the seat has asked to take back a move at this ply already."""
+    query = select(TakeBack.id).where(
+        TakeBack.game_id == game_id, TakeBack.seat == seat_no, TakeBack.ply == ply
+    )
+    return session.exec(query).first() is not None
 
 
 def may_ask(game: Game, last: Move | None, seat_no: int) -> bool:
@@ -81,6 +90,10 @@ def ask(session: Session, site: Any, game_id: int, seat_no: int, now: datetime) 
         raise Gone("takeback.error.nothing")
     if pending(session, game_id) is not None:
         raise Pending("takeback.error.pending")
+    if asked_before(session, game_id, seat_no, last.ply):
+        # One request per seat and ply, whatever its answer: a refusal is final, and a
+        # take back cannot be asked again and again (each request mails the next player).
+        raise Pending("takeback.error.asked")
     to_act = GAMES[game.slug].to_act(game.state or {})
     tell = telling(session, site, game, now)
     if len(to_act) != 1 or to_act[0] == seat_no:
@@ -126,8 +139,11 @@ def answer(
         tell.carry_out(session)
         table_changed(session, game_id)
         return request
-    request.answer = "allowed"
+    # Replayed before the request counts as allowed: its own shuffle is not made yet.
     _take_back(session, game, request, tell.seats, now)
+    request.answer = "allowed"
+    names = [s.name for s in tell.seats]
+    queue_events(tell.writes, tell.hooks, site, game, mover, "taken_back", now, names)
     # The next player's turn mail, held or only not sent yet, would now tell of a turn gone.
     answering = tell.seats[seat_no]
     answering.held_mail = True
@@ -145,15 +161,17 @@ def _take_back(
     """Put the game back as it was before the request's move: its state replayed from the
     seed and the log without the move, the move out of the log, the clocks back to the mover."""
     log = moves_of(session, game)
-    replayed = list(states(game, len(seats), log))
+    replayed = list(states(game, len(seats), log, shuffles_of(session, game)))
     # The replay check of promise 1: the log must give the stored state before we trust it.
     if replayed[-1] != game.state or log[-1].ply != request.ply:
         raise PlayError("takeback.error.replay")
     before_acting = set(GAMES[game.slug].to_act(game.state or {}))
     session.delete(log[-1])
-    game.state = replayed[-2]
-    game.ply = request.ply
     game.takebacks += 1
+    # The card the move drew was seen by its mover: the pile is shuffled by the take back's
+    # own share of the committed seed, so the card goes back to a place no one knows.
+    game.state = fairdeal.reshuffled(replayed[-2], game.seed, game.takebacks)
+    game.ply = request.ply
     game.updated_at = now
     for seat in seats:
         # The seat's last mail told it of the taken-back move: the next one tells from here.
@@ -161,6 +179,22 @@ def _take_back(
     update_clocks(game, seats, before_acting, now, away_at(session, seats, now))
     session.add(game)
     session.flush()
+
+
+def log_entries(session: Session, game: Game) -> list[dict[str, Any]]:
+    """The game's allowed take backs as the API's log tells them: at which ply, whose move,
+    who agreed, when; never the move taken back (its lines were for its own readers)."""
+    if not game.takebacks:
+        return []
+    return [
+        {
+            "ply": t.ply,
+            "seat": t.seat,
+            "agreed_by": t.to_seat,
+            "at": t.answered_at.isoformat() if t.answered_at else None,
+        }
+        for t in allowed(session, game)
+    ]
 
 
 def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]) -> dict[str, Any]:
@@ -183,8 +217,13 @@ def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]
     # The seat to act has no move of its own to take back: no need to read the last one.
     acting = GAMES[game.slug].to_act(game.state or {})
     if seat_no not in acting:
-        shown["takeback_offer"] = may_ask(game, last_move(session, game), seat_no) and not (
-            len(acting) == 1 and level_for(game, seat_of(session, game.id or 0, acting[0]))
+        last = last_move(session, game)
+        shown["takeback_offer"] = (
+            may_ask(game, last, seat_no)
+            and not (
+                len(acting) == 1 and level_for(game, seat_of(session, game.id or 0, acting[0]))
+            )
+            and not asked_before(session, game.id or 0, seat_no, game.ply - 1)
         )  # nobody to ask when a computer plays next (README: with consent): no button
     return shown
 

@@ -19,12 +19,26 @@ order; and the game's first page and mail publish
 Every hash is written in lower-case hexadecimal. Neither the server (sealed before the
 shares) nor a player (who never sees the secret) can choose the deal alone. At the end the
 secret, the salt and the shares are shown, and check() replays the game from its export.
+
+A move taken back (pbem.takeback) may have shown its mover a card from the pile. The k-th
+take back of a game shuffles the whole draw pile, as it stands once the move is undone, with
+Python's random.Random seeded by
+
+    first 8 bytes of SHA-256("pbem-takeback:" + seed in decimal + ":" + k), big-endian,
+    shifted right by 2
+
+so the card seen lands anywhere in the pile, by the committed seed's randomness: nobody can
+choose or foresee where, and the replay (and this check) makes the same shuffle again. A
+later take back of an earlier move undoes the shuffles made after that move
+(live_shuffles).
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +72,40 @@ def seed_of(secret: str, shares: list[str]) -> int:
 def committed(seed: int, salt: str) -> str:
     """The commitment to the seed, published when the game starts."""
     return _sha(f"pbem-seed:{seed}:{salt}")
+
+
+def takeback_seed(seed: int, number: int) -> int:
+    """The randomness of the game's `number`-th take back (from 1), from its seed."""
+    digest = hashlib.sha256(f"pbem-takeback:{seed}:{number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+def reshuffled(state: dict[str, Any], seed: int, number: int) -> dict[str, Any]:
+    """The state with its draw pile shuffled by take back `number`'s randomness."""
+    if not state.get("deck"):
+        return state
+    deck = list(state["deck"])
+    random.Random(takeback_seed(seed, number)).shuffle(deck)
+    return {**state, "deck": deck}
+
+
+def live_shuffles(taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (ply, number) of the take backs that still shape the pile, from all of them in
+    the order allowed: one at an earlier ply undid the moves, and shuffles, after it."""
+    kept: list[tuple[int, int]] = []
+    for ply, number in taken:
+        kept = [(p, n) for p, n in kept if p <= ply] + [(ply, number)]
+    return kept
+
+
+def shuffled_at(
+    state: dict[str, Any], seed: int, shuffles: Sequence[tuple[int, int]], ply: int
+) -> dict[str, Any]:
+    """The state after `ply` moves with the shuffles made at that ply, in their order."""
+    for at, number in shuffles:
+        if at == ply:
+            state = reshuffled(state, seed, number)
+    return state
 
 
 @dataclass(frozen=True)
@@ -121,6 +169,7 @@ def _replay(
     # An export is untrusted input: whatever the rules fail on is a failed check, never a crash.
     try:
         state = rules.setup(players, options, seed)
+        shuffles = [(int(r["after_moves"]), int(r["number"])) for r in export.get("reshuffles", [])]
     except Exception:  # noqa: BLE001
         note(False, "setup")
         return
@@ -129,6 +178,7 @@ def _replay(
             note(False, "move_missing", ply=number)
             return
         try:
+            state = shuffled_at(state, seed, shuffles, number - 1)
             state = rules.apply(state, int(entry.get("seat", -1)), entry["move"])
         except Exception:  # noqa: BLE001 - an illegal or malformed move, as above
             note(False, "move_illegal", ply=number)

@@ -19,7 +19,7 @@ from pbem.players.reply_address import ReplyAddress, fold_turn
 from pbem.present import text_presenter
 from pbem.present.replay import states
 from pbem.present.textmove import TextMoveError, first_move
-from pbem.storage.store import moves_of
+from pbem.storage.store import moves_of, shuffles_of
 
 
 def _applied(session: Session, reply: ReplyAddress) -> list[dict[str, Any] | None]:
@@ -56,7 +56,9 @@ def resent(
     moves = moves_of(session, game)
     # Replayed from the seed (the log holds no positions): a few milliseconds for a whole game,
     # and only for mail to a turn that a mail played.
-    for move, state in zip(moves, states(game, len(names), moves), strict=False):
+    for move, state in zip(
+        moves, states(game, len(names), moves, shuffles_of(session, game)), strict=False
+    ):
         if move.source != "mail" or move.seat != reply.seat or move.move not in applied:
             continue
         if fold_turn(rules.turn_token(state, reply.seat)) != reply.turn:

@@ -27,7 +27,7 @@ from pbem.players.links import ADDRESS_TTL, Site, new_key
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
-from pbem.storage.store import moves_of, player_by_id, seats_of
+from pbem.storage.store import moves_of, player_by_id, seats_of, shuffles_of
 
 
 @dataclass
@@ -87,7 +87,7 @@ def _state_then(
     key = (game.id, ply)
     if key not in cache:
         moves = moves_of(session, game, until=ply)
-        cache[key] = state_at(game, len(seats), moves, ply)
+        cache[key] = state_at(game, len(seats), moves, ply, shuffles_of(session, game))
     state: dict[str, Any] = cache[key]
     return state
 

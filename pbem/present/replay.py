@@ -4,7 +4,7 @@ its log exported as data, as one viewer may see it (the whole record once the ga
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pbem.games import GAMES, fairdeal
@@ -13,20 +13,29 @@ from pbem.models import Game, Move, Seat
 from pbem.present.text import render
 
 
-def states(game: Game, players: int, moves: list[Move]) -> Iterator[dict[str, Any]]:
-    """The state before each of `moves`, then the state after the last: the same seed and
-    moves give the same states."""
+def states(
+    game: Game, players: int, moves: list[Move], shuffles: Sequence[tuple[int, int]] = ()
+) -> Iterator[dict[str, Any]]:
+    """The state before each of `moves`, then the state after the last: the same seed,
+    moves and take-back shuffles (pbem.storage.store.shuffles_of) give the same states."""
     rules = GAMES[game.slug]
     state = rules.setup(players, game.options, game.seed)
-    yield state
-    for move in moves:
-        state = rules.apply(state, move.seat, move.move)
+    for ply, move in enumerate(moves):
+        state = fairdeal.shuffled_at(state, game.seed, shuffles, ply)
         yield state
+        state = rules.apply(state, move.seat, move.move)
+    yield fairdeal.shuffled_at(state, game.seed, shuffles, len(moves))
 
 
-def state_at(game: Game, players: int, moves: list[Move], ply: int) -> dict[str, Any]:
+def state_at(
+    game: Game,
+    players: int,
+    moves: list[Move],
+    ply: int,
+    shuffles: Sequence[tuple[int, int]] = (),
+) -> dict[str, Any]:
     """The state after the first `ply` moves."""
-    return deque(states(game, players, moves[:ply]), maxlen=1)[0]
+    return deque(states(game, players, moves[:ply], shuffles), maxlen=1)[0]
 
 
 def may_view_as(game: Game, viewer: int | None, wanted: int | None) -> bool:
@@ -69,6 +78,7 @@ def export(
     lang: str,
     notes: str = "",
     shares: list[str] | None = None,
+    shuffles: Sequence[tuple[int, int]] = (),
 ) -> dict[str, Any]:
     """The log as data. While the game runs each move is what `viewer` was told of it (no
     hidden card, bid or price); once it is over, the moves themselves and the seed too.
@@ -101,6 +111,9 @@ def export(
     if over:
         data["seed"] = game.seed
         data["outcome"] = game.outcome
+    if shuffles:
+        # Where take backs shuffled the pile (pbem.games.fairdeal): the replay makes them again.
+        data["reshuffles"] = [{"after_moves": p, "number": n} for p, n in shuffles]
     deal = deal_shown(game, shares or [])
     if deal is not None:
         data["deal"] = deal

@@ -739,6 +739,9 @@ VOCABULARY: dict[str, Msgid] = {
     "play.source.left": N_("the player left: a computer plays the seat"),
     "play.source.standing": N_("standing order"),
     "play.source.timeout": N_("time ran out"),
+    "takeback.error.asked": N_(
+        "You asked to take back this move already: one request for each move."
+    ),
     "takeback.error.computer": N_(
         "A computer player moves next: it cannot agree to take a move back."
     ),
@@ -904,6 +907,16 @@ VOCABULARY: dict[str, Msgid] = {
     ),
     "webhook.own.game_over": N_("%(title)s is over: %(winners)s won. Results: %(link)s"),
     "webhook.own.reminder": N_("%(name)s, %(title)s is still waiting for your move: %(link)s"),
+    "webhook.own.takeback_asked": N_(
+        "%(name)s, you are asked to allow or refuse taking back the last move in %(title)s: "
+        "%(link)s"
+    ),
+    "webhook.own.takeback_refused": N_(
+        "%(name)s, taking back your move in %(title)s was refused: %(link)s"
+    ),
+    "webhook.own.taken_back": N_(
+        "%(name)s, your move in %(title)s was taken back: you play it again: %(link)s"
+    ),
     "webhook.own.your_turn": N_("%(name)s, your move in %(title)s: %(link)s"),
     "webhook.table.deadline_warning": N_(
         "%(title)s: %(left)s left for %(name)s to move. Watch: %(link)s"
@@ -914,6 +927,15 @@ VOCABULARY: dict[str, Msgid] = {
         "their turn. Reach them another way if you can. Watch: %(link)s"
     ),
     "webhook.table.reminder": N_("%(title)s is still waiting for %(name)s. Watch: %(link)s"),
+    "webhook.table.takeback_asked": N_(
+        "%(title)s: %(name)s is asked to let the last move be taken back. Watch: %(link)s"
+    ),
+    "webhook.table.takeback_refused": N_(
+        "%(title)s: %(name)s may not take back their move. Watch: %(link)s"
+    ),
+    "webhook.table.taken_back": N_(
+        "%(title)s: %(name)s took back their move and plays it again. Watch: %(link)s"
+    ),
     "webhook.table.your_turn": N_("%(title)s: it is %(name)s's move. Watch: %(link)s"),
     # Allowances over the last 24 hours (pbem.storage.allowance, pbem.players.invitations)
     "limit.invitedto": N_(

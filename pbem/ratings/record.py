@@ -3,8 +3,12 @@ transaction that ends it (pbem.moves.write_move).
 
 Two players: one result, from the ranks (rank 1 beats rank 2; equal ranks draw). More
 players: each against every other, by rank, all in the one period. A computer seat counts
-as an opponent at its level's fixed rating and is never moved; a seat whose player left
-keeps the rank its seat finished with (the server played its turns).
+as an opponent at its level's fixed rating and is never moved.
+
+A computer never earns a person points: a seat whose player left (leaving resigns, as on
+Lichess), or whose player made fewer than FAIR_SHARE of its moves (the server played the rest
+on timeouts or as the absent seat's computer), scores as a loss against every seat that was
+played, whatever place the server's play finished it in; two such seats draw.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
-from pbem.models import Game, Rating, RatingChange, Seat
+from pbem.models import Game, Move, Rating, RatingChange, Seat
 from pbem.ratings import (
     COMPUTER_DEVIATION,
     COMPUTER_RATINGS,
@@ -29,13 +33,20 @@ from pbem.ratings.glicko2 import Result, Standing, idle, rate
 # without one counts as an empty period (Glickman: the deviation grows when no game is
 # played), so a rating left for months moves faster on the next game.
 IDLE_PERIOD = timedelta(days=30)
+# The part of a seat's moves its player must make for the seat's place to be theirs: a few
+# timeouts in a long game keep it, a computer playing most of it does not.
+FAIR_SHARE = 0.75
+# Moves the server made for a seat: none of them is its player's.
+SERVER_SOURCES = ("timeout", "computer", "left")
 
 
 @dataclass(frozen=True)
 class Place:
-    """One seat at the end: its rank, and its player (None for a computer seat)."""
+    """One seat at the end: its rank, whether it forfeits (scores as a loss), and its player
+    (None for a computer seat)."""
 
     rank: int
+    forfeit: bool
     player_id: int | None
     computer: Standing | None
 
@@ -47,19 +58,48 @@ def score(rank: int, other: int) -> float:
     return 0.5 if rank == other else 0.0
 
 
-def _places(game_slug: str, seats: list[Seat], ranks: list[int]) -> list[Place]:
+def versus(mine: Place, other: Place) -> float:
+    """A pairwise result: a forfeit loses to every seat played, two forfeits draw, else the
+    ranks decide."""
+    if mine.forfeit or other.forfeit:
+        return score(int(mine.forfeit), int(other.forfeit))
+    return score(mine.rank, other.rank)
+
+
+def shares(session: Session, game_id: int) -> dict[int, tuple[int, int]]:
+    """Each seat's (moves its player made, moves in all) in the game's log."""
+    query = (
+        select(Move.seat, Move.source, func.count())
+        .where(Move.game_id == game_id)
+        .group_by(col(Move.seat), col(Move.source))
+    )
+    found: dict[int, tuple[int, int]] = {}
+    for seat, source, count in session.exec(query):
+        own, total = found.get(seat, (0, 0))
+        found[seat] = (own + (0 if source in SERVER_SOURCES else count), total + count)
+    return found
+
+
+def forfeits(seat: Seat, own: int, total: int) -> bool:
+    """Whether a person's seat scores as a loss: they left, or made less than a fair share
+    of its moves."""
+    return seat.left or own < FAIR_SHARE * total
+
+
+def _places(
+    game_slug: str, seats: list[Seat], ranks: list[int], played: dict[int, tuple[int, int]]
+) -> list[Place]:
     """The seats as rated: people by player, computers at their fixed ratings."""
     places = []
     fixed = COMPUTER_RATINGS.get(game_slug, {})
     for seat in seats:
         rank = int(ranks[seat.seat])
-        # A seat its player left has a computer playing it (pbem.seat_choices.leave), but
-        # its result is the person's: leaving a game dodges no rating.
         if seat.computer is not None and not seat.left:
             rating = fixed.get(seat.computer, START_RATING)
-            places.append(Place(rank, None, Standing(rating, COMPUTER_DEVIATION, 0.0)))
+            places.append(Place(rank, False, None, Standing(rating, COMPUTER_DEVIATION, 0.0)))
         else:
-            places.append(Place(rank, seat.player_id, None))
+            forfeit = forfeits(seat, *played.get(seat.seat, (0, 0)))
+            places.append(Place(rank, forfeit, seat.player_id, None))
     return places
 
 
@@ -121,7 +161,7 @@ def rate_game(session: Session, game_id: int, now: datetime) -> None:
     if done is not None:
         return
     seats = list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))))
-    places = _places(slug, seats, list(outcome["ranks"]))
+    places = _places(slug, seats, list(outcome["ranks"]), shares(session, game_id))
     people = sorted({p.player_id for p in places if p.player_id is not None})
     if not people:
         return
@@ -137,7 +177,7 @@ def rate_game(session: Session, game_id: int, now: datetime) -> None:
                 if other.player_id == player_id:
                     continue  # one person in two seats plays no game against themself
                 them = other.computer or before[other.player_id or 0]
-                results.append(Result(them.rating, them.deviation, score(mine.rank, other.rank)))
+                results.append(Result(them.rating, them.deviation, versus(mine, other)))
         if not results:
             continue
         row = ratings[player_id]

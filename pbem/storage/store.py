@@ -15,7 +15,8 @@ from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from pbem.errors import PlayError
-from pbem.models import Game, Move, Player, Seat, Vacation
+from pbem.games.fairdeal import live_shuffles
+from pbem.models import Game, Move, Player, Seat, TakeBack, Vacation
 
 
 def id_of(row: Game | Player) -> int:
@@ -61,6 +62,15 @@ _SEATS = select(Seat).where(col(Seat.game_id) == bindparam("game_id")).order_by(
 def seats_of(session: Session, game: Game) -> list[Seat]:
     """The game's seats in seat order."""
     return list(session.exec(_SEATS, params={"game_id": game.id}))
+
+
+def shuffles_of(session: Session, game: Game) -> list[tuple[int, int]]:
+    """Where the game's take backs shuffled its pile, as (ply, number): what replays it."""
+    if not game.takebacks:
+        return []  # most games never take a move back: no query
+    query = select(TakeBack.ply).where(TakeBack.game_id == game.id, TakeBack.answer == "allowed")
+    plies = session.exec(query.order_by(col(TakeBack.id))).all()
+    return live_shuffles([(ply, number) for number, ply in enumerate(plies, start=1)])
 
 
 def moves_of(session: Session, game: Game, since: int = 0, until: int | None = None) -> list[Move]:

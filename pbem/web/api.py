@@ -74,6 +74,7 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
     mail = [seat_mail(seat, player, rows.get(player.email)) for seat, player, _ in table]
     moves_read = log_of(session, game, viewer, since=first)
     found = game_json(game, table, viewer, moves_read, lang, first, mail)
+    found["taken_back"] = takeback.log_entries(session, game)
     if viewer is not None and game.slug in takeback.GAMES_WITH_TAKE_BACK:
         shown = takeback.for_page(session, game, viewer, [s.name for s, _, _ in table])
         found["take_back"] = {

@@ -150,6 +150,15 @@ class TakeBackState(Answer):
     )
 
 
+class TakenBack(Answer):
+    """A move taken back with the next player's consent: it left the log at its ply."""
+
+    ply: int = Field(ge=0, description="The ply of the move taken back (played again since)")
+    seat: int = Field(ge=0, description="The mover, who asked")
+    agreed_by: int = Field(ge=0, description="The seat that allowed it")
+    at: str | None = Field(description="When it was allowed (ISO 8601)")
+
+
 class View(Answer):
     """The game as its reader (a seat, or an onlooker) may see it."""
 
@@ -169,6 +178,9 @@ class View(Answer):
     )
     log: list[LogLine] = Field(description="The last moves, as this reader may read them")
     log_from: int = Field(ge=0, description="The first ply in log")
+    taken_back: list[TakenBack] = Field(
+        default_factory=list, description="Every move taken back in the game, oldest first"
+    )
     take_back: TakeBackState | None = Field(
         default=None, description="Undo with consent (Colour Bazaar seats); null otherwise"
     )

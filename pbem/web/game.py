@@ -558,7 +558,10 @@ def leave_page(token: str) -> tuple[str, int]:
         title = game_title(game, g.lang)
         # The game's takeover level takes the seat; with none chosen, the default one.
         level = say(g.lang, f"lobby.level.{seat_choices.leaving_level(game)}")
-    return render_template("game/leave.html", token=token, title=title, level=level), 200
+        rated = game.rated
+    return render_template(
+        "game/leave.html", token=token, title=title, level=level, rated=rated
+    ), 200
 
 
 @bp.post("/p/<token>/leave")

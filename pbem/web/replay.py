@@ -14,7 +14,7 @@ from pbem.present import presenter, replay
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.present.text import say
 from pbem.storage.db import read_session
-from pbem.storage.store import moves_of, seats_of
+from pbem.storage.store import moves_of, seats_of, shuffles_of
 from pbem.web import engine
 from pbem.web.seats import seat_from, watched_game
 
@@ -56,7 +56,7 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
     if not replay.may_view_as(game, viewer, wanted):
         abort(403)
     rules = GAMES[game.slug]
-    state = replay.state_at(game, len(seats), moves, ply)
+    state = replay.state_at(game, len(seats), moves, ply, shuffles_of(session, game))
     view = rules.view(state, wanted)
     table = presenter(game.slug).play_context(state, view, wanted, lang, names)
     table["form"] = None  # a replay shows the board, never a move to send
@@ -134,7 +134,9 @@ def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
         moves = moves_of(session, game)
         note = notes.note_of(session, game_id, viewer) if viewer is not None else None
         shares = [s.share for s in seats]
-        data = replay.export(game, names, moves, viewer, g.lang, note.text if note else "", shares)
+        text = note.text if note else ""
+        shuffles = shuffles_of(session, game)
+        data = replay.export(game, names, moves, viewer, g.lang, text, shares, shuffles)
         title = game_title(game, g.lang)
     name = f"pbem-{game.slug}-{game.id}.{fmt}"
     # The JSON is a file to keep (and to give the verify page): it downloads. The text is

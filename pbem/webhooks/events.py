@@ -21,7 +21,17 @@ from pbem.present.text import game_name, say
 from pbem.present.timefmt import deadline_context
 from pbem.storage.writes import Writes
 
-EVENTS = frozenset({"your_turn", "reminder", "deadline_warning", "game_over"})
+EVENTS = frozenset(
+    {
+        "your_turn",
+        "reminder",
+        "deadline_warning",
+        "game_over",
+        "takeback_asked",  # to the player asked to agree (their mail's event)
+        "takeback_refused",  # to the mover (their mail's event)
+        "taken_back",  # the mover's move left the log (pbem.takeback.answer)
+    }
+)
 # Events only a table's webhooks hear, once per occasion (queue_table_event): pbem can no
 # longer mail a seat's player (issue 46).
 TABLE_EVENTS = frozenset({"mail_bouncing"})

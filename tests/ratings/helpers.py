@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -40,8 +41,15 @@ def make_game(
     return game_id
 
 
-def play_out(engine: Engine, game_id: int, seed: int = 3, limit: int = 2000) -> dict[str, Any]:
-    """Play the game to its end with seeded random legal moves; its outcome."""
+def play_out(
+    engine: Engine,
+    game_id: int,
+    seed: int = 3,
+    limit: int = 2000,
+    server: Callable[[int, int], str | None] | None = None,
+) -> dict[str, Any]:
+    """Play the game to its end with seeded random legal moves; its outcome. `server(seat,
+    ply)` names the source of a move the server makes for a person's seat (a timeout...)."""
     rng = random.Random(seed)
     for ply in range(limit):
         with read_session(engine) as session:
@@ -57,6 +65,8 @@ def play_out(engine: Engine, game_id: int, seed: int = 3, limit: int = 2000) -> 
         move = rng.choice(rules.legal_moves(state, seat))
         token = rules.turn_token(state, seat)
         source = "left" if seat in left else "web"  # a seat whose player left: the server's
+        if server is not None and seat not in left:
+            source = server(seat, ply) or source
         with write_session(engine) as session:
             at = START + timedelta(hours=ply)
             submit_move(session, site(), game_id, seat, move, token, at, source=source)

@@ -20,6 +20,7 @@ ANA, LEO, ZOE, INES = (
     Invitee(name, f"{name.lower()}@example.org") for name in ("Ana", "Leo", "Zoe", "Ines")
 )
 LATER = datetime(2026, 6, 1, tzinfo=UTC)
+SEED_LEO_WINS = 3  # a game whose random play ranks seat 1 (Leo) first
 
 
 def ratings_of(engine: object, kind: str) -> dict[str, Rating]:
@@ -145,15 +146,74 @@ def test_a_rating_left_idle_for_months_is_less_sure_at_the_next_game(database_ur
     assert after["Leo"].rating == pytest.approx(leo_expected.rating)
 
 
-def test_a_player_who_left_is_rated_by_the_place_their_seat_finished(database_url: str) -> None:
+def test_a_player_who_left_scores_a_loss_whatever_place_the_computer_made(
+    database_url: str,
+) -> None:
     engine = make_engine(database_url)
-    game_id = make_game(engine, "colour-bazaar", [ANA, LEO], seed=7)
-    with write_session(engine) as session:  # Leo leaves: a computer plays his seat out
+    game_id = make_game(engine, "colour-bazaar", [ANA, LEO], seed=SEED_LEO_WINS)
+    with write_session(engine) as session:  # Leo leaves before his first move
         leave(session, site(), game_id, 1, datetime(2026, 3, 2, 10, tzinfo=UTC))
-    ranks = play_out(engine, game_id, seed=7)["ranks"]
+    ranks = play_out(engine, game_id, seed=SEED_LEO_WINS)["ranks"]
+    assert ranks[1] < ranks[0]  # the computer won Leo's seat for him...
     rated = ratings_of(engine, "colour-bazaar")
-    # Leaving dodges nothing: Leo is rated as a person, Ana against him, not the computer.
+    # ...but leaving resigns: Leo is rated as a person who lost, Ana as the winner.
     assert set(rated) == {"Ana", "Leo"}
-    for seat, name in enumerate(("Ana", "Leo")):
-        result = Result(1500, 350, score(ranks[seat], ranks[1 - seat]))
-        assert rated[name].rating == pytest.approx(rate(Standing(1500, 350, 0.06), [result]).rating)
+    for name, result in (("Ana", 1.0), ("Leo", 0.0)):
+        expected = rate(Standing(1500, 350, 0.06), [Result(1500, 350, result)])
+        assert rated[name].rating == pytest.approx(expected.rating)
+    assert rated["Leo"].rating < 1500 < rated["Ana"].rating
+
+
+def test_leaving_a_game_against_the_strong_computer_earns_no_points(database_url: str) -> None:
+    engine = make_engine(database_url)
+    strong = Invitee("Robot", "", computer="strong")
+    for game_no, seed in enumerate((SEED_LEO_WINS, 11, 12)):
+        game_id = make_game(engine, "colour-bazaar", [ANA, strong], seed=seed)
+        with write_session(engine) as session:
+            leave(session, site(), game_id, 0, datetime(2026, 3, 2, 10, tzinfo=UTC))
+        play_out(engine, game_id, seed=seed)
+        assert ratings_of(engine, "colour-bazaar")["Ana"].games == game_no + 1
+    # Three games never played, three losses: down, never up.
+    assert [c.after < c.before for c in changes_of(engine)] == [True] * 3
+
+
+def test_a_seat_the_server_played_most_of_scores_a_loss(database_url: str) -> None:
+    engine = make_engine(database_url)
+    game_id = make_game(engine, "colour-bazaar", [ANA, LEO], seed=SEED_LEO_WINS)
+    # Leo timed out on every move: the server played his whole seat.
+    ranks = play_out(
+        engine, game_id, seed=SEED_LEO_WINS, server=lambda seat, ply: "timeout" * (seat == 1)
+    )["ranks"]
+    assert ranks[1] < ranks[0]
+    rated = ratings_of(engine, "colour-bazaar")
+    assert rated["Leo"].rating < 1500 < rated["Ana"].rating
+
+
+def test_a_few_timeouts_keep_the_place_the_player_made(database_url: str) -> None:
+    engine = make_engine(database_url)
+    game_id = make_game(engine, "colour-bazaar", [ANA, LEO], seed=SEED_LEO_WINS)
+    # Leo's first move only was a timeout: he made the fair share of his seat's moves.
+    ranks = play_out(
+        engine, game_id, seed=SEED_LEO_WINS, server=lambda seat, ply: "timeout" * (ply == 1)
+    )["ranks"]
+    assert ranks[1] < ranks[0]
+    rated = ratings_of(engine, "colour-bazaar")
+    assert rated["Leo"].rating > 1500 > rated["Ana"].rating
+
+
+def test_a_fantasy_business_seat_left_loses_to_every_seat_played(database_url: str) -> None:
+    engine = make_engine(database_url)
+    game_id = make_game(engine, "fantasy-business", [ANA, LEO, ZOE], seed=5)
+    with write_session(engine) as session:
+        leave(session, site(), game_id, 0, datetime(2026, 3, 2, 10, tzinfo=UTC))
+    ranks = play_out(engine, game_id, seed=5)["ranks"]
+    rated = ratings_of(engine, "fantasy-business")
+    for seat, name in ((1, "Leo"), (2, "Zoe")):
+        other = 3 - seat
+        results = [
+            Result(1500, 350, 1.0),  # Ana left: a win, whatever her seat's place
+            Result(1500, 350, score(ranks[seat], ranks[other])),
+        ]
+        assert rated[name].rating == pytest.approx(rate(Standing(1500, 350, 0.06), results).rating)
+    two_losses = [Result(1500, 350, 0.0)] * 2
+    assert rated["Ana"].rating == pytest.approx(rate(Standing(1500, 350, 0.06), two_losses).rating)

@@ -108,6 +108,7 @@ def test_every_write_a_page_shows_raises_the_version_once_and_announces_it(
             ("a move", a_move),
             ("a take back asked", ask),
             ("refused", answer(False)),
+            ("the next move", a_move),  # a refusal is final: the next mover asks
             ("asked again", ask),
             ("allowed", answer(True)),
             ("time added", more_time),
