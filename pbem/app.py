@@ -50,6 +50,7 @@ from pbem.web import (
     plan,
     players,
     replay,
+    reports,
     rules,
     signin,
     standing,
@@ -116,6 +117,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         domain=thread_domain(config),
         reply_domain=config["REPLY_DOMAIN"],
         turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),
+        operator_email=config["OPERATOR_EMAIL"],
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
     trusted = trusted_proxies(config)
@@ -137,6 +139,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(me.bp)
     app.register_blueprint(mailfix.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(reports.bp)
     app.register_blueprint(notes.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)

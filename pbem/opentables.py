@@ -36,6 +36,7 @@ from pbem.players.opentables import (
     table_of,
     tables_for,
 )
+from pbem.players.reports import refuse_barred
 from pbem.present.forms import TimeControl
 from pbem.storage.store import id_of, lock_game, seats_of
 from pbem.storage.versions import table_changed
@@ -58,6 +59,7 @@ def post_table(
     share: str = "",
 ) -> Game:
     """Post an open table for `seats` players, the poster seated; fitting seeks fill it."""
+    refuse_barred(session, player_id)
     player = session.get(Player, player_id)
     if player is None:
         raise PlayError("error.no_seat")
@@ -94,6 +96,7 @@ def join_table(
     was the last seat, else its poster is told who joined. `by_seek`: their seek seated
     them, and they are told so."""
     share = read_share(share)
+    refuse_barred(session, player_id)  # a barred player's seeks were removed with the bar
     game = lock_game(session, game_id)
     table = table_of(session, game_id)
     if table is None:
@@ -186,6 +189,7 @@ def save_seek(
     and fits: the seat it gave the player, or None while it waits."""
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
+    refuse_barred(session, player_id)
     if len(seeks_of(session, player_id)) >= MAX_SEEKS:
         raise PlayError("open.error.seeks", limit=MAX_SEEKS)
     low, high = rating_range

@@ -927,4 +927,15 @@ VOCABULARY: dict[str, Msgid] = {
     "open.error.seated": N_("You already have a seat at this table."),
     "open.error.seats": N_("Choose as many players as the game allows."),
     "open.error.seeks": N_("You can keep at most %(limit)s standing seeks: remove one first."),
+    "report.error.barred": N_(
+        "The operator of this server barred your account from open tables, leagues and ratings."
+    ),
+    "report.error.long": N_("Say why in at most %(most)s characters."),
+    "report.error.many": N_(
+        "You sent %(most)s reports in the last 24 hours, as many as one day takes: try again later."
+    ),
+    "report.error.off": N_("This server takes no reports."),
+    "report.error.reason": N_("Say why you report this player."),
+    "report.error.self": N_("You cannot report yourself."),
+    "report.error.who": N_("There is no such player or message to report."),
 }
