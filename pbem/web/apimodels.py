@@ -32,6 +32,7 @@ ErrorCode = Literal[
     "stale",
     "not_active",
     "take_back",
+    "vacation",
     "not_found",
     "method_not_allowed",
     "too_large",
@@ -347,6 +348,23 @@ class Settings(Answer):
     """The player's settings, as they now stand (for all their games)."""
 
     auto_vacation: bool
+
+
+class VacationRequest(BaseModel):
+    """A vacation to start now."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    days: int = Field(description="How many days, from now: 1 to the most one vacation takes")
+
+
+class Vacation(Answer):
+    """The player's vacation (for all their games) and the days left of this year's allowance."""
+
+    away: bool = Field(description="Whether a vacation is under way or still to come")
+    starts_at: datetime | None
+    ends_at: datetime | None = Field(description="When the clocks run again")
+    days_left: int = Field(ge=0, description="Vacation days left this calendar year")
 
 
 Body = TypeVar("Body", bound=BaseModel)

@@ -30,6 +30,8 @@ from pbem.web.apimodels import (
     Standing,
     StandingRequest,
     TakeBackAnswer,
+    Vacation,
+    VacationRequest,
     View,
 )
 
@@ -37,7 +39,8 @@ REF = "#/components/schemas/{model}"
 
 # What each refusal means; a route lists those it can give.
 REFUSALS = {
-    400: "The body or the move cannot be taken (see message)",
+    400: "The body or the move cannot be taken (see message); for a vacation: one is "
+    "already under way, none is, or the year's allowance is spent",
     403: "Sent from another site (Origin or Sec-Fetch-Site): refused",
     404: "No such link, or a revoked one",
     405: "This method is not allowed at this path (Allow lists those that are)",
@@ -101,6 +104,25 @@ ROUTES = (
         "The settings as they now stand",
         (400, 403, 415, *LINK, *ANY),
         body=SettingsRequest,
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/vacation",
+        "seatVacation",
+        "Start a vacation of some days from now: the clocks stand still in all the player's games",
+        Vacation,
+        "The vacation is under way",
+        (400, 403, 415, *LINK, *ANY),
+        body=VacationRequest,
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/vacation/end",
+        "seatVacationEnd",
+        "End the vacation under way: the clocks run again and the unused days return",
+        Vacation,
+        "The vacation is over",
+        (400, 403, *LINK, *ANY),
     ),
     Route(
         "get",

@@ -86,7 +86,9 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
     status, body = chunked_too_large(app, route.method, path)
     answers.append((status, json.loads(body)))
     cross = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
-    if route.method == "post":
+    if "/vacation" in route.path:
+        answers.extend(vacation_walk(route, client, path, cross))
+    elif route.method == "post":
         view = client.get(concrete(ROUTES[0], token)).get_json()
         good = {"turn": view["turn"], "move": view["legal_moves"][0]}
         keep(client.post(path, json=good, headers=cross, raw=True))
@@ -138,6 +140,22 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
             patch.setattr("pbem.web.api.read_session", down)
             keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))
     return answers
+
+
+def vacation_walk(route: Route, client: Any, path: str, cross: dict[str, str]) -> list[Any]:
+    """A vacation's answers: from another site, a form, bodies it cannot read, days out of
+    range, started (then started again), ended (then ended again)."""
+    start = path.removesuffix("/end")
+    sent = [client.post(path, json={"days": 3}, headers=cross, raw=True)]
+    if not route.path.endswith("/end"):
+        sent.append(client.post(path, data={"days": "3"}, raw=True))  # a form, not JSON
+        for data in ("{", "[]", '{"days": "3"}', '{"days": 0}', '{"days": 100000}'):
+            sent.append(client.post(path, data=data, content_type="application/json", raw=True))
+    sent.append(client.post(start, json={"days": 3}, raw=True))
+    sent.append(client.post(path, json={"days": 3}, raw=True))  # again: already away, or ended
+    if route.path.endswith("/end"):
+        sent.append(client.post(path, raw=True))  # no vacation left to end
+    return [(answer.status_code, answer.get_json()) for answer in sent]
 
 
 def take_back_walk(
