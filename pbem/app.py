@@ -34,6 +34,7 @@ from pbem.storage.pooler import refuse_unannounced_pooler
 from pbem.web import (
     account,
     api,
+    apiplayer,
     bodies,
     csrf,
     devmail,
@@ -143,7 +144,8 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(notes.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)
-    app.register_blueprint(api.bp)
+    # The API's one blueprint, with the routes pbem.web.apiplayer adds to it.
+    app.register_blueprint(apiplayer.bp)
     app.register_blueprint(opentables.bp)
     app.register_blueprint(leagues.bp)
     if config["MAIL_BACKEND"] == "file":

@@ -634,6 +634,9 @@ VOCABULARY: dict[str, Msgid] = {
     "api.error.body": N_("Send a JSON object with a “turn” string and a “move” object."),
     "export.notes": N_("My notes"),
     "api.error.notes": N_("Send a JSON object with a “text” string."),
+    "api.error.signed_out": N_(
+        "Sign in on this device first: this acts for the player signed in, by the pages' session."
+    ),
     "api.error.json": N_("The body is not JSON that can be read (or it is nested too deeply)."),
     "api.error.move": N_("The rules cannot read this move: see legal_moves for its shape."),
     "error.csrf": N_(

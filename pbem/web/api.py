@@ -20,10 +20,10 @@ from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Note, Player
-from pbem.players import account, notes, page, plans, standing
+from pbem.players import notes, page, plans, standing
 from pbem.players.opentables import open_tables
 from pbem.present.api import game_json
-from pbem.present.forms import NOTE_MAX, NoteForm, VacationForm
+from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
 from pbem.present.mailstate import seat_mail
 from pbem.present.text import error_text, say
@@ -41,8 +41,6 @@ from pbem.web.apimodels import (
     SettingsRequest,
     StandingRequest,
     TakeBackAnswer,
-    Vacation,
-    VacationRequest,
     read_body,
     read_move,
 )
@@ -268,62 +266,6 @@ def settings(token: str) -> tuple[Response, int] | Response:
         return jsonify({"auto_vacation": player.auto_vacation})
 
 
-def _seat_player(token: str) -> tuple[int, str]:
-    """The id of the seat's player and the answer's language, for a link checked now."""
-    with read_session(engine()) as session:
-        _, table, seat_no = open_seat(session, token, now())
-        return id_of(table[seat_no][1]), _lang(table, seat_no)
-
-
-def _vacation_json(session: Any, player: Player) -> dict[str, Any]:
-    moment = now()
-    away = account.current_vacation(session, player, moment)
-    left = player.vacation_days - account.days_used(session, player, moment.year)
-    return Vacation(
-        away=away is not None,
-        starts_at=away.starts_at if away else None,
-        ends_at=away.ends_at if away else None,
-        days_left=max(left, 0),
-    ).model_dump(mode="json")
-
-
-@bp.post("/seat/<token>/vacation")
-def vacation(token: str) -> tuple[Response, int] | Response:
-    """Start a vacation, as the settings page does (the same allowance and checks)."""
-    player_id, lang = _seat_player(token)
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), VacationRequest)
-    if isinstance(read, str):
-        return error(
-            400, read, say(lang, "api.error.json" if read == "bad_json" else "api.error.body")
-        )
-    try:
-        days = VacationForm.read({"days": read.days}).days
-        with write_session(engine()) as session:
-            player = session.get(Player, player_id)
-            assert player is not None  # a seat's player is never deleted
-            account.start_vacation(session, site(), player, days, now())
-            return jsonify(_vacation_json(session, player))
-    except PlayError as exc:
-        code = "bad_request" if exc.key == "settings.error.days" else "vacation"
-        return error(exc.status, code, say(lang, exc.key, **exc.params))
-
-
-@bp.post("/seat/<token>/vacation/end")
-def vacation_end(token: str) -> tuple[Response, int] | Response:
-    """End the vacation under way, as the settings page does."""
-    player_id, lang = _seat_player(token)
-    try:
-        with write_session(engine()) as session:
-            player = session.get(Player, player_id)
-            assert player is not None
-            account.end_vacation(session, player, now())
-            return jsonify(_vacation_json(session, player))
-    except PlayError as exc:
-        return error(exc.status, "vacation", say(lang, exc.key, **exc.params))
-
-
 @bp.post("/seat/<token>/takeback")
 def take_back(token: str) -> tuple[Response, int] | Response:
     """Ask to take back the seat's last move; answered with the view (409: nothing to take
@@ -372,6 +314,10 @@ def _refused(problem: PlayError, lang: str) -> tuple[Response, int]:
     if problem.key.startswith("takeback."):
         code = "take_back"  # nothing to take back or answer now, or a request waiting
     return error(problem.status, code, say(lang, problem.key, **problem.params))
+
+
+# The API's other module (pbem.web.apiplayer) answers as these routes do.
+seat_lang, seat_view, refused = _lang, _seat_view, _refused
 
 
 def is_api() -> bool:

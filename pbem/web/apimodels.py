@@ -33,6 +33,8 @@ ErrorCode = Literal[
     "not_active",
     "take_back",
     "vacation",
+    "refused",
+    "signed_out",
     "not_found",
     "method_not_allowed",
     "too_large",
@@ -365,6 +367,34 @@ class Vacation(Answer):
     starts_at: datetime | None
     ends_at: datetime | None = Field(description="When the clocks run again")
     days_left: int = Field(ge=0, description="Vacation days left this calendar year")
+
+
+class JoinRequest(BaseModel):
+    """Taking a seat at an open table, or joining a league: {} will do."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    share: str = Field(
+        default="",
+        max_length=200,
+        description="An open table's checkable deal: the player's share, as the page's "
+        "script makes it (empty: none)",
+    )
+
+
+class Seated(Answer):
+    """The seat taken at an open table, with its link's token (a secret: keep it)."""
+
+    game: int
+    seat: int = Field(ge=0)
+    token: str = Field(description="The seat's link token: /api/v1/seat/<token>, /p/<token>")
+
+
+class Blocked(Answer):
+    """Whether the signed-in player now blocks this player."""
+
+    player: int
+    blocked: bool
 
 
 Body = TypeVar("Body", bound=BaseModel)
