@@ -390,6 +390,34 @@ class Seated(Answer):
     token: str = Field(description="The seat's link token: /api/v1/seat/<token>, /p/<token>")
 
 
+class SeekRequest(BaseModel):
+    """A standing seek, as the open tables page's form takes it."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    game: Slug
+    lang: Lang = "en"
+    rating_min: int | None = Field(default=None, description="The others' lowest rating")
+    rating_max: int | None = Field(default=None, description="The others' highest rating")
+
+
+class StandingSeek(Answer):
+    """One of the player's standing seeks."""
+
+    id: int
+    game: Slug
+    lang: Lang
+    rating_min: int | None
+    rating_max: int | None
+
+
+class Seeks(Answer):
+    """The signed-in player's standing seeks, and the seat a new seek took at once, if any."""
+
+    seeks: list[StandingSeek]
+    seated: Seated | None = Field(description="Matched at once: the seat it took, with its link")
+
+
 class Blocked(Answer):
     """Whether the signed-in player now blocks this player."""
 

@@ -1,6 +1,7 @@
 """The API's actions of a player, through the functions the pages call: a vacation and
 leaving a game (by a seat's link), and, for the player signed in on this device (the
-pages' session cookie), blocks, taking a seat at an open table and joining a league.
+pages' session cookie), blocks, standing seeks, taking a seat at an open table and
+joining a league.
 
 The CSRF rules are the pages' (pbem.web.csrf): a write from another site is refused
 (Origin, Sec-Fetch-Site), and the session's writes take PUT, DELETE or a JSON body,
@@ -19,18 +20,30 @@ from pbem.errors import PlayError
 from pbem.leagues import setup
 from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Player
-from pbem.opentables import join_table
+from pbem.opentables import join_table, remove_seek, save_seek
 from pbem.players import account, blocks
+from pbem.players.opentables import seeks_of
 from pbem.present.forms import VacationForm
 from pbem.present.i18n import languages
+from pbem.present.openforms import SeekForm
 from pbem.present.text import say
 from pbem.seat_choices import leave
 from pbem.storage.db import read_session, write_session
-from pbem.storage.ratelimit import OPEN_JOINS, Limit, exceeded, record
+from pbem.storage.ratelimit import OPEN_JOINS, OPEN_POSTS, Limit, exceeded, record
 from pbem.storage.store import find_seat, id_of
 from pbem.web import bad_link, engine, now, site
 from pbem.web.api import bp, error, refused, seat_lang, seat_view
-from pbem.web.apimodels import Blocked, JoinRequest, Seated, Vacation, VacationRequest, read_body
+from pbem.web.apimodels import (
+    Blocked,
+    JoinRequest,
+    Seated,
+    SeekRequest,
+    Seeks,
+    StandingSeek,
+    Vacation,
+    VacationRequest,
+    read_body,
+)
 from pbem.web.leagues import JOINS
 from pbem.web.seats import open_seat
 from pbem.web.signin import current_player_id
@@ -225,3 +238,69 @@ def join_league(token: str) -> Answer:
         found = league_by_key(session, token)
         assert found is not None
         return jsonify(league_json(league_view(session, site(), found, None)))
+
+
+def _seeks_json(session: Any, player_id: int, seated: Seated | None) -> Response:
+    shown = [
+        StandingSeek(
+            id=s.id or 0,
+            game=s.slug,  # type: ignore[arg-type]
+            lang=s.lang,  # type: ignore[arg-type]
+            rating_min=s.rating_min,
+            rating_max=s.rating_max,
+        )
+        for s in seeks_of(session, player_id)
+    ]
+    return jsonify(Seeks(seeks=shown, seated=seated).model_dump(mode="json"))
+
+
+@bp.get("/open/seeks")
+def seeks() -> Answer:
+    """The signed-in player's standing seeks."""
+    viewer = current_player_id()
+    if viewer is None:
+        return _signed_out(_lang())
+    with read_session(engine()) as session:
+        return _seeks_json(session, viewer, None)
+
+
+@bp.post("/open/seeks")
+def seek() -> Answer:
+    """Keep a standing seek, as the open tables page does (the same form, limits and
+    matching): a fitting open table seats the player at once, and the answer names it."""
+    lang = _lang()
+    viewer = current_player_id()
+    if viewer is None:
+        return _signed_out(lang)
+    if not request.is_json:
+        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
+    read = read_body(request.get_data(cache=False), SeekRequest)
+    if isinstance(read, str):
+        return _unreadable(read, lang)
+    try:
+        form = SeekForm.read(read.model_dump())
+        limited = _used_up(OPEN_POSTS, viewer, lang)
+        if limited is not None:
+            return limited
+        with write_session(engine()) as session:
+            seat = save_seek(
+                session, site(), viewer, form.game, form.lang, form.rating_range, now()
+            )
+            seated = None
+            if seat is not None:
+                token = urlsplit(site().seat_url(seat)).path.rsplit("/", 1)[1]
+                seated = Seated(game=seat.game_id, seat=seat.seat, token=token)
+            return _seeks_json(session, viewer, seated)
+    except PlayError as exc:
+        return error(exc.status, "refused", say(lang, exc.key, **exc.params))
+
+
+@bp.delete("/open/seeks/<int(max=2147483647):seek_id>")
+def unseek(seek_id: int) -> Answer:
+    """Remove one of the signed-in player's seeks (another's, or one used: nothing)."""
+    viewer = current_player_id()
+    if viewer is None:
+        return _signed_out(_lang())
+    with write_session(engine()) as session:
+        remove_seek(session, viewer, seek_id)
+        return _seeks_json(session, viewer, None)

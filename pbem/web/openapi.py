@@ -28,6 +28,8 @@ from pbem.web.apimodels import (
     PlanRequest,
     PlayerRatings,
     Seated,
+    SeekRequest,
+    Seeks,
     Settings,
     SettingsRequest,
     Standing,
@@ -349,6 +351,37 @@ ROUTES = (
         (400, 401, 403, 409, 415, *LINK, *ANY),
         body=JoinRequest,
     ),
+    Route(
+        "get",
+        "/api/v1/open/seeks",
+        "openSeeks",
+        "The signed-in player's standing seeks",
+        Seeks,
+        "The seeks, oldest first",
+        (401, 503, *ANY),
+        token=False,
+    ),
+    Route(
+        "post",
+        "/api/v1/open/seeks",
+        "openSeek",
+        "Keep a standing seek: a fitting open table seats the player at once",
+        Seeks,
+        "The seeks, and the seat taken at once if one fitted",
+        (400, 401, 403, 415, 429, 503, *ANY),
+        body=SeekRequest,
+        token=False,
+    ),
+    Route(
+        "delete",
+        "/api/v1/open/seeks/{seek_id}",
+        "openSeekRemove",
+        "Remove one of the signed-in player's seeks",
+        Seeks,
+        "The seeks left",
+        (401, 403, 503, *ANY),
+        token=False,
+    ),
 )
 
 TOKEN = {
@@ -385,8 +418,18 @@ GAME_ID = {
 }
 
 
+SEEK_ID = {
+    "name": "seek_id",
+    "in": "path",
+    "required": True,
+    "description": "The seek's number, as in /api/v1/open/seeks",
+    "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647},
+}
+
+
 def _ids(path: str) -> list[dict[str, Any]]:
-    return [PLAYER_ID] * ("{player_id}" in path) + [GAME_ID] * ("{game_id}" in path)
+    named = {"{player_id}": PLAYER_ID, "{game_id}": GAME_ID, "{seek_id}": SEEK_ID}
+    return [parameter for name, parameter in named.items() if name in path]
 
 
 def _json(model: type[BaseModel], description: str) -> dict[str, Any]:

@@ -119,3 +119,26 @@ def test_a_signed_in_player_blocks_joins_a_table_and_a_league_over_the_api(
     assert answer.status_code == 200
     assert "Leo" in {line["name"] for line in answer.get_json()["standings"]}
     assert client.post(f"/api/v1/leagues/{key}x/join", json={}, raw=True).status_code == 404
+
+
+def test_standing_seeks_over_the_api(client: Any, app: Any) -> None:
+    ana, leo = players(app, "Ana", "Leo")
+    assert client.get("/api/v1/open/seeks").status_code == 401
+    sign_in_as(client, app, leo)
+    kept = client.post("/api/v1/open/seeks", json={"game": "colour-bazaar"}, raw=True)
+    assert kept.status_code == 200
+    (seek,) = kept.get_json()["seeks"]
+    assert kept.get_json()["seated"] is None
+    assert client.get("/api/v1/open/seeks").get_json()["seeks"] == [seek]
+    bad = client.post(
+        "/api/v1/open/seeks", json={"game": "colour-bazaar", "rating_min": 99999}, raw=True
+    )
+    assert bad.status_code == 400 and bad.get_json()["error"] == "refused"
+    left = client.delete(f"/api/v1/open/seeks/{seek['id']}").get_json()
+    assert left == {"seeks": [], "seated": None}
+    # A table waiting that fits: the seek takes its seat at once, and names it.
+    table = post(app, ana)
+    matched = client.post("/api/v1/open/seeks", json={"game": "colour-bazaar"}, raw=True)
+    seated = matched.get_json()["seated"]
+    assert (seated["game"], seated["seat"]) == (table, 1)
+    assert client.get(f"/api/v1/seat/{seated['token']}").status_code == 200

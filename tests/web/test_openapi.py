@@ -18,7 +18,7 @@ from pbem.opentables import post_table
 from pbem.play import Invitee, create_game
 from pbem.present.i18n import languages
 from pbem.storage.db import write_session
-from pbem.storage.ratelimit import BAD_LINKS, OPEN_JOINS, record
+from pbem.storage.ratelimit import BAD_LINKS, OPEN_JOINS, OPEN_POSTS, record
 from pbem.storage.store import seats_of
 from pbem.web import apimodels
 from pbem.web.apimodels import Error, MoveRequest, read_move
@@ -69,7 +69,7 @@ def table(client: Any, app: Any, smtpd: Any) -> dict[str, str]:
 
 def concrete(route: Route, token: str, player: str = "1", game: str = "1") -> str:
     path = route.path.replace("{token}", token).replace("{player_id}", player)
-    return path.replace("{game_id}", game)
+    return path.replace("{game_id}", game).replace("{seek_id}", "1")
 
 
 def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch: Any) -> list[Any]:
@@ -169,7 +169,15 @@ def vacation_walk(route: Route, client: Any, path: str, cross: dict[str, str]) -
 
 
 # The routes that act for the player signed in on the device (pbem.web.apiplayer).
-SESSION_ROUTES = {"playerBlock", "playerUnblock", "openJoin", "leagueJoin"}
+SESSION_ROUTES = {
+    "playerBlock",
+    "playerUnblock",
+    "openJoin",
+    "leagueJoin",
+    "openSeeks",
+    "openSeek",
+    "openSeekRemove",
+}
 
 
 def session_walk(
@@ -202,6 +210,19 @@ def session_walk(
         for _ in range(OPEN_JOINS.count):
             record(engine, OPEN_JOINS, "player:2", moment)
         sent += [client.post(joining, json={}, raw=True)]  # the day's joins are used up
+    elif route.operation == "openSeek":
+        moment = app.config["CLOCK"]()
+        sent.append(client.post(path, json={"game": "colour-bazaar"}, raw=True))  # kept
+        sent.append(
+            client.post(path, json={"game": "colour-bazaar", "rating_min": 99999}, raw=True)
+        )
+        sent.append(database_down(send, path, {"json": {"game": "colour-bazaar"}, "raw": True},
+                                  monkeypatch))  # fmt: skip
+        for _ in range(OPEN_POSTS.count):
+            record(engine, OPEN_POSTS, "player:2", moment)
+        sent.append(client.post(path, json={"game": "colour-bazaar"}, raw=True))  # used up
+    elif route.operation in ("openSeeks", "openSeekRemove"):
+        sent.append(send(path))
     else:  # a league: the table's has started; an open one forming takes the player
         sent.append(client.post(path, json={}, raw=True))
         league_id = make_league(app, [4, 5, 6], start=False, is_open=True, most_players="4")
