@@ -49,7 +49,8 @@ REFUSALS = {
     401: "No player is signed in on this device: these routes act for the player the "
     "pages' session cookie names (sign in on the site first)",
     403: "Sent from another site (Origin or Sec-Fetch-Site): refused",
-    404: "No such link, or a revoked one; no such player or open table",
+    404: "No such link, or a revoked one; no such player or open table, or a number past "
+    "the largest one",
     405: "This method is not allowed at this path (Allow lists those that are)",
     409: "The turn was already played (stale), or the game is not being played; for a take "
     "back: nothing to take back or answer now, or a request already waiting; for a join: "
@@ -379,7 +380,7 @@ ROUTES = (
         "Remove one of the signed-in player's seeks",
         Seeks,
         "The seeks left",
-        (401, 403, 503, *ANY),
+        (401, 403, 404, 503, *ANY),
         token=False,
     ),
 )

@@ -223,6 +223,8 @@ def session_walk(
         sent.append(client.post(path, json={"game": "colour-bazaar"}, raw=True))  # used up
     elif route.operation in ("openSeeks", "openSeekRemove"):
         sent.append(send(path))
+        if "{seek_id}" in route.path:  # a number no route takes
+            sent.append(send(concrete(route, "").replace("/1", "/2147483648")))
     else:  # a league: the table's has started; an open one forming takes the player
         sent.append(client.post(path, json={}, raw=True))
         league_id = make_league(app, [4, 5, 6], start=False, is_open=True, most_players="4")
