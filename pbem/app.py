@@ -34,6 +34,7 @@ from pbem.storage.pooler import refuse_unannounced_pooler
 from pbem.web import (
     account,
     api,
+    apiplayer,
     bodies,
     csrf,
     devmail,
@@ -50,6 +51,7 @@ from pbem.web import (
     plan,
     players,
     replay,
+    reports,
     rules,
     signin,
     standing,
@@ -116,6 +118,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         domain=thread_domain(config),
         reply_domain=config["REPLY_DOMAIN"],
         turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),
+        operator_email=config["OPERATOR_EMAIL"],
     )
     app.extensions["pbem"] = {"engine": engine, "site": site}
     trusted = trusted_proxies(config)
@@ -137,10 +140,12 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(me.bp)
     app.register_blueprint(mailfix.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(reports.bp)
     app.register_blueprint(notes.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)
-    app.register_blueprint(api.bp)
+    # The API's one blueprint, with the routes pbem.web.apiplayer adds to it.
+    app.register_blueprint(apiplayer.bp)
     app.register_blueprint(opentables.bp)
     app.register_blueprint(leagues.bp)
     if config["MAIL_BACKEND"] == "file":

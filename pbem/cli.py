@@ -40,6 +40,7 @@ from pbem.mailout.dkim import record_name, record_value, zone_line
 from pbem.mailout.dkimkey import dkim_key
 from pbem.models import Game, MailAddress, Player, Seat
 from pbem.players.computers import LEVELS
+from pbem.players.reports_cli import bar_command, reports_command, unbar_command
 from pbem.present.forms import TimeControl
 from pbem.present.text import render, say
 from pbem.storage import backup
@@ -455,6 +456,9 @@ COMMANDS = [
     inbound_command,
     dkim_record_command,
     mail_status_command,
+    reports_command,
+    bar_command,
+    unbar_command,
 ]
 
 

@@ -26,6 +26,9 @@ DEFAULTS: dict[str, Any] = {
     "MAIL_DIR": str(INSTANCE / "mail"),
     "MAIL_FROM": "pbem@localhost",
     "MAIL_FROM_NAME": "pbem",
+    # Where players' reports of other players go (pbem.players.reports); empty: no report
+    # button is shown and no report is taken.
+    "OPERATOR_EMAIL": "",
     "SMTP_HOST": "localhost",
     "SMTP_PORT": 25,
     "SMTP_USER": "",
@@ -172,6 +175,9 @@ def check_config(config: dict[str, Any]) -> None:
         )
     if float(config.get("LIVE_KEEPALIVE", 0)) <= 0:
         raise ConfigError("PBEM_LIVE_KEEPALIVE must be a number of seconds above 0.")
+    operator = str(config.get("OPERATOR_EMAIL") or "")
+    if operator and not re.match(r"^[^@\s<>,]+@[^@\s<>,]+\.[^@\s<>,]+$", operator):
+        raise ConfigError("PBEM_OPERATOR_EMAIL must be one address, as ops@example.org, or empty.")
     trusted_proxies(config)
     database_settings(config)
 

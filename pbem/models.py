@@ -535,3 +535,27 @@ class Bounce(SQLModel, table=True):
     reason: str = Field(default="", max_length=300)
     received_at: datetime
     scored_at: datetime | None = None
+
+
+class Report(SQLModel, table=True):
+    """A player's report of another to the operator (pbem.players.reports): who, why, and
+    where (a game and a talk message, or the reported player's page)."""
+
+    # The day's count of one reporter's reports (the limit) reads this index.
+    __table_args__ = (Index("ix_report_by", "reporter_id", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    reporter_id: int = Field(foreign_key="player.id")
+    reported_id: int = Field(foreign_key="player.id", index=True)
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    talk_id: int | None = Field(default=None, foreign_key="talk.id")
+    created_at: datetime
+
+
+class Bar(SQLModel, table=True):
+    """An account the operator barred from open tables, leagues and ratings (`pbem bar`)."""
+
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    reason: str = Field(default="", max_length=300)
+    created_at: datetime

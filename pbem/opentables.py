@@ -39,6 +39,7 @@ from pbem.players.opentables import (
     table_of,
     tables_for,
 )
+from pbem.players.reports import refuse_barred
 from pbem.present.forms import TimeControl
 from pbem.storage.allowance import OPEN_POSTS, OverLimit, count_act, hold
 from pbem.storage.store import id_of, lock_game, seats_of
@@ -72,6 +73,7 @@ def post_table(
     share: str = "",
 ) -> Game:
     """Post an open table for `seats` players, the poster seated; fitting seeks fill it."""
+    refuse_barred(session, player_id)
     player = session.get(Player, player_id)
     if player is None:
         raise PlayError("error.no_seat")
@@ -108,6 +110,7 @@ def join_table(
     was the last seat, else its poster is told who joined. `by_seek`: their seek seated
     them, and they are told so."""
     share = read_share(share)
+    refuse_barred(session, player_id)  # a barred player's seeks were removed with the bar
     game = lock_game(session, game_id)
     table = table_of(session, game_id)
     if table is None:
@@ -207,6 +210,7 @@ def save_seek(
     share of the deal of the game the seek seats them in."""
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
+    refuse_barred(session, player_id)
     if len(seeks_of(session, player_id)) >= MAX_SEEKS:
         raise PlayError("open.error.seeks", limit=MAX_SEEKS)
     low, high = rating_range

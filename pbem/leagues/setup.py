@@ -21,6 +21,7 @@ from pbem.models import League, LeagueMember, Player
 from pbem.play import Invitee, player_for
 from pbem.players.invitations import count_invitations
 from pbem.players.links import Site, new_key
+from pbem.players.reports import refuse_barred
 from pbem.present.forms import EMAIL, Form, TimeControl, clean_name
 from pbem.storage.versions import league_changed
 
@@ -120,6 +121,7 @@ def create(
     now: datetime,
 ) -> League:  # fmt: skip
     """A new league, its organiser its first member; each address invited by mail."""
+    refuse_barred(session, organiser.id or 0)
     rules = GAMES[form.game]
     if not rules.min_players <= form.table_size <= rules.max_players:
         raise PlayError("league.error.table_size", low=rules.min_players, high=rules.max_players)
@@ -184,6 +186,7 @@ def join(session: Session, site: Site, league_id: int, player_id: int, now: date
     member = member_of(session, league_id, player_id)
     if member is not None and member.status == "joined":
         return league
+    refuse_barred(session, player_id)
     if league.status != "forming":
         raise Gone("league.error.not_forming")
     if member is None or member.status != "invited":

@@ -225,6 +225,16 @@ def queue_player_mail(
     return row
 
 
+def queue_operator_mail(
+    session: Session, site: Site, event: str, now: datetime, extra: dict[str, Any]
+) -> Outbox:
+    """A mail to the operator (PBEM_OPERATOR_EMAIL), no player's: the sender finds the
+    address when it makes the mail (pbem.players.reports)."""
+    row = Outbox(**_row(site, event, None, None, now, extra))
+    session.add(row)
+    return row
+
+
 def queue_signin(session: Session, site: Site, address: str, now: datetime) -> None:
     """A sign-in link asked for `address`: the same row whether or not a player has it (the
     request does the same work, and tells nobody who plays here). The sender finds the

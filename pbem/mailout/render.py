@@ -21,7 +21,7 @@ from pbem.mailout.mailer import render_mail
 from pbem.mailout.notify import NOTIFICATIONS, decode
 from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
 from pbem.models import Game, Outbox, Player, Seat
-from pbem.players import signin
+from pbem.players import reports, signin
 from pbem.players.computers import is_computer_email
 from pbem.players.links import ADDRESS_TTL, Site, new_key
 from pbem.players.talk import visible
@@ -104,6 +104,8 @@ def render_row(
     `states` caches the games' states at the rows' plies across one drain; `player`, the
     row's player if the caller read it already."""
     states = states if states is not None else {}
+    if row.player_id is None and row.event == reports.EVENT:
+        return _operator_mail(session, site, row)
     facts = decode(row.extra)
     # An ask on /signin names an address, not a player: the player is found now, after the
     # request, so that the request did the same work whoever the address is.
@@ -156,6 +158,17 @@ def render_row(
     if row.event == ADDRESS_CONFIRM:
         to_addr = context["new_email"]  # the new address: its owner confirms it by the link
     return Rendered(to_addr, to_name, subject, text, html, headers)
+
+
+def _operator_mail(session: Session, site: Site, row: Outbox) -> Rendered:
+    """A report to the operator, in English (operator-facing, as the commands are); nobody
+    to send it to when the operator's address was removed since."""
+    to_addr, context = reports.render_report(session, site, row)
+    if not to_addr:
+        raise NoRecipient(f"outbox {row.id}: no operator address, or no report")
+    context["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
+    subject, text, html = render_mail(site.mail_templates, row.event, "en", context)
+    return Rendered(to_addr, "pbem operator", subject, text, html, {})
 
 
 # The mail that confirms a new address goes to that address (pbem.bounces.fix), not to the

@@ -18,7 +18,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from pbem.mailout.mailer import MailTemplates
 from pbem.models import Game, Player, Seat
 
-PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league", "address")
+PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league", "address", "report")
 # How long the link that confirms a new address works (pbem.bounces.fix).
 ADDRESS_TTL = timedelta(days=3)
 
@@ -116,6 +116,7 @@ class Site:
     reply_domain: str = ""  # where replies to turn mails go (pbem inbound); empty: none
     # How long a "your move" mail waits while the player looks at the page (TURN_MAIL_DELAY).
     turn_mail_delay: timedelta = timedelta(minutes=5)
+    operator_email: str = ""  # where reports go (PBEM_OPERATOR_EMAIL); empty: none taken
 
     def seat_url(self, seat: Seat) -> str:
         """The seat's own link."""
@@ -141,3 +142,8 @@ class Site:
         holds the address) and its player, and works for ADDRESS_TTL."""
         token = make_token(self.secret, "address", [outbox_id, player_id])
         return f"{self.base_url.rstrip('/')}/address/{token}"
+
+    def report_url(self, report_id: int) -> str:
+        """The operator's link to a report and its context (the page or talk it names)."""
+        token = make_token(self.secret, "report", [report_id])
+        return f"{self.base_url.rstrip('/')}/reports/{token}"

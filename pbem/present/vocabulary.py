@@ -634,6 +634,9 @@ VOCABULARY: dict[str, Msgid] = {
     "api.error.body": N_("Send a JSON object with a “turn” string and a “move” object."),
     "export.notes": N_("My notes"),
     "api.error.notes": N_("Send a JSON object with a “text” string."),
+    "api.error.signed_out": N_(
+        "Sign in on this device first: this acts for the player signed in, by the pages' session."
+    ),
     "api.error.json": N_("The body is not JSON that can be read (or it is nested too deeply)."),
     "api.error.move": N_("The rules cannot read this move: see legal_moves for its shape."),
     "error.csrf": N_(
@@ -972,4 +975,15 @@ VOCABULARY: dict[str, Msgid] = {
     "open.error.seated": N_("You already have a seat at this table."),
     "open.error.seats": N_("Choose as many players as the game allows."),
     "open.error.seeks": N_("You can keep at most %(limit)s standing seeks: remove one first."),
+    "report.error.barred": N_(
+        "The operator of this server barred your account from open tables, leagues and ratings."
+    ),
+    "report.error.long": N_("Say why in at most %(most)s characters."),
+    "report.error.many": N_(
+        "You sent %(most)s reports in the last 24 hours, as many as one day takes: try again later."
+    ),
+    "report.error.off": N_("This server takes no reports."),
+    "report.error.reason": N_("Say why you report this player."),
+    "report.error.self": N_("You cannot report yourself."),
+    "report.error.who": N_("There is no such player or message to report."),
 }

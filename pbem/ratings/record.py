@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from pbem.models import Game, Move, Rating, RatingChange, Seat
+from pbem.models import Bar, Game, Move, Rating, RatingChange, Seat
 from pbem.ratings import (
     COMPUTER_DEVIATION,
     COMPUTER_RATINGS,
@@ -162,6 +162,10 @@ def rate_game(session: Session, game_id: int, now: datetime) -> None:
         return
     seats = list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))))
     places = _places(slug, seats, list(outcome["ranks"]), shares(session, game_id))
+    # A barred account's games move no rating, theirs or their opponents' (pbem bar).
+    ids = [s.player_id for s in seats]
+    barred = set(session.exec(select(Bar.player_id).where(col(Bar.player_id).in_(ids))))
+    places = [p for p in places if p.player_id not in barred]
     people = sorted({p.player_id for p in places if p.player_id is not None})
     if not people:
         return

@@ -36,8 +36,6 @@ SIGN_INS = Limit("signin", 10, 3600)  # sign-in mails asked from one address: 10
 SIGN_IN_MAILS = Limit("signinmail", 3, 3600)  # sign-in mails sent to one player: 3 an hour
 # A signed-in player's open tables and seats taken (keyed "player:<id>", pbem.web.opentables):
 # each post or join mails others, so a day's worth is bounded.
-OPEN_POSTS = Limit("openpost", 10, 86400)  # open tables and seeks posted: 10 a day
-OPEN_JOINS = Limit("openjoin", 30, 86400)  # open seats taken: 30 a day
 
 
 def count(engine: Engine, limit: Limit, address: str, now: datetime) -> int:

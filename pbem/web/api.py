@@ -318,6 +318,10 @@ def _refused(problem: PlayError, lang: str) -> tuple[Response, int]:
     return error(problem.status, code, say(lang, problem.key, **problem.params))
 
 
+# The API's other module (pbem.web.apiplayer) answers as these routes do.
+seat_lang, seat_view, refused = _lang, _seat_view, _refused
+
+
 def is_api() -> bool:
     """Whether this request is for the API (its errors are JSON)."""
     return request.path.startswith(bp.url_prefix or "/api/")

@@ -32,6 +32,9 @@ ErrorCode = Literal[
     "stale",
     "not_active",
     "take_back",
+    "vacation",
+    "refused",
+    "signed_out",
     "not_found",
     "method_not_allowed",
     "too_large",
@@ -364,6 +367,79 @@ class Settings(Answer):
     """The player's settings, as they now stand (for all their games)."""
 
     auto_vacation: bool
+
+
+class VacationRequest(BaseModel):
+    """A vacation to start now."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    days: int = Field(description="How many days, from now: 1 to the most one vacation takes")
+
+
+class Vacation(Answer):
+    """The player's vacation (for all their games) and the days left of this year's allowance."""
+
+    away: bool = Field(description="Whether a vacation is under way or still to come")
+    starts_at: datetime | None
+    ends_at: datetime | None = Field(description="When the clocks run again")
+    days_left: int = Field(ge=0, description="Vacation days left this calendar year")
+
+
+class JoinRequest(BaseModel):
+    """Taking a seat at an open table, or joining a league: {} will do."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    share: str = Field(
+        default="",
+        max_length=200,
+        description="An open table's checkable deal: the player's share, as the page's "
+        "script makes it (empty: none)",
+    )
+
+
+class Seated(Answer):
+    """The seat taken at an open table, with its link's token (a secret: keep it)."""
+
+    game: int
+    seat: int = Field(ge=0)
+    token: str = Field(description="The seat's link token: /api/v1/seat/<token>, /p/<token>")
+
+
+class SeekRequest(BaseModel):
+    """A standing seek, as the open tables page's form takes it."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    game: Slug
+    lang: Lang = "en"
+    rating_min: int | None = Field(default=None, description="The others' lowest rating")
+    rating_max: int | None = Field(default=None, description="The others' highest rating")
+
+
+class StandingSeek(Answer):
+    """One of the player's standing seeks."""
+
+    id: int
+    game: Slug
+    lang: Lang
+    rating_min: int | None
+    rating_max: int | None
+
+
+class Seeks(Answer):
+    """The signed-in player's standing seeks, and the seat a new seek took at once, if any."""
+
+    seeks: list[StandingSeek]
+    seated: Seated | None = Field(description="Matched at once: the seat it took, with its link")
+
+
+class Blocked(Answer):
+    """Whether the signed-in player now blocks this player."""
+
+    player: int
+    blocked: bool
 
 
 Body = TypeVar("Body", bound=BaseModel)

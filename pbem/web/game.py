@@ -108,6 +108,7 @@ def _render_page(
     }
     context["talk"] = [
         {
+            "id": m.id,
             "who": names[m.seat],
             "to": names[m.to_seat] if m.to_seat is not None else None,
             "mine": m.seat == seat_no,
@@ -116,6 +117,8 @@ def _render_page(
         }
         for m in talk.visible(session, game, seat_no)
     ]
+    # Others' messages carry a report button where reports go somewhere (PBEM_OPERATOR_EMAIL).
+    context["can_report"] = seat_no is not None and bool(site().operator_email)
     context["deal"] = deal_shown(game, [s.share for s in seats], unshared(seats))
     context.update(table_context(session, table, seat_no, game.status, tz, lang, token))
     if game.status in ("forming", "active"):

@@ -15,8 +15,10 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from pbem.web.apimodels import (
+    Blocked,
     Document,
     Error,
+    JoinRequest,
     League,
     MoveRequest,
     Notes,
@@ -25,11 +27,16 @@ from pbem.web.apimodels import (
     Plan,
     PlanRequest,
     PlayerRatings,
+    Seated,
+    SeekRequest,
+    Seeks,
     Settings,
     SettingsRequest,
     Standing,
     StandingRequest,
     TakeBackAnswer,
+    Vacation,
+    VacationRequest,
     View,
 )
 
@@ -37,15 +44,21 @@ REF = "#/components/schemas/{model}"
 
 # What each refusal means; a route lists those it can give.
 REFUSALS = {
-    400: "The body or the move cannot be taken (see message)",
+    400: "The body or the move cannot be taken (see message); for a vacation: one is "
+    "already under way, none is, or the year's allowance is spent",
+    401: "No player is signed in on this device: these routes act for the player the "
+    "pages' session cookie names (sign in on the site first)",
     403: "Sent from another site (Origin or Sec-Fetch-Site): refused",
-    404: "No such link, or a revoked one",
+    404: "No such link, or a revoked one; no such player or open table, or a number past "
+    "the largest one",
     405: "This method is not allowed at this path (Allow lists those that are)",
     409: "The turn was already played (stale), or the game is not being played; for a take "
-    "back: nothing to take back or answer now, or a request already waiting",
+    "back: nothing to take back or answer now, or a request already waiting; for a join: "
+    "the table or league no longer takes players, or not this one (see message)",
     413: "The body is larger than 16 KiB (sized or chunked): refused unread",
     415: "The body is not application/json",
-    429: "Too many wrong links from this address: wait and try again",
+    429: "Too many wrong links from this address, or (signed in) too many joins for the "
+    "day or the hour, as the pages allow: wait and try again",
     503: "The database is not answering: nothing was changed",
 }
 # Every request's body is bounded (pbem.web.bodies): a chunked one past the limit gets
@@ -101,6 +114,34 @@ ROUTES = (
         "The settings as they now stand",
         (400, 403, 415, *LINK, *ANY),
         body=SettingsRequest,
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/vacation",
+        "seatVacation",
+        "Start a vacation of some days from now: the clocks stand still in all the player's games",
+        Vacation,
+        "The vacation is under way",
+        (400, 403, 415, *LINK, *ANY),
+        body=VacationRequest,
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/vacation/end",
+        "seatVacationEnd",
+        "End the vacation under way: the clocks run again and the unused days return",
+        Vacation,
+        "The vacation is over",
+        (400, 403, *LINK, *ANY),
+    ),
+    Route(
+        "post",
+        "/api/v1/seat/{token}/leave",
+        "seatLeave",
+        "Leave the game: a computer plays the seat from now on; the result stays the player's",
+        View,
+        "The seat is left (again: nothing more): the seat's view",
+        (403, 409, *LINK, *ANY),
     ),
     Route(
         "get",
@@ -269,6 +310,79 @@ ROUTES = (
         ANY,
         token=False,
     ),
+    Route(
+        "put",
+        "/api/v1/players/{player_id}/block",
+        "playerBlock",
+        "The signed-in player blocks this one: never seated together again, their private "
+        "messages hidden",
+        Blocked,
+        "The block stands (again: nothing more)",
+        (400, 401, 403, 404, 503, *ANY),
+        token=False,
+    ),
+    Route(
+        "delete",
+        "/api/v1/players/{player_id}/block",
+        "playerUnblock",
+        "The signed-in player lifts their block of this one",
+        Blocked,
+        "No block stands",
+        (401, 403, 404, 503, *ANY),
+        token=False,
+    ),
+    Route(
+        "post",
+        "/api/v1/open/{game_id}/join",
+        "openJoin",
+        "The signed-in player takes a seat at an open table (the game starts when it is full)",
+        Seated,
+        "The seat taken, with its link",
+        (400, 401, 403, 404, 409, 415, 429, 503, *ANY),
+        body=JoinRequest,
+        token=False,
+    ),
+    Route(
+        "post",
+        "/api/v1/leagues/{token}/join",
+        "leagueJoin",
+        "The signed-in player joins a league by its key (open, or one they are invited to)",
+        League,
+        "The league as it now stands (it starts once full)",
+        (400, 401, 403, 409, 415, *LINK, *ANY),
+        body=JoinRequest,
+    ),
+    Route(
+        "get",
+        "/api/v1/open/seeks",
+        "openSeeks",
+        "The signed-in player's standing seeks",
+        Seeks,
+        "The seeks, oldest first",
+        (401, 503, *ANY),
+        token=False,
+    ),
+    Route(
+        "post",
+        "/api/v1/open/seeks",
+        "openSeek",
+        "Keep a standing seek: a fitting open table seats the player at once",
+        Seeks,
+        "The seeks, and the seat taken at once if one fitted",
+        (400, 401, 403, 415, 429, 503, *ANY),
+        body=SeekRequest,
+        token=False,
+    ),
+    Route(
+        "delete",
+        "/api/v1/open/seeks/{seek_id}",
+        "openSeekRemove",
+        "Remove one of the signed-in player's seeks",
+        Seeks,
+        "The seeks left",
+        (401, 403, 404, 503, *ANY),
+        token=False,
+    ),
 )
 
 TOKEN = {
@@ -296,8 +410,27 @@ PLAYER_ID = {
 }
 
 
+GAME_ID = {
+    "name": "game_id",
+    "in": "path",
+    "required": True,
+    "description": "The open table's game number, as in /api/v1/open",
+    "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647},
+}
+
+
+SEEK_ID = {
+    "name": "seek_id",
+    "in": "path",
+    "required": True,
+    "description": "The seek's number, as in /api/v1/open/seeks",
+    "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647},
+}
+
+
 def _ids(path: str) -> list[dict[str, Any]]:
-    return [PLAYER_ID] if "{player_id}" in path else []
+    named = {"{player_id}": PLAYER_ID, "{game_id}": GAME_ID, "{seek_id}": SEEK_ID}
+    return [parameter for name, parameter in named.items() if name in path]
 
 
 def _json(model: type[BaseModel], description: str) -> dict[str, Any]:

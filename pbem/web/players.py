@@ -91,6 +91,8 @@ def player_page(player_id: int) -> tuple[str, int]:
             "own": viewer == player_id,
             "viewer": viewer,
             "blocked": blocked,
+            # The report button shows only where a report goes somewhere (PBEM_OPERATOR_EMAIL).
+            "can_report": bool(site().operator_email),
         }
     return render_template("players/page.html", **context), 200
 

@@ -19,6 +19,7 @@ from pbem.mailout.context import player_context
 from pbem.mailout.mailer import MAIL_TEMPLATES, make_templates, render_mail
 from pbem.mailout.notify import NOTIFICATIONS
 from pbem.models import Player, Vacation
+from pbem.players.reports import Shown
 from pbem.present.colour_bazaar import results as colour_bazaar_results
 from pbem.present.colour_bazaar import turn_table
 from pbem.present.i18n import languages, translations
@@ -97,6 +98,9 @@ PLAYER_EVENTS = {
     "league_over",
     "address_confirm",
     "mail_test",
+    "barred",
+    "unbarred",
+    "report",
 }
 # How long the recipient has left to move, by default, in each event's sample.
 DEFAULT_LEFT = {"your_turn": TWO_DAYS, "reminder": TWO_DAYS, "deadline_warning": timedelta(hours=5)}
@@ -264,6 +268,24 @@ BOUNCED = {
     "bounced_since": NOW,
     "forming": False,
 }
+# A report as the operator's mail gives it (pbem.players.reports); the operator's mail is
+# always in English, and is rendered in each language here like every other.
+REPORT = {
+    "report": Shown(
+        id=7,
+        created_at=NOW,
+        reporter="Zoé",
+        reporter_id=3,
+        reported="Ana <b>",
+        reported_id=1,
+        reason="Rude in the talk.\nTwice.",
+        game_id=12,
+        said="You all play like <snails>.",
+        watch_link="https://pbem.example/w/12-x",
+    ),
+    "report_link": "https://pbem.example/reports/7-x",
+    "reported_link": "https://pbem.example/players/1",
+}
 CASES = [
     ("invitation", {}),
     ("created", {}),
@@ -343,6 +365,9 @@ CASES = [
     ),
     ("address_confirm", {}),
     ("mail_test", {}),
+    ("barred", {}),
+    ("unbarred", {}),
+    ("report", REPORT),
     (
         "your_turn",
         {
@@ -406,6 +431,10 @@ def test_mail_renders(
         if "vacation" in context:
             ends = context["when"](context["vacation"].ends_at)
             assert ends and ends in body and ends in html
+        if "report" in context:  # the operator's: names, reason, message and links, escaped
+            shown = context["report"]
+            for text in (shown.reported, shown.reason, shown.said, context["report_link"]):
+                assert text in body and escape(text).replace("\n", "") in html.replace("\n", "")
         return
     assert "Colour Bazaar #12" in subject
     for sealed in (context.get("deal_sealed"), context.get("deal_committed")):
@@ -461,7 +490,11 @@ def test_the_subject_stays_and_the_first_line_says_the_time_left(
         assert context["time_left"] == "" and NAMES[1] in first
 
 
-@pytest.mark.parametrize(("event", "extra"), CASES)
+# The operator's mail is in English, as the commands are (pbem.mailout.render._operator_mail).
+OPERATOR_EVENTS = {"report"}
+
+
+@pytest.mark.parametrize(("event", "extra"), [c for c in CASES if c[0] not in OPERATOR_EVENTS])
 def test_french_mail_is_not_the_english_one(
     event: str, extra: dict[str, Any], outcome: dict[str, Any]
 ) -> None:

@@ -14,14 +14,19 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from pbem.games import GAMES
+from pbem.opentables import post_table
+from pbem.play import Invitee, create_game
 from pbem.present.i18n import languages
+from pbem.storage.allowance import OPEN_JOINS, OPEN_POSTS, Allowance, OverLimit, take
+from pbem.storage.db import write_session
 from pbem.storage.ratelimit import BAD_LINKS
+from pbem.storage.store import seats_of
 from pbem.web import apimodels
 from pbem.web.apimodels import Error, MoveRequest, read_move
 from pbem.web.bodies import API_MAX_BODY
 from pbem.web.openapi import ROUTES, Route, document
 from tests.leagues.helpers import add_players, league_key, make_league
-from tests.web.helpers import start_game
+from tests.web.helpers import sign_in_as, start_game
 from tests.web.test_api import acting, api
 
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -63,8 +68,9 @@ def table(client: Any, app: Any, smtpd: Any) -> dict[str, str]:
     }
 
 
-def concrete(route: Route, token: str, player: str = "1") -> str:
-    return route.path.replace("{token}", token).replace("{player_id}", player)
+def concrete(route: Route, token: str, player: str = "1", game: str = "1") -> str:
+    path = route.path.replace("{token}", token).replace("{player_id}", player)
+    return path.replace("{game_id}", game).replace("{seek_id}", "1")
 
 
 def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch: Any) -> list[Any]:
@@ -86,7 +92,13 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
     status, body = chunked_too_large(app, route.method, path)
     answers.append((status, json.loads(body)))
     cross = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
-    if route.method == "post":
+    if "/vacation" in route.path:
+        answers.extend(vacation_walk(route, client, path, cross))
+    elif route.path.endswith("/leave"):
+        answers.extend(leave_walk(app, client, path, cross))
+    elif route.operation in SESSION_ROUTES:
+        answers.extend(session_walk(route, app, client, path, cross, monkeypatch))
+    elif route.method == "post":
         view = client.get(concrete(ROUTES[0], token)).get_json()
         good = {"turn": view["turn"], "move": view["legal_moves"][0]}
         keep(client.post(path, json=good, headers=cross, raw=True))
@@ -136,8 +148,120 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
                 keep(getattr(guesser, route.method)(wrong))
         with monkeypatch.context() as patch:
             patch.setattr("pbem.web.api.read_session", down)
+            patch.setattr("pbem.web.apiplayer.read_session", down)
             keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))
     return answers
+
+
+def vacation_walk(route: Route, client: Any, path: str, cross: dict[str, str]) -> list[Any]:
+    """A vacation's answers: from another site, a form, bodies it cannot read, days out of
+    range, started (then started again), ended (then ended again)."""
+    start = path.removesuffix("/end")
+    sent = [client.post(path, json={"days": 3}, headers=cross, raw=True)]
+    if not route.path.endswith("/end"):
+        sent.append(client.post(path, data={"days": "3"}, raw=True))  # a form, not JSON
+        for data in ("{", "[]", '{"days": "3"}', '{"days": 0}', '{"days": 100000}'):
+            sent.append(client.post(path, data=data, content_type="application/json", raw=True))
+    sent.append(client.post(start, json={"days": 3}, raw=True))
+    sent.append(client.post(path, json={"days": 3}, raw=True))  # again: already away, or ended
+    if route.path.endswith("/end"):
+        sent.append(client.post(path, raw=True))  # no vacation left to end
+    return [(answer.status_code, answer.get_json()) for answer in sent]
+
+
+# The routes that act for the player signed in on the device (pbem.web.apiplayer).
+SESSION_ROUTES = {
+    "playerBlock",
+    "playerUnblock",
+    "openJoin",
+    "leagueJoin",
+    "openSeeks",
+    "openSeek",
+    "openSeekRemove",
+}
+
+
+def session_walk(
+    route: Route, app: Any, client: Any, path: str, cross: dict[str, str], monkeypatch: Any
+) -> list[Any]:
+    """A signed-in player's request: signed out, from another site, bodies it cannot read,
+    done, refused, past the pages' allowance, and with the database down."""
+    send = getattr(client, route.method)
+    # A JSON body where the route takes one; no form token ever (raw), as any API client.
+    extra: dict[str, Any] = {"json": {}, "raw": True} if route.body else {}
+    sent = [getattr(app.test_client(), route.method)(path, **extra)]  # signed out
+    sign_in_as(client, app, 2)
+    sent.append(send(path, headers=cross, **extra))
+    if route.body:
+        sent.append(client.post(path, data={"share": ""}, raw=True))  # a form, not JSON
+        sent.append(client.post(path, data="{", content_type="application/json", raw=True))
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    if "/block" in route.path:
+        sent += [send(path), send(concrete(route, "", "2")), send(concrete(route, "", "99999"))]
+    elif route.operation == "openJoin":
+        moment = app.config["CLOCK"]()
+        with write_session(engine) as session:
+            game = post_table(session, site, 4, "colour-bazaar", 3, {}, "en", (None, None),
+                              False, moment)  # fmt: skip
+        joining = concrete(route, "", game=str(game.id))
+        sent += [client.post(joining, json={}, raw=True)]  # seated
+        sent += [client.post(joining, json={}, raw=True)]  # seated already: refused
+        sent += [client.post(path, json={}, raw=True)]  # game 1 is no open table
+        sent.append(database_down(send, path, extra, monkeypatch))
+        use_up(engine, OPEN_JOINS, 2, moment)
+        sent += [client.post(joining, json={}, raw=True)]  # the day's joins are used up
+    elif route.operation == "openSeek":
+        moment = app.config["CLOCK"]()
+        sent.append(client.post(path, json={"game": "colour-bazaar"}, raw=True))  # kept
+        sent.append(
+            client.post(path, json={"game": "colour-bazaar", "rating_min": 99999}, raw=True)
+        )
+        sent.append(database_down(send, path, {"json": {"game": "colour-bazaar"}, "raw": True},
+                                  monkeypatch))  # fmt: skip
+        use_up(engine, OPEN_POSTS, 2, moment)
+        sent.append(client.post(path, json={"game": "colour-bazaar"}, raw=True))  # used up
+    elif route.operation in ("openSeeks", "openSeekRemove"):
+        sent.append(send(path))
+        if "{seek_id}" in route.path:  # a number no route takes
+            sent.append(send(concrete(route, "").replace("/1", "/2147483648")))
+    else:  # a league: the table's has started; an open one forming takes the player
+        sent.append(client.post(path, json={}, raw=True))
+        league_id = make_league(app, [4, 5, 6], start=False, is_open=True, most_players="4")
+        sent.append(client.post(concrete(route, league_key(app, league_id)), json={}, raw=True))
+    sent.append(database_down(send, path, extra, monkeypatch))
+    return [(answer.status_code, answer.get_json()) for answer in sent]
+
+
+def use_up(engine: Any, allowance: Allowance, player_id: int, moment: Any) -> None:
+    """Spend what is left of the player's allowance, as the pages count it."""
+    for _ in range(allowance.count):
+        try:
+            with write_session(engine) as session:
+                take(session, allowance, player_id, moment)
+        except OverLimit:
+            return
+
+
+def database_down(send: Any, path: str, extra: dict[str, Any], monkeypatch: Any) -> Any:
+    """The answer to a signed-in player's request while the database is down."""
+    with monkeypatch.context() as patch:
+        patch.setattr("pbem.web.apiplayer.write_session", down)
+        patch.setattr("pbem.web.apiplayer.read_session", down)
+        return send(path, **extra)
+
+
+def leave_walk(app: Any, client: Any, path: str, cross: dict[str, str]) -> list[Any]:
+    """Leaving: from another site, left (then left again: nothing more), and a seat of a
+    game not being played (one still forming)."""
+    sent = [client.post(path, headers=cross, raw=True)]
+    sent += [client.post(path, raw=True) for _ in range(2)]
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    people = [Invitee("Ana", "ana@forming.example"), Invitee("Leo", "leo@forming.example")]
+    with write_session(engine) as session:
+        game = create_game(session, site, "colour-bazaar", people, {}, app.config["CLOCK"]())
+        forming = api(site.seat_url(seats_of(session, game)[0]))
+    sent.append(client.post(f"{forming}/leave", raw=True))
+    return [(answer.status_code, answer.get_json()) for answer in sent]
 
 
 def take_back_walk(
