@@ -15,11 +15,12 @@ from gunicorn.glogging import Logger
 
 # The routes whose next path segment is a signed token (pbem.web: game, account,
 # replay, webhooks, lobby, signin, api, leagues: a league's key lets one see and join
-# it, /leagues/new is the form, not a key; mailfix: a new address's confirmation).
+# it, /leagues/new is the form, not a key; mailfix: a new address's confirmation;
+# reports: the operator's signed link to a report).
 # tests/live/test_gunicorn_facing.py checks every route of the app with a <token> against it.
 TOKEN_IN_PATH = re.compile(
     r"(/(?:p|w|u|signin|address|games/created|api/v1/seat|api/v1/watch|api/v1/leagues"
-    r"|leagues/invited|leagues(?=/(?!new(?:[/?#\s]|$))))/)[^/?#\s\"']+"
+    r"|reports|leagues/invited|leagues(?=/(?!new(?:[/?#\s]|$))))/)[^/?#\s\"']+"
 )
 MASK = "…"
 
