@@ -44,6 +44,7 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
             player = session.get(Player, seats[viewer].player_id)
             g.lang = player.lang if player else g.lang
         moves = moves_of(session, game)
+        shuffles = shuffles_of(session, game)
     lang = g.lang
     total = len(moves)
     ply = _number(request.args.get("ply"), total, total)
@@ -56,7 +57,7 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
     if not replay.may_view_as(game, viewer, wanted):
         abort(403)
     rules = GAMES[game.slug]
-    state = replay.state_at(game, len(seats), moves, ply, shuffles_of(session, game))
+    state = replay.state_at(game, len(seats), moves, ply, shuffles)
     view = rules.view(state, wanted)
     table = presenter(game.slug).play_context(state, view, wanted, lang, names)
     table["form"] = None  # a replay shows the board, never a move to send
