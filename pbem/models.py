@@ -467,6 +467,9 @@ class LeagueMember(SQLModel, table=True):
     status: str = Field(default="invited", max_length=12)  # invited, joined, declined, dropped
     points: float = 0.0  # kept up to date as the league's games end
     joined_at: datetime | None = None
+    # The member's share of a checkable deal, made by their browser when they made or
+    # joined the league: each of its games' seats they take gives it (issue 48).
+    share: str = Field(default="", max_length=200)
 
 
 class LeagueGame(SQLModel, table=True):

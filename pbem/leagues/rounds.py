@@ -43,7 +43,9 @@ def start_games(session: Session, site: Site, league: League, now: datetime) -> 
     """Make and start the league's next games (a round robin: all of them; Swiss: the next
     round), then mail each player once, listing their new games."""
     league_id = league.id or 0
-    players = [m.player_id for m in members(session, league_id, "joined")]
+    joined = members(session, league_id, "joined")
+    players = [m.player_id for m in joined]
+    shares = {m.player_id: m.share for m in joined}
     blocked = apart(session, players)
     least = least_at_table(league)
     played = Played(session, league_id)
@@ -59,7 +61,7 @@ def start_games(session: Session, site: Site, league: League, now: datetime) -> 
     new: dict[int, list[int]] = defaultdict(list)  # player -> the new games' ids
     for number, tables in rounds:
         for table in tables:
-            game = _make_game(session, site, league, number, table, now)
+            game = _make_game(session, site, league, number, table, shares, now)
             for player in table:
                 new[player].append(id_of(game))
     for player_id in players:
@@ -90,10 +92,10 @@ def _swiss_round(
 
 def _make_game(
     session: Session, site: Site, league: League, number: int, table: pairing.Table,
-    now: datetime,
+    shares: dict[int, str], now: datetime,
 ) -> Game:  # fmt: skip
     """One league game, made through the lobby's path; every member joins it at once (they
-    agreed by joining the league), so it starts now."""
+    agreed by joining the league), giving the share they gave the league, so it starts now."""
     invitees = []
     for player_id in table:
         player = session.get(Player, player_id)
@@ -102,11 +104,11 @@ def _make_game(
         invitees.append(Invitee(player.name, player.email, player.lang))
     game = create_game(
         session, site, league.slug, invitees, league.options, now,
-        timing=timing_of(league), invite=False, rated=league.rated,
+        timing=timing_of(league), invite=False, rated=league.rated, share=shares[table[0]],
     )  # fmt: skip
     session.add(LeagueGame(league_id=league.id or 0, round=number, game_id=id_of(game)))
-    for seat_no in range(1, len(table)):
-        join(session, site, id_of(game), seat_no, now, started_mail=False)
+    for seat_no, player_id in enumerate(table[1:], start=1):
+        join(session, site, id_of(game), seat_no, now, share=shares[player_id], started_mail=False)
     return game
 
 

@@ -18,7 +18,7 @@ from pbem.leagues import rounds
 from pbem.leagues.mails import queue_invitation
 from pbem.leagues.rows import least_at_table, lock_league, member_of, members
 from pbem.models import League, LeagueMember, Player
-from pbem.play import Invitee, player_for
+from pbem.play import Invitee, player_for, read_share
 from pbem.players.invitations import count_invitations
 from pbem.players.links import Site, new_key
 from pbem.players.reports import refuse_barred
@@ -44,6 +44,8 @@ class LeagueForm(Form):
     rated: bool = False
     invites: list[str] = Field(default_factory=list, max_length=MOST_INVITES)
     names: dict[str, str] = Field(default_factory=dict)  # the name given with an address
+    # The organiser's share of each game's deal, made by their browser (static/deal.js).
+    share: str = ""
     refusals = {
         "name": ("league.error.name", {}),
         "game": ("lobby.error.no_such_game", {}),
@@ -107,6 +109,11 @@ class LeagueForm(Form):
             raise ValueError("no such format")
         return value
 
+    @field_validator("share", mode="before")
+    @classmethod
+    def _share(cls, value: Any) -> str:
+        return read_share(str(value))
+
     @field_validator("invites")
     @classmethod
     def _addresses(cls, value: list[str]) -> list[str]:
@@ -155,7 +162,7 @@ def create(
     )
     session.add(league)
     session.flush()
-    session.add(_member(league, organiser, "joined", now))
+    session.add(_member(league, organiser, "joined", now, form.share))
     addresses = [a for a in form.invites if a != organiser.email]
     if len(addresses) + 1 > form.most_players:
         raise PlayError("league.error.too_many", most=form.most_players)
@@ -172,16 +179,26 @@ def create(
     return league
 
 
-def _member(league: League, player: Player, status: str, now: datetime) -> LeagueMember:
+def _member(
+    league: League, player: Player, status: str, now: datetime, share: str = ""
+) -> LeagueMember:
     joined = now if status == "joined" else None
     return LeagueMember(
-        league_id=league.id or 0, player_id=player.id or 0, status=status, joined_at=joined
+        league_id=league.id or 0,
+        player_id=player.id or 0,
+        status=status,
+        joined_at=joined,
+        share=share,
     )
 
 
-def join(session: Session, site: Site, league_id: int, player_id: int, now: datetime) -> League:
-    """The player joins: an open league takes anyone, another only those invited; it starts
-    once full. Joining twice does nothing more."""
+def join(
+    session: Session, site: Site, league_id: int, player_id: int, now: datetime, share: str = ""
+) -> League:
+    """The player joins, giving `share` to the deal of each game the league seats them at:
+    an open league takes anyone, another only those invited; it starts once full. Joining
+    twice does nothing more (the first share stays)."""
+    share = read_share(share)
     league = lock_league(session, league_id)
     member = member_of(session, league_id, player_id)
     if member is not None and member.status == "joined":
@@ -199,7 +216,7 @@ def join(session: Session, site: Site, league_id: int, player_id: int, now: date
             member = _member(league, player, "joined", now)
     if len(members(session, league_id, "joined")) >= league.most_players:
         raise Gone("league.error.full")
-    member.status, member.joined_at = "joined", now
+    member.status, member.joined_at, member.share = "joined", now, share
     session.add(member)
     league_changed(session, league_id)  # its open pages show the new member
     if len(members(session, league_id, "joined")) >= league.most_players:

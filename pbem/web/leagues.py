@@ -174,9 +174,11 @@ def _count_join(player_id: int) -> None:
 
 @bp.post("/leagues/<token>/join")
 def join(token: str) -> Response | tuple[str, int]:
-    """Join with one press (an open league, or one the player is invited to)."""
+    """Join with one press (an open league, or one the player is invited to), with the
+    share of its games' deals the page's script made."""
     _count_join(_signed_in())
-    return _act(token, lambda s, lid, pid: setup.join(s, site(), lid, pid, now()))
+    share = request.form.get("share", "")
+    return _act(token, lambda s, lid, pid: setup.join(s, site(), lid, pid, now(), share))
 
 
 @bp.get("/leagues/<token>/leave")
@@ -261,13 +263,14 @@ def answer(token: str, answer: str) -> Response | tuple[str, int]:
     if answer not in ("join", "decline"):
         abort(404)
     _count_join(player_id)
+    form = request.form
     try:
         with write_session(engine()) as session:
             league = session.get(League, league_id)
             assert league is not None
             key = league.join_key
             if answer == "join":
-                setup.join(session, site(), league_id, player_id, now())
+                setup.join(session, site(), league_id, player_id, now(), form.get("share", ""))
             else:
                 setup.decline(session, league_id, player_id)
     except PlayError as exc:
