@@ -27,12 +27,15 @@ from pbem.storage.store import lock_game, seat_of, seats_of
 from pbem.storage.versions import table_changed
 
 
-def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> Game:
-    """A new game with the same players, game and options, started by this seat.
+def rematch(
+    session: Session, site: Site, game_id: int, seat_no: int, now: datetime, share: str = ""
+) -> Game:
+    """A new game with the same players, game and options, started by this seat, which
+    gives `share` to its deal.
 
     Computer seats keep their level; a player who left is invited back (a new game). The
-    others get an invitation to join in one press. Asking twice, or after another
-    player asked, gives the rematch already made.
+    others get an invitation to join in one press (giving their own share there). Asking
+    twice, or after another player asked, gives the rematch already made.
     """
     game = lock_game(session, game_id)
     if game.status != "over":
@@ -76,6 +79,7 @@ def rematch(session: Session, site: Site, game_id: int, seat_no: int, now: datet
         now,
         timing=timing,
         creator_looking=True,
+        share=share,
         rated=game.rated,  # a rematch is played for what the game was
     )
     again.rematch_of = game.id

@@ -536,11 +536,13 @@ def _to_review(token: str, review: dict[str, Any], page: Any) -> Response | tupl
 
 @bp.post("/p/<token>/rematch")
 def rematch(token: str) -> Response | tuple[str, int]:
-    """Start the same game again with the same players, or go to the rematch already made."""
+    """Start the same game again with the same players, or go to the rematch already made;
+    the asker's share of its deal comes with the press (static/deal.js)."""
     game_id, seat_no = seat_from(token)
+    share = request.form.get("share", "")
     try:
         with write_session(engine()) as session:
-            again = seat_choices.rematch(session, site(), game_id, seat_no, now())
+            again = seat_choices.rematch(session, site(), game_id, seat_no, now(), share)
             player_id = seat_of(session, game_id, seat_no).player_id
             mine = session.exec(
                 select(Seat).where(Seat.game_id == again.id, Seat.player_id == player_id)

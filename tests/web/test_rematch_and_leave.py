@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.clock.scheduler import computer_moves
-from pbem.games import GAMES
+from pbem.games import GAMES, fairdeal
 from pbem.models import Game
 from pbem.storage.db import read_session
 from tests.clock.helpers import moves, run_sweep, seat_row, state_of
@@ -190,3 +190,27 @@ def test_a_rematch_invites_a_player_who_left_as_a_person(client: Any, app: Any, 
     assert "ana invites you to a game of colour bazaar" in headline(mail)
     assert client.post(link_in(mail) + "/join").status_code == 303  # one press
     assert state_of(app, 2).status == "active"
+
+
+def test_the_rematch_asker_gives_a_share_of_its_deal(client: Any, app: Any, smtpd: Any) -> None:
+    """The rematch's button carries a share of the new game's deal made by the asker's
+    browser (static/deal.js fills its hidden field, as the lobby's): the asker's seat gave
+    none before (issue 48, item 8). Against a computer it starts at once, named by no one."""
+    form = {"game": "colour-bazaar", "opt_colour-bazaar_first": "0", "name_0": ANA[0],
+            "email_0": ANA[1], "computer_1": "beginner"}  # fmt: skip
+    made = client.post("/games", data=form)
+    links = {ANA[1]: made.headers["Location"]}
+    finish(client, app, smtpd, links)
+    page = client.get(links[ANA[1]]).get_data(as_text=True)
+    rematch = form_with(page, "/rematch")
+    fields = hidden(rematch)
+    assert fields["share"] == "" and 'src="/static/deal.js"' in page
+    response = client.post(rematch["action"], data={**fields, "share": "ana-rematch-share"})
+    assert response.status_code == 303
+    again = state_of(app, 2)
+    assert again.rematch_of == 1 and again.status == "active" and again.deal_secret
+    assert seat_row(app, 2, 0).share == "ana-rematch-share"
+    shares = ["ana-rematch-share", ""]  # a computer gives none, and is not asked to
+    assert again.seed == fairdeal.seed_of(again.deal_secret, shares)
+    api = response.headers["Location"].replace("/p/", "/api/v1/seat/")
+    assert client.get(api).get_json()["game"]["deal"]["unshared"] == []
