@@ -64,6 +64,9 @@ def test_the_deal_is_sealed_fixed_by_the_shares_kept_secret_then_checked(
     # Before anyone joins: the seal is on the invitation page and in the invitation mail.
     invitation = client.get(links[LEO[1]]).get_data(as_text=True)
     assert sealed in invitation and 'name="share"' in invitation
+    # Its script (static/deal.js) is in the page's body, not in the window's title.
+    title = invitation.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert "<script" not in title and 'src="/static/deal.js"' in invitation
     assert sealed in text_of(smtpd.to(LEO[1])[0])
     assert (
         client.post(f"{links[LEO[1]]}/join", data={"share": "Léo's own words"}).status_code == 303
