@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.models import Game
-from pbem.storage.db import write_session
+from sqlmodel import select
+
+from pbem.models import Game, Seat
+from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import state_of
 from tests.web.helpers import deliver, form_with, headline, hidden, link_in, play_turn, text_of
 
@@ -67,9 +69,14 @@ def test_my_games_sorted_by_what_they_need(client: Any, app: Any, smtpd: Any) ->
     assert "Zoé must move by Wednesday 4 March 2026, 09:00 (UTC) (2 days left)." in others
     invitations = section(html, "invitations")
     assert "Léo invites you to play with Zoé." in invitations
-    # Join from /me, in one press.
+    # Join from /me, in one press, giving the share the page's script made (issue 48).
     join = form_with(invitations, "/join")
-    assert client.post(join["action"], data=hidden(join)).status_code == 303
+    assert hidden(join)["share"] == "" and 'src="/static/deal.js"' in invitations
+    data = {**hidden(join), "share": "ana-share-from-me"}
+    assert client.post(join["action"], data=data).status_code == 303
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        seat = session.exec(select(Seat).where(Seat.game_id == 4, Seat.seat == 1)).one()
+        assert seat.status == "joined" and seat.share == "ana-share-from-me"
     home = client.get("/me").get_data(as_text=True)
     assert "Waiting for Zoé to join." in section(home, "waiting")
 
