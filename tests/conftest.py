@@ -7,6 +7,7 @@ import asyncio
 import os
 import random
 import re
+import shutil
 import socket
 import threading
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -159,8 +161,17 @@ def pg_migrated() -> bool:
     return bool(PG_URL)
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database migrated once per run: each test gets a copy (a copy costs ~0.2 ms,
+    running every migration ~0.4 s). tests/storage/test_migrations.py runs them for real."""
+    path = tmp_path_factory.mktemp("template") / "migrated.sqlite3"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
 @pytest.fixture
-def database_url(tmp_path: Any, pg_migrated: bool) -> str:
+def database_url(tmp_path: Any, pg_migrated: bool, request: pytest.FixtureRequest) -> str:
     """A fresh, migrated database for one test."""
     if PG_URL:
         engine = create_engine(PG_URL)
@@ -169,9 +180,9 @@ def database_url(tmp_path: Any, pg_migrated: bool) -> str:
             conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
         engine.dispose()
         return PG_URL
-    url = f"sqlite:///{tmp_path / 'test.sqlite3'}"
-    migrate(url)
-    return url
+    path = tmp_path / "test.sqlite3"
+    shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture

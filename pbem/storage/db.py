@@ -123,15 +123,18 @@ def is_sqlite(engine: Engine) -> bool:
 def write_session(engine: Engine) -> Iterator[Session]:
     """A session whose transaction takes the write lock at once and commits on success."""
     bind = engine.execution_options(pbem_write=True) if is_sqlite(engine) else engine
-    with Session(bind, expire_on_commit=False) as session:
+    with Session(bind, expire_on_commit=False, close_resets_only=False) as session:
         with session.begin():
             yield session
 
 
 @contextmanager
 def read_session(engine: Engine) -> Iterator[Session]:
-    """A session for reading only."""
-    with Session(engine, expire_on_commit=False) as session:
+    """A session for reading only.
+
+    Closed for good when the block ends: a query after it raises at once, where a reused
+    session would open a transaction that nothing closes (it held PostgreSQL's TRUNCATE)."""
+    with Session(engine, expire_on_commit=False, close_resets_only=False) as session:
         yield session
 
 
