@@ -65,9 +65,14 @@ def test_an_organiser_makes_a_league_and_the_invited_join_by_mail(
     assert "Start the league now" not in page  # only Ana is in yet
     deliver(app)
     to_bea, to_cleo = smtpd.to("bea@example.org")[-1], smtpd.to("cleo@example.org")[-1]
-    assert "Ana invites you to the league" in str(to_bea["Subject"])
-    assert text_of(to_bea).startswith("Hello Bea.")
-    assert "vous invite" in str(to_cleo["Subject"])
+    # The subject names the inviter and the site, never the league's name (the inviter's
+    # free text); the body quotes it.
+    assert str(to_bea["Subject"]) == "pbem: Ana invites you to a league"
+    assert text_of(to_bea).startswith(
+        "Hello Bea. Ana invites you to play in a league named “Winter <b>cup</b>”"
+    )
+    assert "Winter &lt;b&gt;cup&lt;/b&gt;" in html_of(to_bea) and "<b>cup" not in html_of(to_bea)
+    assert str(to_cleo["Subject"]) == "pbem : Ana vous invite à une ligue"
     link = re.search(r"https?://\S+/leagues/invited/\S+", text_of(to_bea))
     assert link
     invitation = link.group(0).split("://", 1)[1].split("/", 1)[1]
