@@ -113,6 +113,7 @@ def create_game(
     rated: bool = False,
     invite: bool = True,
     counted: bool = False,
+    sent_by: int | None = None,
 ) -> Game:
     """Create a game whose first invitee is its creator, and invite the others by mail.
 
@@ -122,7 +123,8 @@ def create_game(
     computers besides them), so they get no mail of its start (issue 31: the page is open).
     `invite` False: no invitation mails (a league's members agreed by joining it, and its
     round mail names the game). `counted`: the invitations count against the creator's and
-    each invitee's allowances (pbem.players.invitations; the lobby's form).
+    each invitee's allowances (pbem.players.invitations; the lobby's form), the sending
+    against `sent_by`'s when given (the form's sender, who may not be the creator named).
     """
     if slug not in GAMES:
         raise PlayError("lobby.error.no_such_game")
@@ -157,7 +159,8 @@ def create_game(
         return game
     if counted:
         people = [player_of(session, seat) for seat in seats if seat.computer is None]
-        count_invitations(session, people[0], people[1:], now)  # issue 48: no mail cannon
+        # Issue 48: no mail cannon.
+        count_invitations(session, people[0], people[1:], now, sent_by=sent_by)
     tell = telling(session, site, game, now)
     for seat in tell.seats:
         queue(tell, seat, "created" if seat.seat == 0 else "invitation")

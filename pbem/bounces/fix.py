@@ -27,6 +27,7 @@ from pbem.models import MailAddress, Outbox, Player
 from pbem.players.computers import is_computer_email
 from pbem.players.links import ADDRESS_TTL, BadLink, Site, read_token
 from pbem.present.forms import EMAIL
+from pbem.present.i18n import Moment
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
 
@@ -85,10 +86,14 @@ def _taken(session: Session, email: str, player_id: int | None) -> bool:
     return other is not None and other != player_id
 
 
-def _counted(engine: Engine, limit: Limit, who: str, now: datetime) -> None:
-    """Count one ask against `limit`; TooMany past it."""
+def _counted(engine: Engine, limit: Limit, who: str, now: datetime, player_id: int) -> None:
+    """Count one ask against `limit`; TooMany past it, saying when its window ends in the
+    asking player's time zone."""
     if record(engine, limit, who, now) > limit.count:
-        raise TooMany("mailfix.error.too_many")
+        with read_session(engine) as session:
+            player = session.get(Player, player_id)
+            zone = player.tz if player is not None else "UTC"
+        raise TooMany("mailfix.error.too_many", time=Moment(limit.ends(now), zone))
 
 
 def ask_address(engine: Engine, site: Site, player_id: int, raw: str, now: datetime) -> str:
@@ -103,11 +108,11 @@ def ask_address(engine: Engine, site: Site, player_id: int, raw: str, now: datet
             raise Refused("mailfix.error.same")
     # Counted before the other players' addresses are looked at: a few a day, so the
     # refusal below cannot be used to learn who plays here.
-    _counted(engine, ASKS, f"player:{player_id}", now)
+    _counted(engine, ASKS, f"player:{player_id}", now, player_id)
     with read_session(engine) as session:
         if _taken(session, email, player_id):
             raise Taken("mailfix.error.taken")
-    _counted(engine, TO_ADDRESS, email, now)
+    _counted(engine, TO_ADDRESS, email, now, player_id)
     with write_session(engine) as session:
         player = session.get(Player, player_id)
         assert player is not None
@@ -119,7 +124,7 @@ def ask_address(engine: Engine, site: Site, player_id: int, raw: str, now: datet
 def send_test(engine: Engine, site: Site, player_id: int, now: datetime) -> str:
     """Queue a test mail to the player's address and turn its mail back on (state ok, no
     score: a new bounce is scored afresh); the address. TooMany (429) past TESTS."""
-    _counted(engine, TESTS, f"player:{player_id}", now)
+    _counted(engine, TESTS, f"player:{player_id}", now, player_id)
     with write_session(engine) as session:
         player = session.get(Player, player_id)
         if player is None or is_computer_email(player.email):

@@ -7,10 +7,15 @@ from a player whose invitation they declined, and none once they have turned the
 off (unsubscribed). An invitation that would break a
 rule refuses the whole league or game, and says which addresses could not be invited: the
 sender changes the list, nobody is mailed half a league.
+
+A game made from the lobby signed out names its creator by a typed address, which proves
+nothing: its invitations count against the requesting address's bucket (anonymous_sender),
+not the typed player's allowance, and earn no "played together" pass.
 """
 
 from __future__ import annotations
 
+import zlib
 from datetime import datetime
 
 from sqlalchemy import and_
@@ -24,6 +29,7 @@ from pbem.storage.allowance import (
     OverLimit,
     count_act,
     hold,
+    over_limit,
     used,
 )
 
@@ -33,6 +39,12 @@ class NotInvitable(OverLimit):
 
     def __init__(self, addresses: list[str]) -> None:
         super().__init__("invitedto", INVITES_RECEIVED.count, who=", ".join(addresses))
+
+
+def anonymous_sender(address: str) -> int:
+    """The allowance id of invitations sent signed out from `address` (the client's, as the
+    rate limits key it): negative, so never a player's id."""
+    return -1 - (zlib.crc32(address.encode()) & 0x7FFFFFFF)
 
 
 def said_no(session: Session, sender: int, recipients: list[int]) -> set[int]:
@@ -93,23 +105,34 @@ def played_with(session: Session, sender: int, recipients: list[int]) -> set[int
 
 
 def count_invitations(
-    session: Session, sender: Player, recipients: list[Player], now: datetime
+    session: Session,
+    sender: Player,
+    recipients: list[Player],
+    now: datetime,
+    sent_by: int | None = None,
 ) -> None:
     """Count the sender's invitations to `recipients` (people, not computers) against both
     allowances, under their locks: OverLimit when the sender has used theirs up, NotInvitable
-    naming the addresses that cannot be invited now."""
+    naming the addresses that cannot be invited now.
+
+    `sent_by`: whose allowance pays when it is not the named sender's own (the signed-in
+    player, or anonymous_sender for a form sent signed out): typing an address into the
+    lobby must not spend that person's invitations."""
     sender_id = sender.id or 0
+    payer = sender_id if sent_by is None else sent_by
     ids = [player.id or 0 for player in recipients if player.id != sender_id]
     if not ids:
         return
-    hold(session, INVITES_SENT, [sender_id])
-    if used(session, INVITES_SENT, sender_id, now) + len(ids) > INVITES_SENT.count:
-        raise OverLimit(INVITES_SENT.kind, INVITES_SENT.count)
+    hold(session, INVITES_SENT, [payer])
+    if used(session, INVITES_SENT, payer, now) + len(ids) > INVITES_SENT.count:
+        kind = INVITES_SENT.kind if payer > 0 else "inviteanon"
+        raise over_limit(session, INVITES_SENT, payer, now, len(ids), kind)
     hold(session, INVITES_RECEIVED, ids)
     declined = said_no(session, sender_id, ids)
     # The day's cap on an address is for strangers: those who played with the sender are
     # not counted (a friend's third rematch elsewhere, or a stranger's flood, eats no one's).
-    known = played_with(session, sender_id, ids)
+    # Only a sender who is the one signed in earns that pass: a typed address proves nothing.
+    known = played_with(session, sender_id, ids) if payer == sender_id else set()
     refused = [
         player.email
         for player in recipients
@@ -123,6 +146,6 @@ def count_invitations(
     if refused:
         raise NotInvitable(refused)
     for player_id in ids:
-        count_act(session, INVITES_SENT, sender_id, now)
+        count_act(session, INVITES_SENT, payer, now)
         if player_id not in known:
             count_act(session, INVITES_RECEIVED, player_id, now)

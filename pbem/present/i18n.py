@@ -10,13 +10,16 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from gettext import NullTranslations
 from io import BytesIO
 from pathlib import Path
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.core import Locale
+from babel.dates import format_datetime
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -43,6 +46,14 @@ class Plural(NamedTuple):
 
 
 Msgid = str | Plural
+
+
+class Moment(NamedTuple):
+    """A moment a message names (a limit's end, say), shown to its reader in their language
+    and in `zone`, a player's time zone: "Fri 4 Dec, 14:05 (Europe/Paris)"."""
+
+    at: datetime  # naive means UTC, as the database gives it back
+    zone: str = "UTC"
 
 
 def N_(msgid: str) -> str:  # noqa: N802 (the gettext idiom pybabel extract looks for)
@@ -210,8 +221,29 @@ def ptr(lang: str, context: str, msgid: str, **params: Any) -> str:
     return fill(lang, translations(lang).pgettext(context, msgid), params)
 
 
+def moment_text(moment: Moment, lang: str) -> str:
+    """A moment as messages show it: the short day and time (as a mail's first line), and
+    the zone, so that it is exact whoever reads it. Seconds round up to the next minute: a
+    limit that ends at 14:05:30 says "after 14:06", which holds for every moment after it."""
+    try:
+        zone = ZoneInfo(moment.zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    at = moment.at if moment.at.tzinfo else moment.at.replace(tzinfo=UTC)
+    if at.second or at.microsecond:
+        at = at.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    when = format_datetime(at, tr(lang, "EEE d MMM, HH:mm"), tzinfo=zone, locale=lang)
+    return tr(lang, "%(when)s (%(zone)s)", when=when, zone=zone.key)
+
+
 def translate(lang: str, msgid: Msgid, params: Mapping[str, Any], markup: bool = False) -> str:
-    """A vocabulary msgid (plain or plural) translated and filled."""
+    """A vocabulary msgid (plain or plural) translated and filled; a Moment among the
+    parameters is written in `lang`."""
+    if params and any(type(value) is Moment for value in params.values()):
+        params = {
+            name: moment_text(value, lang) if type(value) is Moment else value
+            for name, value in params.items()
+        }
     book = translations(lang)
     if isinstance(msgid, Plural):
         count = params.get(msgid.counter, 1)

@@ -824,7 +824,9 @@ VOCABULARY: dict[str, Msgid] = {
     "mailfix.error.taken": N_(
         "Another player on pbem has that address already: give an address of your own."
     ),
-    "mailfix.error.too_many": N_("You have asked for this often today: try again tomorrow."),
+    "mailfix.error.too_many": N_(
+        "You have asked for this as often as a day allows. Try again after %(time)s."
+    ),
     "notes.error.long": N_("Notes hold at most %(limit)s characters."),
     "verify.not_an_export.bad": N_("This is not the JSON export of a pbem game."),
     "verify.not_over.bad": N_(
@@ -940,25 +942,40 @@ VOCABULARY: dict[str, Msgid] = {
         "%(title)s: %(name)s took back their move and plays it again. Watch: %(link)s"
     ),
     "webhook.table.your_turn": N_("%(title)s: it is %(name)s's move. Watch: %(link)s"),
-    # Allowances over the last 24 hours (pbem.storage.allowance, pbem.players.invitations)
+    # Allowances over a sliding window (pbem.storage.allowance, pbem.players.invitations):
+    # %(time)s is when the next act fits, in the reader's zone ("Thu 5 Mar, 14:05 (UTC)").
+    "limit.inviteanon": N_(
+        "These invitations would take the games made from your network without signing in "
+        "past %(count)s invitations in 24 hours. Sign in to send them as yourself, or try "
+        "again after %(time)s."
+    ),
     "limit.invitedto": N_(
         "These addresses cannot be invited just now: %(who)s. An address gets at most "
-        "%(count)s invitations a day, none from a player it has said no to, and none once it "
-        "has turned its mail off. Leave them out to invite the others."
+        "%(count)s invitations in 24 hours, none from a player it has said no to, and none "
+        "once it has turned its mail off. Leave them out to invite the others."
     ),
     "limit.invitesent": N_(
-        "You have sent as many invitations as a day allows (%(count)s). Try again tomorrow."
+        "These invitations would take you past %(count)s in 24 hours, the most a player may "
+        "send. Try again after %(time)s."
+    ),
+    "limit.leaguejoin": N_(
+        "You have joined or answered as many leagues as an hour allows (%(count)s). Try "
+        "again after %(time)s."
+    ),
+    "limit.newgame": N_(
+        "Your network has started as many games and leagues as an hour allows (%(count)s). Try "
+        "again after %(time)s."
     ),
     "limit.open": N_(
         "You already have %(count)s open tables waiting for players: withdraw one, or wait "
         "until one fills, before posting another."
     ),
     "limit.openjoin": N_(
-        "You have taken as many open seats as a day allows (%(count)s). Try again tomorrow."
+        "You have taken as many open seats as 24 hours allow (%(count)s). Try again after %(time)s."
     ),
     "limit.openpost": N_(
-        "You have posted as many open tables and seeks as a day allows (%(count)s). Try "
-        "again tomorrow."
+        "You have posted as many open tables and seeks as 24 hours allow (%(count)s). Try "
+        "again after %(time)s."
     ),
     # Open tables and standing seeks (pbem.opentables)
     "open.error.bad_range": N_(

@@ -6,7 +6,7 @@ under the counted player's lock, so parallel requests cannot both pass the last 
 SQLite's BEGIN IMMEDIATE already lets one writer in at a time; on PostgreSQL a transaction
 advisory lock per (allowance, player) does, released at commit or rollback (which a
 transaction pooler keeps). The window slides: an act counts for exactly its window after
-it, whatever the calendar day.
+it, whatever the calendar day, so a refusal says when the next act fits (free_at).
 
 The per-address counters of pbem.storage.ratelimit stay for what has no player yet (sign-in
 requests, new games by address, wrong links).
@@ -23,7 +23,8 @@ from sqlalchemy import delete, func, select
 from sqlmodel import Session, col
 
 from pbem.errors import PlayError
-from pbem.models import CountedAct
+from pbem.models import CountedAct, Player
+from pbem.present.i18n import Moment
 
 DAY = timedelta(hours=24)
 
@@ -46,7 +47,8 @@ LONGEST = max(OPEN_POSTS.window, OPEN_JOINS.window, LEAGUE_JOINS.window, INVITES
 
 
 class OverLimit(PlayError):
-    """The player has used up an allowance: a 429 that says which, and how many it allows."""
+    """The player has used up an allowance: a 429 that says which, how many it allows and,
+    as `time` (a Moment), when to try again."""
 
     status = 429
 
@@ -54,6 +56,46 @@ class OverLimit(PlayError):
         super().__init__(f"limit.{kind}", count=count, **params)
         self.kind = kind
         self.count = count
+
+
+def free_at(
+    session: Session, allowance: Allowance, who: int, now: datetime, needed: int = 1
+) -> datetime:
+    """When `needed` more acts fit in the allowance of `who`: the moment enough of the acts
+    counted now have left the window (`now` if they fit already). More than the allowance
+    holds never fit: then, when it is all free (no caller asks so many)."""
+    needed = min(needed, allowance.count)
+    leaving = used(session, allowance, who, now) + needed - allowance.count
+    if leaving <= 0:
+        return now
+    query = (
+        select(col(CountedAct.at))
+        .where(
+            col(CountedAct.kind) == allowance.kind,
+            col(CountedAct.who) == who,
+            col(CountedAct.at) > now - allowance.window,
+        )
+        .order_by(col(CountedAct.at))
+        .offset(leaving - 1)
+        .limit(1)
+    )
+    oldest = session.execute(query).scalar_one()
+    return oldest + allowance.window
+
+
+def until(session: Session, who: int, moment: datetime) -> Moment:
+    """`moment` in the time zone of player `who` (UTC for an anonymous bucket), as a
+    refusal names it."""
+    player = session.get(Player, who) if who > 0 else None
+    return Moment(moment, player.tz if player is not None else "UTC")
+
+
+def over_limit(
+    session: Session, allowance: Allowance, who: int, now: datetime, needed: int = 1, kind: str = ""
+) -> OverLimit:
+    """The refusal of `needed` more acts of the allowance of `who`, saying when they fit."""
+    moment = until(session, who, free_at(session, allowance, who, now, needed))
+    return OverLimit(kind or allowance.kind, allowance.count, time=moment)
 
 
 def hold(session: Session, allowance: Allowance, players: Iterable[int]) -> None:
@@ -81,7 +123,7 @@ def count_act(session: Session, allowance: Allowance, player_id: int, now: datet
     """Count one act for the player, or OverLimit if the allowance is used up; call under
     hold() in the transaction that does the act."""
     if used(session, allowance, player_id, now) >= allowance.count:
-        raise OverLimit(allowance.kind, allowance.count)
+        raise over_limit(session, allowance, player_id, now)
     session.add(CountedAct(kind=allowance.kind, who=player_id, at=now))
     session.flush()
 

@@ -7,13 +7,15 @@ count is raised with one atomic upsert.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col
 
 from pbem.models import RateHit
+from pbem.present.i18n import Moment
+from pbem.storage.allowance import OverLimit
 from pbem.storage.db import read_session, write_session
 
 
@@ -29,6 +31,11 @@ class Limit:
         """The counter for this address in the window holding `now`."""
         return f"{self.kind}:{address[:64]}:{int(now.timestamp()) // self.seconds}"
 
+    def ends(self, now: datetime) -> datetime:
+        """When the window holding `now` ends (and its count with it), in UTC."""
+        window = int(now.timestamp()) // self.seconds
+        return datetime.fromtimestamp((window + 1) * self.seconds, UTC)
+
 
 BAD_LINKS = Limit("badlink", 30, 600)  # guessing links: 30 wrong ones in 10 minutes
 NEW_GAMES = Limit("newgame", 20, 3600)  # each game sends invitations: 20 an hour
@@ -36,6 +43,14 @@ SIGN_INS = Limit("signin", 10, 3600)  # sign-in mails asked from one address: 10
 SIGN_IN_MAILS = Limit("signinmail", 3, 3600)  # sign-in mails sent to one player: 3 an hour
 # A signed-in player's open tables and seats taken (keyed "player:<id>", pbem.web.opentables):
 # each post or join mails others, so a day's worth is bounded.
+
+
+def refusal(engine: Engine, limit: Limit, address: str, now: datetime) -> OverLimit | None:
+    """The 429 to answer when the address has used up its allowance for this window (saying
+    when the window ends, in UTC: nobody is signed in to give a zone); None while it has not."""
+    if not exceeded(engine, limit, address, now):
+        return None
+    return OverLimit(limit.kind, limit.count, time=Moment(limit.ends(now)))
 
 
 def count(engine: Engine, limit: Limit, address: str, now: datetime) -> int:

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from sqlmodel import Session
 from werkzeug.wrappers import Response
 
@@ -21,7 +30,7 @@ from pbem.present.forms import TimeControl
 from pbem.present.options import time_control
 from pbem.storage.allowance import LEAGUE_JOINS, OverLimit, take
 from pbem.storage.db import read_session, write_session
-from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
+from pbem.storage.ratelimit import NEW_GAMES, record, refusal
 from pbem.storage.versions import Shown
 from pbem.web import bad_link, client_address, engine, live, now, site
 from pbem.web.signin import current_player_id
@@ -112,10 +121,10 @@ def create() -> Response | tuple[str, int]:
     """Make the league from the form, invite the addresses, and show its page."""
     player_id = _signed_in()
     address = client_address()
-    if exceeded(engine(), NEW_GAMES, address, now()):
-        abort(429)
     form = request.form
     try:
+        if (limited := refusal(engine(), NEW_GAMES, address, now())) is not None:
+            raise limited
         data: dict[str, Any] = {k: form.get(k, "") for k in form if k != "invites"}
         data["invites"] = form.get("invites", "")[: setup.MOST_INVITES * 260]
         league_form = setup.LeagueForm.read(data)
@@ -164,12 +173,15 @@ def _act(token: str, action: Any) -> Response | tuple[str, int]:
 
 def _count_join(player_id: int) -> None:
     """Count a join against the player's allowance, in a transaction of its own (a refused
-    try counts too); 429 once it is used up."""
+    try counts too); once it is used up, a 429 that says when to try again."""
     try:
         with write_session(engine()) as session:
             take(session, LEAGUE_JOINS, player_id, now())
-    except OverLimit:
-        abort(429)
+    except OverLimit as exc:
+        # Back to the page the button was on: the league's, or the invitation's.
+        back = request.path.rsplit("/", 1)[0]
+        page = render_template("limited.html", problem=exc, back=back, back_to="league")
+        abort(make_response(page, 429))
 
 
 @bp.post("/leagues/<token>/join")

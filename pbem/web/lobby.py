@@ -15,13 +15,14 @@ from pbem.errors import PlayError
 from pbem.models import Game, Player
 from pbem.play import Invitee, create_game
 from pbem.players.computers import LEVELS
+from pbem.players.invitations import anonymous_sender
 from pbem.players.links import BadLink, make_token, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl, read_options
 from pbem.present.i18n import languages
 from pbem.present.options import weekday_name
 from pbem.storage.db import read_session, write_session
-from pbem.storage.ratelimit import NEW_GAMES, exceeded, record
+from pbem.storage.ratelimit import NEW_GAMES, record, refusal
 from pbem.storage.store import seat_of, seats_of
 from pbem.web import client_address, engine, now, site
 from pbem.web.signin import current_player_id
@@ -102,11 +103,11 @@ def create() -> Response | tuple[str, int]:
     if made is not None:
         return _to_created(made)  # the same form sent again: nothing new
     address = client_address()
-    if exceeded(engine(), NEW_GAMES, address, now()):
-        abort(429)
     form = request.form
+    if (limited := refusal(engine(), NEW_GAMES, address, now())) is not None:
+        return _form_page(limited)
     slug = form.get("game", "")
-    error = None
+    error: PlayError | None = None
     game_id: int | None = None
     games = playable()
     if slug not in games:
@@ -129,6 +130,11 @@ def create() -> Response | tuple[str, int]:
             timing = TimeControl.read(form)
             record(engine(), NEW_GAMES, address, now())
             options = read_options(games[slug], slug, form)
+            # The invitations are paid by whoever sends the form: the player signed in,
+            # else the client's address. Never by the typed creator, whose address the
+            # form does not prove (a stranger could spend their day's allowance).
+            viewer = current_player_id()
+            sent_by = viewer if viewer is not None else anonymous_sender(address)
             with write_session(engine()) as session:
                 game = create_game(
                     session,
@@ -142,6 +148,7 @@ def create() -> Response | tuple[str, int]:
                     share=form.get("share", ""),
                     rated=form.get("rated") == "1",
                     counted=True,
+                    sent_by=sent_by,
                 )
                 game.form_key = form_key
                 session.add(game)
@@ -156,19 +163,24 @@ def create() -> Response | tuple[str, int]:
                 raise
             return _to_created(made)
     if error is not None:
-        page = render_template(
-            "lobby/new.html",
-            weekdays=_weekdays(),
-            games=games,
-            rows=MAX_ROWS,
-            shown_rows=SHOWN_ROWS,
-            form=form,
-            error=error,
-            levels=LEVELS,
-        )
-        return page, error.status
+        return _form_page(error)
     assert game_id is not None
     return _to_created(game_id, just_made=True)
+
+
+def _form_page(error: PlayError) -> tuple[str, int]:
+    """The form again, as it was sent, with what stopped it."""
+    page = render_template(
+        "lobby/new.html",
+        weekdays=_weekdays(),
+        games=playable(),
+        rows=MAX_ROWS,
+        shown_rows=SHOWN_ROWS,
+        form=request.form,
+        error=error,
+        levels=LEVELS,
+    )
+    return page, error.status
 
 
 @bp.get("/games/created/<token>")

@@ -107,7 +107,8 @@ def _signed_in() -> int | Response:
 
 def _limited(exc: OverLimit) -> tuple[str, int]:
     """The 429 page: the player has used up one of their allowances."""
-    return render_template("opentables/limited.html", kind=exc.kind, count=exc.count), 429
+    back = url_for("opentables.index")
+    return render_template("limited.html", problem=exc, back=back, back_to="open"), 429
 
 
 def _to_list(done: str) -> Response:

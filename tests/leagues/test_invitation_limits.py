@@ -50,7 +50,10 @@ def test_one_account_cannot_fire_leagues_of_invitations(
     over = make(client, outside(31, start=31), name="Spam cup 2")  # 62 would pass 40
     assert over.status_code == 429
     page = over.get_data(as_text=True)
-    assert f"as many invitations as a day allows ({INVITES_SENT.count})" in page
+    assert (
+        f"These invitations would take you past {INVITES_SENT.count} in 24 hours, the most a "
+        "player may send. Try again after Tue 3 Mar, 09:00 (UTC)." in page
+    )
     assert make(client, outside(9, start=31)).status_code == 303  # 40 in all
     assert make(client, outside(1, start=40)).status_code == 429
     assert leagues(app) == 2
@@ -148,3 +151,56 @@ def test_players_who_played_together_are_not_held_by_an_address_s_day(
     assert make(client, ["eli@example.org"]).status_code == 429  # 3 today: no more
     sign_in_as(client, app, ana)  # Eli is in Ana's league
     assert make(client, ["eli@example.org"], name="Friends 2").status_code == 303
+
+
+def lobby_game(client: Any, creator: str, guests: list[str]) -> Any:
+    """The new-game form sent with `creator`'s address in the first row, inviting `guests`
+    (at most 7: the form's rows)."""
+    game = "colour-bazaar" if len(guests) < 2 else "fantasy-business"  # 2-3 and 3-8 players
+    form = {"game": game, "name_0": "Me", "email_0": creator}
+    for row, address in enumerate(guests, start=1):
+        form |= {f"name_{row}": f"Guest {row}", f"email_{row}": address}
+    return client.post("/games", data=form)
+
+
+def test_a_stranger_typing_an_address_spends_none_of_its_owners_invitations(
+    app: Any, client: Any, smtpd: Any
+) -> None:
+    """Signed out, the new-game form proves nobody's address: its invitations count against
+    the network it came from, and the owner of the typed address keeps all 40 of theirs."""
+    (ana,) = add_players(app, 1)
+    stranger = app.test_client()
+    sent = 0
+    while sent < INVITES_SENT.count:
+        guests = outside(min(5, INVITES_SENT.count - sent), start=100 + sent)
+        assert lobby_game(stranger, "ana@example.org", guests).status_code == 303
+        sent += len(guests)
+    over = lobby_game(stranger, "ana@example.org", outside(1, start=99))
+    assert over.status_code == 429  # the network's 40 are spent, not Ana's
+    assert "Sign in to send them as yourself" in over.get_data(as_text=True)
+    sign_in_as(client, app, ana)
+    for start in range(0, INVITES_SENT.count, 5):
+        assert lobby_game(client, "ana@example.org", outside(5, start=start)).status_code == 303
+    assert lobby_game(client, "ana@example.org", outside(1, start=40)).status_code == 429
+    deliver(app)
+    assert all(mails_to(smtpd, a) == 1 for a in outside(40) + outside(40, start=100))
+
+
+def test_a_typed_address_borrows_no_friendship(app: Any, client: Any) -> None:
+    """An address's cap is waived for players it has played with, but only for the player
+    signed in: a stranger typing a friend's address as the creator is still capped."""
+    ana, eli = add_players(app, 5)[0::4]
+    engine, site = engine_site(app)
+    sign_in_as(client, app, ana)
+    assert make(client, ["eli@example.org"], name="Friends").status_code == 303
+    with write_session(engine) as session:
+        (league,) = session.exec(select(League))
+        setup.join(session, site, league.id or 0, eli, app.config["CLOCK"]())
+    # Ana's league invitation was Eli's first of the day (they had not played yet then).
+    stranger = app.test_client()
+    codes = [
+        lobby_game(stranger, "ana@example.org", ["eli@example.org"]).status_code
+        for _ in range(INVITES_RECEIVED.count)
+    ]
+    assert codes == [303] * (INVITES_RECEIVED.count - 1) + [429]
+    assert lobby_game(client, "ana@example.org", ["eli@example.org"]).status_code == 303

@@ -189,7 +189,12 @@ def test_a_player_joins_at_most_thirty_times_an_hour(client: Any, app: Any) -> N
     sign_in_as(client, app, bea)
     for _ in range(JOINS.count):
         assert post(client, f"/leagues/{key}/join", key).status_code == 303
-    assert post(client, f"/leagues/{key}/join", key).status_code == 429
+    over = post(client, f"/leagues/{key}/join", key)
+    assert over.status_code == 429
+    # All 30 at 09:00: the first leaves the hour at 10:00.
+    page = over.get_data(as_text=True)
+    assert "as many leagues as an hour allows (30). Try again after Mon 2 Mar, 10:00" in page
+    assert f'href="/leagues/{key}"' in page  # back to the league
 
 
 def pace(html: str) -> str:

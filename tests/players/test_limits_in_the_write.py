@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.models import Game, OpenTable, PlayerSeek
-from pbem.storage.db import read_session
+from pbem.models import Game, OpenTable, Player, PlayerSeek
+from pbem.storage.db import read_session, write_session
 from tests.players.test_opentables import engine_of, players
 from tests.web.helpers import sign_in_as
 
@@ -88,7 +88,18 @@ def test_the_day_is_the_last_24_hours_not_the_calendar_day(
     clock.advance(hours=1)  # past midnight: a new calendar day
     over = client.post("/games/open", data=TABLE)
     assert over.status_code == 429
-    assert "as many open tables and seeks as a day allows (10)" in over.get_data(as_text=True)
+    # Not "tomorrow": the moment the first post leaves the 24 hours, in the player's zone
+    # and language.
+    assert (
+        "You have posted as many open tables and seeks as 24 hours allow (10). Try again "
+        "after Tue 3 Mar, 23:00 (UTC)." in over.get_data(as_text=True)
+    )
+    with write_session(engine_of(app)) as session:
+        player = session.get(Player, ana)
+        assert player is not None
+        player.tz = "Europe/Paris"
+    french = client.post("/games/open", data=TABLE, headers={"Accept-Language": "fr"})
+    assert "Réessayez après le mer. 4 mars à 00:00 (Europe/Paris)." in french.get_data(as_text=True)
     clock.now = first + timedelta(hours=24, seconds=-1)
     assert client.post("/games/open", data=TABLE).status_code == 429  # not quite 24 hours on
     clock.advance(seconds=1)

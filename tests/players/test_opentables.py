@@ -488,7 +488,7 @@ def test_posts_are_limited_at_once_and_per_day(app: Any, client: Any, clock: Any
     withdraw_all()
     over = client.post("/games/open", data=data)
     assert over.status_code == 429  # ten a day in all
-    assert "as many open tables and seeks as a day allows (10)" in over.get_data(as_text=True)
+    assert "as many open tables and seeks as 24 hours allow (10)" in over.get_data(as_text=True)
     clock.advance(days=1)
     assert client.post("/games/open", data=data).status_code == 303  # a new day
 

@@ -46,4 +46,8 @@ def test_game_creation_is_limited_per_address(client: Any, app: Any) -> None:
         assert client.post("/games", data=form).status_code == 303
     refused = client.post("/games", data=form)
     assert refused.status_code == 429
-    assert "Too many requests" in refused.get_data(as_text=True)
+    # The counter is per clock hour: the next one begins at 10:00 UTC.
+    assert (
+        "Your network has started as many games and leagues as an hour allows (20). Try "
+        "again after Mon 2 Mar, 10:00 (UTC)." in refused.get_data(as_text=True)
+    )
