@@ -21,6 +21,7 @@ from pbem.mailout.notify import decode, queue_operator_mail, queue_player_mail
 from pbem.models import Bar, Game, Outbox, Player, PlayerSeek, Report, Seat, Talk
 from pbem.players.computers import is_computer_email
 from pbem.players.links import BadLink, Site, read_token
+from pbem.present.i18n import Moment
 
 REASON_MAX = 1000  # as a talk message: a report quotes at most what it is about
 # Reports one player may send in a sliding day: enough for a bad evening, too few to make
@@ -91,13 +92,17 @@ def report(
     # The reporter's row, locked: one reporter's reports are counted one at a time.
     session.exec(select(Player.id).where(Player.id == reporter_id).with_for_update()).first()
     since = now - timedelta(days=1)
-    sent = session.exec(
-        select(func.count())
-        .select_from(Report)
-        .where(Report.reporter_id == reporter_id, col(Report.created_at) > since)
-    ).one()
+    counted = select(Report.created_at).where(
+        Report.reporter_id == reporter_id, col(Report.created_at) > since
+    )
+    sent = session.exec(select(func.count()).select_from(counted.subquery())).one()
     if sent >= REPORTS_PER_DAY:
-        raise TooMany("report.error.many", most=REPORTS_PER_DAY)
+        # The next report fits once enough of these have left the 24 hours.
+        leaving = counted.order_by(col(Report.created_at)).offset(sent - REPORTS_PER_DAY)
+        frees = session.exec(leaving.limit(1)).one() + timedelta(days=1)
+        zone = session.get(Player, reporter_id)
+        time = Moment(frees, zone.tz if zone is not None else "UTC")
+        raise TooMany("report.error.many", most=REPORTS_PER_DAY, time=time)
     row = Report(
         reporter_id=reporter_id,
         reported_id=reported_id,

@@ -977,6 +977,10 @@ VOCABULARY: dict[str, Msgid] = {
         "You have posted as many open tables and seeks as 24 hours allow (%(count)s). Try "
         "again after %(time)s."
     ),
+    "limit.signin": N_(
+        "Your network has asked for as many sign-in links as an hour allows (%(count)s). Try "
+        "again after %(time)s."
+    ),
     # Open tables and standing seeks (pbem.opentables)
     "open.error.bad_range": N_(
         "A rating range goes from %(low)s to %(high)s, the lowest first: leave an end empty for no bound."
@@ -997,7 +1001,8 @@ VOCABULARY: dict[str, Msgid] = {
     ),
     "report.error.long": N_("Say why in at most %(most)s characters."),
     "report.error.many": N_(
-        "You sent %(most)s reports in the last 24 hours, as many as one day takes: try again later."
+        "You have sent %(most)s reports in the last 24 hours, the most allowed. Try again after "
+        "%(time)s."
     ),
     "report.error.off": N_("This server takes no reports."),
     "report.error.reason": N_("Say why you report this player."),

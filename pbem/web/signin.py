@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, g, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from pbem.mailout.notify import queue_signin
@@ -18,7 +18,7 @@ from pbem.models import Player
 from pbem.players import signin
 from pbem.players.links import BadLink
 from pbem.storage.db import read_session, write_session
-from pbem.storage.ratelimit import SIGN_IN_MAILS, SIGN_INS, exceeded, record
+from pbem.storage.ratelimit import SIGN_IN_MAILS, SIGN_INS, record, refusal
 from pbem.web import bad_link, client_address, engine, now, site
 
 bp = Blueprint("signin", __name__)
@@ -81,8 +81,9 @@ def ask() -> tuple[str, int]:
     """Record the ask; the sender mails a link if the address is a player's. The answer,
     and the work done for it, are the same either way."""
     address = client_address()
-    if exceeded(engine(), SIGN_INS, address, now()):
-        abort(429)
+    if (limited := refusal(engine(), SIGN_INS, address, now())) is not None:
+        page = render_template("signin/ask.html", sent=False, email="", limited=limited)
+        return page, limited.status
     record(engine(), SIGN_INS, address, now())
     email = request.form.get("email", "").strip().lower()[:254]
     if "@" not in email:

@@ -191,7 +191,12 @@ def test_sign_in_mails_are_rate_limited(client: Any, app: Any, smtpd: Any) -> No
     assert len(smtpd.messages) == 3  # at most three an hour to one address
     for _ in range(5):
         ask(client, "nobody@example.org")
-    assert ask(client, "ana@example.org").status_code == 429  # ten asks an hour from one place
+    refused = ask(client, "ana@example.org")
+    assert refused.status_code == 429  # ten asks an hour from one place
+    assert (
+        "as many sign-in links as an hour allows (10). Try again after Mon 2 Mar, 10:00 (UTC)."
+        in refused.get_data(as_text=True)
+    )
     assert ask(client, "not-an-address").status_code in (400, 429)
 
 
