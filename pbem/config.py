@@ -73,7 +73,7 @@ DEFAULTS: dict[str, Any] = {
     # text, and are deleted once nothing reads them (pbem.storage.retention); 0 keeps all.
     "KEEP_DAYS": 30,
     # Days after which a game that never started is called off (its creator warned a day
-    # before: pbem.clock.expiry); 0 never calls one off.
+    # before: pbem.clock.sweeps.sweep_unstarted); 0 never calls one off.
     "FORMING_DAYS": 14,
     "DEBUG": False,
     "DEFAULT_LANG": "en",

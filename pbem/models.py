@@ -83,7 +83,7 @@ class Game(SQLModel, table=True):
     finished_at: datetime | None = Field(default=None, index=True)
     rematch_of: int | None = Field(default=None, index=True)  # the finished game this replays
     # When the creator was told that this unstarted game is called off in a day
-    # (pbem.clock.expiry): it is called off no sooner than a day after that.
+    # (pbem.clock.sweeps.sweep_unstarted): it is called off no sooner than a day after that.
     expiry_warned_at: datetime | None = None
     # A checkable deal (pbem.games.fairdeal): the server's secret and salt, sealed when the
     # game is made; the seed is derived from them and the seats' shares at the start. None
@@ -449,7 +449,7 @@ class League(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     next_digest_at: datetime | None = Field(default=None, index=True)
-    # Until when a sweep holds the league (pbem.leagues.sweep): others pass it over.
+    # Until when a sweep holds the league (pbem.clock.leagues): others pass it over.
     claimed_until: datetime | None = None
     # Raised when a round is made, a game of it ends or a member joins or leaves: the
     # league page's stream says "changed" with it (pbem.storage.versions).
