@@ -34,7 +34,7 @@ from pbem.storage.pooler import refuse_unannounced_pooler
 from pbem.web import (
     account,
     api,
-    apiplayer,
+    apileagues,
     bodies,
     csrf,
     devmail,
@@ -144,8 +144,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(notes.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)
-    # The API's one blueprint, with the routes pbem.web.apiplayer adds to it.
-    app.register_blueprint(apiplayer.bp)
+    # The API's one blueprint (pbem.web.api's), with the routes pbem.web.apiplayer and
+    # apileagues add to it: apileagues imports apiplayer, which imports api.
+    app.register_blueprint(apileagues.bp)
     app.register_blueprint(opentables.bp)
     app.register_blueprint(leagues.bp)
     if config["MAIL_BACKEND"] == "file":

@@ -161,7 +161,9 @@ def withdraw(session: Session, site: Site, game_id: int, player_id: int, now: da
     """The poster calls their open table off before it fills; everyone seated is told."""
     table = table_of(session, game_id)
     if table is None or table.player_id != player_id:
-        raise PlayError("join.error.not_creator")
+        # Another's table answers as no table at all: a table hidden from the player by a
+        # block must not show through this answer either (SECURITY.md).
+        raise PlayError("error.no_game")
     cancel(session, site, game_id, 0, now)
 
 

@@ -267,10 +267,10 @@ def read_options(rules: Game, slug: str, form: Mapping[str, Any]) -> dict[str, A
 _OPTION_TYPES: dict[str, Any] = {"bool": bool, "int": int | None, "choice": str}
 
 
-def _option_text(opt: Option, raw: str | None) -> Any:
+def _option_text(opt: Option, raw: Any) -> Any:
     if opt.kind == "bool":
-        # A checkbox sends its value when ticked and nothing at all when not.
-        return raw in ("1", "on", "true", "yes")
+        # A checkbox sends its value when ticked and nothing at all when not; the API, true.
+        return raw is True or raw in _TICKED
     if opt.kind == "int" and raw in (None, "", "random"):
         return opt.default
     return raw if raw is not None else opt.default

@@ -83,8 +83,8 @@ class OpenTableForm(SeekForm):
     @field_validator("rated", mode="before")
     @classmethod
     def _ticked(cls, value: Any) -> bool:
-        # A checkbox sends its value when ticked and nothing at all when not.
-        return value in _TICKED
+        # A checkbox sends its value when ticked and nothing at all when not; the API, true.
+        return value is True or value in _TICKED
 
     @model_validator(mode="after")
     def _seats_fit(self) -> Self:

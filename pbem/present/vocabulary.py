@@ -634,6 +634,9 @@ VOCABULARY: dict[str, Msgid] = {
     "api.error.body": N_("Send a JSON object with a “turn” string and a “move” object."),
     "export.notes": N_("My notes"),
     "api.error.notes": N_("Send a JSON object with a “text” string."),
+    "api.error.fields": N_(
+        "Send a JSON object with the fields this route reads, each of its type: see /api/v1/openapi.json."
+    ),
     "api.error.signed_out": N_(
         "Sign in on this device first: this acts for the player signed in, by the pages' session."
     ),

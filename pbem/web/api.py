@@ -9,7 +9,7 @@ at /api/v1/openapi.json describes them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Blueprint, abort, g, jsonify, request
 from werkzeug.wrappers import Response
@@ -20,7 +20,7 @@ from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Note, Player
-from pbem.players import notes, page, plans, standing
+from pbem.players import account, notes, page, plans, standing
 from pbem.players.opentables import open_tables
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
@@ -32,20 +32,24 @@ from pbem.seat_choices import keep_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
 from pbem.web import bad_link, engine, now, site
-from pbem.web.apimodels import (
-    NotesRequest,
+from pbem.web.apiactmodels import (
     OpenSeat,
     OpenTableEntry,
     OpenTables,
-    PlanRequest,
     SettingsRequest,
+)
+from pbem.web.apimodels import (
+    Body,
+    MoveRequest,
+    NotesRequest,
+    PlanRequest,
     StandingRequest,
     TakeBackAnswer,
     read_body,
-    read_move,
 )
 from pbem.web.openapi import document
 from pbem.web.opentables import filters
+from pbem.web.replay import export_data
 from pbem.web.seats import LOG_PAGE, Table, open_seat, open_watch
 from pbem.web.signin import current_player_id
 from pbem.webhooks.events import hooks_of_game
@@ -56,6 +60,25 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 def error(status: int, code: str, message: str) -> tuple[Response, int]:
     """A JSON error answer: a stable code and a readable message in the reader's language."""
     return jsonify({"error": code, "message": message}), status
+
+
+def refuse(status: int, code: str, message: str) -> NoReturn:
+    """End the request with a JSON error answer, as `error` makes it."""
+    answer, _ = error(status, code, message)
+    answer.status_code = status
+    abort(answer)
+
+
+def json_body(model: type[Body], lang: str, shape: str = "api.error.fields") -> Body:
+    """The request's JSON body read as `model`; else the request ends in 415 (not JSON) or
+    400 (no JSON that can be read, or not of the model's shape: the message `shape` says)."""
+    if not request.is_json:
+        refuse(415, "unsupported_media_type", say(lang, "error.http.415"))
+    # A body past the API's limit got 413 before this (pbem.web.bodies).
+    read = read_body(request.get_data(cache=False), model)
+    if isinstance(read, str):
+        refuse(400, read, say(lang, "api.error.json" if read == "bad_json" else shape))
+    return read
 
 
 def _lang(table: Table, viewer: int | None) -> str:
@@ -183,14 +206,7 @@ def move(token: str) -> tuple[Response, int] | Response:
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token, moment)
         lang = _lang(table, seat_no)
-        if not request.is_json:
-            return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-        # A body past the API's limit got 413 before this (pbem.web.bodies).
-        read = read_move(request.get_data(cache=False))
-        if read == "bad_json":
-            return error(400, "bad_json", say(lang, "api.error.json"))
-        if read == "bad_request":
-            return error(400, "bad_request", say(lang, "api.error.body"))
+        read = json_body(MoveRequest, lang, "api.error.body")
         turn, the_move = read.turn, read.move
         names = [s.name for s, _, _ in table]
         table_read = moves.table_read(game, table, hooks_of_game(session, game.id))
@@ -208,6 +224,15 @@ def move(token: str) -> tuple[Response, int] | Response:
         return jsonify(_view(session, game, table, seat_no))
 
 
+@bp.get("/seat/<token>/export")
+def export(token: str) -> Response:
+    """The game's log as data, as the seat's export page gives it (pbem.web.replay): what
+    this seat was told of each move, its own notes; the moves and the seed once it is over."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return jsonify(export_data(session, game, seat_no, _lang(table, seat_no)))
+
+
 @bp.get("/seat/<token>/notes")
 def notes_read(token: str) -> Response:
     """The seat's private notes on the game."""
@@ -222,13 +247,7 @@ def notes_write(token: str) -> tuple[Response, int] | Response:
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
         lang = _lang(table, seat_no)
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), NotesRequest)
-    if read == "bad_json":
-        return error(400, "bad_json", say(lang, "api.error.json"))
-    if read == "bad_request":
-        return error(400, "bad_request", say(lang, "api.error.notes"))
+    read = json_body(NotesRequest, lang, "api.error.notes")
     try:
         form = NoteForm.read({"text": read.text})
         with write_session(engine()) as session:
@@ -247,25 +266,25 @@ def _notes_json(note: Note | None) -> dict[str, Any]:
 
 @bp.post("/seat/<token>/settings")
 def settings(token: str) -> tuple[Response, int] | Response:
-    """Change the player's settings (automatic vacation); answered with them as they stand."""
+    """Change the player's settings (automatic vacation), through the settings page's
+    save (pbem.players.account); answered with them as they stand."""
     with read_session(engine()) as session:
         _, table, seat_no = open_seat(session, token, now())
         lang = _lang(table, seat_no)
-        player_id = next(id_of(p) for s, p, _ in table if s.seat == seat_no)
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), SettingsRequest)
-    if read == "bad_json":
-        return error(400, "bad_json", say(lang, "api.error.json"))
-    if read == "bad_request":
-        return error(400, "bad_request", say(lang, "api.error.body"))
-    with write_session(engine()) as session:
-        player = session.get(Player, player_id)
-        assert player is not None  # a seat's player is never deleted
-        if read.auto_vacation is not None:
-            player.auto_vacation = read.auto_vacation
-            session.add(player)
-        return jsonify({"auto_vacation": player.auto_vacation})
+        player_id = id_of(table[seat_no][1])
+    read = json_body(SettingsRequest, lang)
+    try:
+        with write_session(engine()) as session:
+            player = session.get(Player, player_id)
+            assert player is not None  # a seat's player is never deleted
+            # The settings left out of the body keep their values.
+            account.save_settings(
+                session, player, player.lang, player.tz, player.notify, now(),
+                auto_vacation=read.auto_vacation,
+            )  # fmt: skip
+            return jsonify({"auto_vacation": player.auto_vacation})
+    except PlayError as exc:
+        return error(exc.status, "bad_request", say(lang, exc.key, **exc.params))
 
 
 @bp.post("/seat/<token>/takeback")
@@ -289,13 +308,7 @@ def take_back_answer(token: str) -> tuple[Response, int] | Response:
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
         lang, game_id = _lang(table, seat_no), game.id or 0
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), TakeBackAnswer)
-    if read == "bad_json":
-        return error(400, "bad_json", say(lang, "api.error.json"))
-    if read == "bad_request":
-        return error(400, "bad_request", say(lang, "api.error.body"))
+    read = json_body(TakeBackAnswer, lang)
     try:
         with write_session(engine()) as session:
             takeback.answer(session, site(), game_id, seat_no, read.answer == "allow", now())
@@ -342,13 +355,7 @@ def put_plan(token: str) -> tuple[Response, int] | Response:
         game, table, seat_no = open_seat(session, token)
         lang = _lang(table, seat_no)
         names = [s.name for s, _, _ in table]
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), PlanRequest)
-    if isinstance(read, str):
-        return error(
-            400, read, say(lang, "api.error.json" if read == "bad_json" else "api.error.body")
-        )
+    read = json_body(PlanRequest, lang)
     tree = [branch.model_dump(by_alias=True) for branch in read.plan]
     try:
         with write_session(engine()) as session:
@@ -386,13 +393,7 @@ def put_orders(token: str) -> tuple[Response, int] | Response:
         game, table, seat_no = open_seat(session, token, moment)
         lang = _lang(table, seat_no)
         names = [s.name for s, _, _ in table]
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), StandingRequest)
-    if isinstance(read, str):
-        return error(
-            400, read, say(lang, "api.error.json" if read == "bad_json" else "api.error.body")
-        )
+    read = json_body(StandingRequest, lang)
     try:
         with write_session(engine()) as session:
             keep_orders(session, site(), game.id or 0, seat_no, read.model_dump(), moment)

@@ -1,4 +1,6 @@
-"""The JSON API's bodies and answers as pydantic models: what it reads, what it answers.
+"""The JSON API's bodies and answers as pydantic models: what it reads, what it answers
+for a game, a seat's moves, notes, plans and orders, players and leagues read (those of a
+player's other acts are in pbem.web.apiactmodels).
 
 The API validates a move's body with MoveRequest, and the OpenAPI document
 (pbem.web.openapi) is generated from these models, so the two cannot drift apart.
@@ -351,97 +353,6 @@ class Plan(Answer):
     )
 
 
-class SettingsRequest(BaseModel):
-    """The player's settings to change; a key left out keeps its value."""
-
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-    auto_vacation: bool | None = Field(
-        default=None,
-        description="When a deadline passes, take vacation days (while the allowance lasts) "
-        "instead of a timeout",
-    )
-
-
-class Settings(Answer):
-    """The player's settings, as they now stand (for all their games)."""
-
-    auto_vacation: bool
-
-
-class VacationRequest(BaseModel):
-    """A vacation to start now."""
-
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-    days: int = Field(description="How many days, from now: 1 to the most one vacation takes")
-
-
-class Vacation(Answer):
-    """The player's vacation (for all their games) and the days left of this year's allowance."""
-
-    away: bool = Field(description="Whether a vacation is under way or still to come")
-    starts_at: datetime | None
-    ends_at: datetime | None = Field(description="When the clocks run again")
-    days_left: int = Field(ge=0, description="Vacation days left this calendar year")
-
-
-class JoinRequest(BaseModel):
-    """Taking a seat at an open table, or joining a league: {} will do."""
-
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-    share: str = Field(
-        default="",
-        max_length=200,
-        description="An open table's checkable deal: the player's share, as the page's "
-        "script makes it (empty: none)",
-    )
-
-
-class Seated(Answer):
-    """The seat taken at an open table, with its link's token (a secret: keep it)."""
-
-    game: int
-    seat: int = Field(ge=0)
-    token: str = Field(description="The seat's link token: /api/v1/seat/<token>, /p/<token>")
-
-
-class SeekRequest(BaseModel):
-    """A standing seek, as the open tables page's form takes it."""
-
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-    game: Slug
-    lang: Lang = "en"
-    rating_min: int | None = Field(default=None, description="The others' lowest rating")
-    rating_max: int | None = Field(default=None, description="The others' highest rating")
-
-
-class StandingSeek(Answer):
-    """One of the player's standing seeks."""
-
-    id: int
-    game: Slug
-    lang: Lang
-    rating_min: int | None
-    rating_max: int | None
-
-
-class Seeks(Answer):
-    """The signed-in player's standing seeks, and the seat a new seek took at once, if any."""
-
-    seeks: list[StandingSeek]
-    seated: Seated | None = Field(description="Matched at once: the seat it took, with its link")
-
-
-class Blocked(Answer):
-    """Whether the signed-in player now blocks this player."""
-
-    player: int
-    blocked: bool
-
-
 Body = TypeVar("Body", bound=BaseModel)
 
 
@@ -473,38 +384,3 @@ class TakeBackAnswer(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
 
     answer: Literal["allow", "refuse"]
-
-
-class OpenSeat(Answer):
-    """A player seated at an open table: their name and shown rating in its game."""
-
-    name: str
-    rating: int = Field(description="The player's rating in this game (1500 before any)")
-
-
-class OpenTableEntry(Answer):
-    """One open table: a game waiting for players, as anyone may see it."""
-
-    game: int = Field(description="The game's number")
-    slug: Slug
-    language: Lang
-    seats: int = Field(ge=2, description="Seats wanted in all, the poster's included")
-    taken: int = Field(ge=1, description="Seats taken so far, private players' included")
-    players: list[OpenSeat] = Field(
-        description="The players seated so far, poster first; a private player is not listed"
-    )
-    rating_min: int | None = Field(description="A joiner's rating at least; null: no bound")
-    rating_max: int | None = Field(description="A joiner's rating at most; null: no bound")
-    rated: bool
-    options: dict[str, Any] = Field(description="The game's options, as the rules name them")
-    days_per_move: int | None = Field(description="Days allowed per move; null: no limit")
-    clock: Literal["move", "fischer", "bank"]
-    created_at: datetime
-
-
-class OpenTables(Answer):
-    """A page of the open tables, newest first (a signed-in reader's blocks left out)."""
-
-    tables: list[OpenTableEntry]
-    page: int = Field(ge=0)
-    more: bool = Field(description="Whether an older page follows")

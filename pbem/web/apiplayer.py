@@ -1,7 +1,7 @@
 """The API's actions of a player, through the functions the pages call: a vacation and
 leaving a game (by a seat's link), and, for the player signed in on this device (the
-pages' session cookie), blocks, standing seeks, taking a seat at an open table and
-joining a league.
+pages' session cookie), blocks, open tables (post, withdraw, take a seat) and standing
+seeks; pbem.web.apileagues adds the leagues'.
 
 The CSRF rules are the pages' (pbem.web.csrf): a write from another site is refused
 (Origin, Sec-Fetch-Site), and the session's writes take PUT, DELETE or a JSON body,
@@ -17,10 +17,8 @@ from flask import g, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
-from pbem.leagues import setup
-from pbem.leagues.table import league_by_key, league_json, league_view
-from pbem.models import Player
-from pbem.opentables import allow_post, join_table, remove_seek, save_seek
+from pbem.models import Player, Seat
+from pbem.opentables import allow_post, join_table, remove_seek, save_seek, withdraw
 from pbem.players import account, blocks
 from pbem.players.opentables import seeks_of
 from pbem.present.forms import VacationForm
@@ -28,37 +26,66 @@ from pbem.present.i18n import languages
 from pbem.present.openforms import SeekForm
 from pbem.present.text import say
 from pbem.seat_choices import leave
-from pbem.storage.allowance import LEAGUE_JOINS, OPEN_JOINS, Allowance, OverLimit, take
+from pbem.storage.allowance import OPEN_JOINS, Allowance, OverLimit, take
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import find_seat, id_of
-from pbem.web import bad_link, engine, now, site
-from pbem.web.api import bp, error, refused, seat_lang, seat_view
-from pbem.web.apimodels import (
+from pbem.web import engine, now, site
+from pbem.web.api import bp, error, json_body, refuse, refused, seat_lang, seat_view
+from pbem.web.apiactmodels import (
     Blocked,
     JoinRequest,
+    OpenTableRequest,
     Seated,
     SeekRequest,
     Seeks,
     StandingSeek,
     Vacation,
     VacationRequest,
-    read_body,
+    Withdrawn,
 )
+from pbem.web.opentables import post_open
 from pbem.web.seats import open_seat
 from pbem.web.signin import current_player_id
 
 Answer = tuple[Response, int] | Response
 
 
-def _lang() -> str:
+def player_lang() -> str:
     """The answer's language without a seat: ?lang=, else the page's choice."""
     chosen = request.args.get("lang")
     return str(chosen) if chosen in languages() else str(g.get("lang", "en"))
 
 
-def _unreadable(read: str, lang: str) -> tuple[Response, int]:
-    key = "api.error.json" if read == "bad_json" else "api.error.body"
-    return error(400, read, say(lang, key))
+def signed_in(lang: str) -> int:
+    """The player signed in on this device; without one the request ends in 401."""
+    viewer = current_player_id()
+    if viewer is None:
+        refuse(401, "signed_out", say(lang, "api.error.signed_out"))
+    return viewer
+
+
+def count_try(allowance: Allowance, player_id: int, lang: str) -> None:
+    """Count a try against the pages' allowance, in a transaction of its own (a refused try
+    counts too, as on the page); once it is used up the request ends in 429."""
+    try:
+        with write_session(engine()) as session:
+            take(session, allowance, player_id, now())
+    except OverLimit as exc:
+        refuse(429, "rate_limited", say(lang, exc.key, **exc.params))
+
+
+def refusal(exc: PlayError, lang: str) -> tuple[Response, int]:
+    """A signed-in player's act refused, as its page says why: 404 for what answers as no
+    table or league at all, 429 past an allowance, else the refusal's own status."""
+    status = 404 if exc.key == "error.no_game" else exc.status
+    code = {404: "not_found", 429: "rate_limited"}.get(status, "refused")
+    return error(status, code, say(lang, exc.key, **exc.params))
+
+
+def seated(seat: Seat) -> Seated:
+    """A seat taken, with its link's token (a secret: only the answer to its player names it)."""
+    token = urlsplit(site().seat_url(seat)).path.rsplit("/", 1)[1]
+    return Seated(game=seat.game_id, seat=seat.seat, token=token)
 
 
 def _seat_player(token: str) -> tuple[int, str]:
@@ -85,11 +112,7 @@ def _vacation_json(session: Any, player: Player) -> Response:
 def vacation(token: str) -> Answer:
     """Start a vacation, as the settings page does (the same allowance and checks)."""
     player_id, lang = _seat_player(token)
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), VacationRequest)
-    if isinstance(read, str):
-        return _unreadable(read, lang)
+    read = json_body(VacationRequest, lang)
     try:
         days = VacationForm.read({"days": read.days}).days
         with write_session(engine()) as session:
@@ -131,26 +154,9 @@ def leave_game(token: str) -> Answer:
     return seat_view(token)
 
 
-def _signed_out(lang: str) -> tuple[Response, int]:
-    return error(401, "signed_out", say(lang, "api.error.signed_out"))
-
-
-def _used_up(allowance: Allowance, player_id: int, lang: str) -> tuple[Response, int] | None:
-    """Count a try against the pages' allowance, in a transaction of its own (a refused try
-    counts too, as on the page); 429 once it is used up."""
-    try:
-        with write_session(engine()) as session:
-            take(session, allowance, player_id, now())
-    except OverLimit as exc:
-        return error(429, "rate_limited", say(lang, exc.key, **exc.params))
-    return None
-
-
 def _block(player_id: int, blocking: bool) -> Answer:
-    lang = _lang()
-    viewer = current_player_id()
-    if viewer is None:
-        return _signed_out(lang)
+    lang = player_lang()
+    viewer = signed_in(lang)
     try:
         with write_session(engine()) as session:
             if session.get(Player, player_id) is None:
@@ -176,73 +182,57 @@ def unblock(player_id: int) -> Answer:
     return _block(player_id, False)
 
 
-def _session_body(lang: str) -> JoinRequest | tuple[Response, int]:
-    """A session write's JSON body (a cross-site form can send none); why not, as an answer."""
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), JoinRequest)
-    return _unreadable(read, lang) if isinstance(read, str) else read
+@bp.post("/open")
+def post_open_table() -> Answer:
+    """Post an open table, as the open tables page's form does (the same fields, checks
+    and limits); answered with the poster's seat and its link."""
+    lang = player_lang()
+    viewer = signed_in(lang)
+    read = json_body(OpenTableRequest, lang)
+    fields: dict[str, Any] = read.model_dump(exclude={"options"})
+    # The form's names for the game's options (pbem.present.forms.read_options).
+    fields.update({f"opt_{read.game}_{name}": value for name, value in read.options.items()})
+    try:
+        game = post_open(viewer, fields)
+    except PlayError as exc:
+        return refusal(exc, lang)
+    with read_session(engine()) as session:
+        seat = find_seat(session, id_of(game), game.creator_seat)
+        assert seat is not None
+        return jsonify(seated(seat).model_dump(mode="json"))
+
+
+@bp.delete("/open/<int(max=2147483647):game_id>")
+def withdraw_table(game_id: int) -> Answer:
+    """Call off one's own open table, as its Withdraw button does (another's: 404, as for
+    no table at all)."""
+    lang = player_lang()
+    viewer = signed_in(lang)
+    try:
+        with write_session(engine()) as session:
+            withdraw(session, site(), game_id, viewer, now())
+    except PlayError as exc:
+        return refusal(exc, lang)
+    return jsonify(Withdrawn(game=game_id, withdrawn=True).model_dump(mode="json"))
 
 
 @bp.post("/open/<int(max=2147483647):game_id>/join")
 def join_open(game_id: int) -> Answer:
     """Take a seat at an open table, as its Join button does; answered with the seat's
     link (a secret: only this answer names it)."""
-    lang = _lang()
-    viewer = current_player_id()
-    if viewer is None:
-        return _signed_out(lang)
-    read = _session_body(lang)
-    if not isinstance(read, JoinRequest):
-        return read
-    limited = _used_up(OPEN_JOINS, viewer, lang)
-    if limited is not None:
-        return limited
+    lang = player_lang()
+    viewer = signed_in(lang)
+    read = json_body(JoinRequest, lang)
+    count_try(OPEN_JOINS, viewer, lang)
     try:
         with write_session(engine()) as session:
-            seat_no = join_table(session, site(), game_id, viewer, now(), share=read.share).seat
+            seat = join_table(session, site(), game_id, viewer, now(), share=read.share)
+            return jsonify(seated(seat).model_dump(mode="json"))
     except PlayError as exc:
-        status = 404 if exc.key == "error.no_game" else exc.status
-        return error(status, "not_found" if status == 404 else "refused", say(lang, exc.key))
-    with read_session(engine()) as session:
-        seat = find_seat(session, game_id, seat_no)
-        assert seat is not None
-        token = urlsplit(site().seat_url(seat)).path.rsplit("/", 1)[1]
-    return jsonify(Seated(game=game_id, seat=seat_no, token=token).model_dump(mode="json"))
+        return refusal(exc, lang)
 
 
-@bp.post("/leagues/<token>/join")
-def join_league(token: str) -> Answer:
-    """Join a league with its key, as its page's Join does (an open league, or one the
-    player is invited to); answered with the league as it stands."""
-    lang = _lang()
-    # The key first, as on the page: a wrong one counts against the address's wrong links.
-    with read_session(engine()) as session:
-        found = league_by_key(session, token)
-        if found is None:
-            bad_link()
-        league_id = found.id or 0
-    viewer = current_player_id()
-    if viewer is None:
-        return _signed_out(lang)
-    read = _session_body(lang)
-    if not isinstance(read, JoinRequest):
-        return read
-    limited = _used_up(LEAGUE_JOINS, viewer, lang)
-    if limited is not None:
-        return limited
-    try:
-        with write_session(engine()) as session:
-            setup.join(session, site(), league_id, viewer, now())
-    except PlayError as exc:
-        return error(exc.status, "refused", say(lang, exc.key, **exc.params))
-    with read_session(engine()) as session:
-        found = league_by_key(session, token)
-        assert found is not None
-        return jsonify(league_json(league_view(session, site(), found, None)))
-
-
-def _seeks_json(session: Any, player_id: int, seated: Seated | None) -> Response:
+def _seeks_json(session: Any, player_id: int, taken: Seated | None) -> Response:
     shown = [
         StandingSeek(
             id=s.id or 0,
@@ -253,15 +243,13 @@ def _seeks_json(session: Any, player_id: int, seated: Seated | None) -> Response
         )
         for s in seeks_of(session, player_id)
     ]
-    return jsonify(Seeks(seeks=shown, seated=seated).model_dump(mode="json"))
+    return jsonify(Seeks(seeks=shown, seated=taken).model_dump(mode="json"))
 
 
 @bp.get("/open/seeks")
 def seeks() -> Answer:
     """The signed-in player's standing seeks."""
-    viewer = current_player_id()
-    if viewer is None:
-        return _signed_out(_lang())
+    viewer = signed_in(player_lang())
     with read_session(engine()) as session:
         return _seeks_json(session, viewer, None)
 
@@ -270,15 +258,9 @@ def seeks() -> Answer:
 def seek() -> Answer:
     """Keep a standing seek, as the open tables page does (the same form, limits and
     matching): a fitting open table seats the player at once, and the answer names it."""
-    lang = _lang()
-    viewer = current_player_id()
-    if viewer is None:
-        return _signed_out(lang)
-    if not request.is_json:
-        return error(415, "unsupported_media_type", say(lang, "error.http.415"))
-    read = read_body(request.get_data(cache=False), SeekRequest)
-    if isinstance(read, str):
-        return _unreadable(read, lang)
+    lang = player_lang()
+    viewer = signed_in(lang)
+    read = json_body(SeekRequest, lang)
     try:
         form = SeekForm.read(read.model_dump())
         with write_session(engine()) as session:
@@ -286,23 +268,15 @@ def seek() -> Answer:
             seat = save_seek(
                 session, site(), viewer, form.game, form.lang, form.rating_range, now()
             )
-            seated = None
-            if seat is not None:
-                token = urlsplit(site().seat_url(seat)).path.rsplit("/", 1)[1]
-                seated = Seated(game=seat.game_id, seat=seat.seat, token=token)
-            return _seeks_json(session, viewer, seated)
-    except OverLimit as exc:
-        return error(429, "rate_limited", say(lang, exc.key, **exc.params))
+            return _seeks_json(session, viewer, seated(seat) if seat is not None else None)
     except PlayError as exc:
-        return error(exc.status, "refused", say(lang, exc.key, **exc.params))
+        return refusal(exc, lang)
 
 
 @bp.delete("/open/seeks/<int(max=2147483647):seek_id>")
 def unseek(seek_id: int) -> Answer:
     """Remove one of the signed-in player's seeks (another's, or one used: nothing)."""
-    viewer = current_player_id()
-    if viewer is None:
-        return _signed_out(_lang())
+    viewer = signed_in(player_lang())
     with write_session(engine()) as session:
         remove_seek(session, viewer, seek_id)
         return _seeks_json(session, viewer, None)

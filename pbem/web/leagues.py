@@ -4,6 +4,7 @@ pbem.leagues."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -116,29 +117,35 @@ def new() -> Response | str:
     return render_template("leagues/new.html", games=playable(), form={}, error=None, levels=LEVELS)
 
 
+def make_league(player_id: int, fields: Mapping[str, Any]) -> str:
+    """Make a league from the new-league form's fields (the page's form, or the API's body
+    made into them) for the signed-in organiser: the address's hourly new games (429), the
+    form read as the page reads it (PlayError), then the league made and its invitations
+    counted and queued in one write (pbem.leagues.setup.create). The league's key."""
+    address = client_address()
+    if (limited := refusal(engine(), NEW_GAMES, address, now())) is not None:
+        raise limited
+    data: dict[str, Any] = {k: fields.get(k, "") for k in fields if k != "invites"}
+    data["invites"] = str(fields.get("invites", ""))[: setup.MOST_INVITES * 260]
+    league_form = setup.LeagueForm.read(data)
+    timing = TimeControl.read(fields)
+    record(engine(), NEW_GAMES, address, now())
+    with write_session(engine()) as session:
+        organiser = session.get(Player, player_id)
+        if organiser is None:
+            raise PlayError("league.error.sign_in")
+        return setup.create(session, site(), organiser, league_form, timing, now()).join_key
+
+
 @bp.post("/leagues")
 def create() -> Response | tuple[str, int]:
     """Make the league from the form, invite the addresses, and show its page."""
     player_id = _signed_in()
-    address = client_address()
-    form = request.form
     try:
-        if (limited := refusal(engine(), NEW_GAMES, address, now())) is not None:
-            raise limited
-        data: dict[str, Any] = {k: form.get(k, "") for k in form if k != "invites"}
-        data["invites"] = form.get("invites", "")[: setup.MOST_INVITES * 260]
-        league_form = setup.LeagueForm.read(data)
-        timing = TimeControl.read(form)
-        record(engine(), NEW_GAMES, address, now())
-        with write_session(engine()) as session:
-            organiser = session.get(Player, player_id)
-            if organiser is None:
-                abort(redirect(url_for("signin.ask_page"), code=303))
-            league = setup.create(session, site(), organiser, league_form, timing, now())
-            token = league.join_key
+        token = make_league(player_id, request.form)
     except PlayError as exc:
         page = render_template(
-            "leagues/new.html", games=playable(), form=form, error=exc, levels=LEVELS
+            "leagues/new.html", games=playable(), form=request.form, error=exc, levels=LEVELS
         )
         return page, exc.status
     return _to_page(token)

@@ -4,6 +4,7 @@ pbem.opentables, the queries in pbem.players.opentables."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -12,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
 from pbem.games import GAMES
-from pbem.models import Seat
+from pbem.models import Game, Seat
 from pbem.opentables import allow_post, join_table, post_table, remove_seek, save_seek, withdraw
 from pbem.players.computers import LEVELS
 from pbem.players.opentables import MAX_PAGE, open_tables, seeks_of
@@ -123,6 +124,31 @@ def _to_seat(game_id: int, seat_no: int) -> Response:
         return redirect(urlsplit(site().seat_url(seat)).path, code=303)
 
 
+def post_open(player_id: int, fields: Mapping[str, Any]) -> Game:
+    """Post an open table from the form's fields (the page's form, or the API's body made
+    into them): read as the page reads them (PlayError for a field refused), then counted
+    against the poster's allowances and posted in one write (OverLimit past a limit)."""
+    form = OpenTableForm.read(fields)
+    timing = TimeControl.read(fields)
+    options = read_options(playable()[form.game], form.game, fields)
+    with write_session(engine()) as session:
+        allow_post(session, player_id, now())
+        return post_table(
+            session,
+            site(),
+            player_id,
+            form.game,
+            form.seats,
+            options,
+            form.lang,
+            form.rating_range,
+            form.rated,
+            now(),
+            timing=timing,
+            share=str(fields.get("share", "")),
+        )
+
+
 @bp.post("/games/open")
 def post() -> Response | tuple[str, int]:
     """Post an open table; fitting seeks take its seats at once."""
@@ -130,25 +156,7 @@ def post() -> Response | tuple[str, int]:
     if isinstance(viewer, Response):
         return viewer
     try:
-        form = OpenTableForm.read(request.form)
-        timing = TimeControl.read(request.form)
-        options = read_options(playable()[form.game], form.game, request.form)
-        with write_session(engine()) as session:
-            allow_post(session, viewer, now())
-            post_table(
-                session,
-                site(),
-                viewer,
-                form.game,
-                form.seats,
-                options,
-                form.lang,
-                form.rating_range,
-                form.rated,
-                now(),
-                timing=timing,
-                share=request.form.get("share", ""),
-            )
+        post_open(viewer, request.form)
     except OverLimit as exc:
         return _limited(exc)
     except PlayError as exc:

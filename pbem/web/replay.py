@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, abort, g, render_template, request, url_for
+from sqlmodel import Session
 
 from pbem.games import GAMES
 from pbem.models import Game, Player
@@ -14,7 +15,7 @@ from pbem.present import presenter, replay
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.present.text import say
 from pbem.storage.db import read_session
-from pbem.storage.store import moves_of, seats_of, shuffles_of
+from pbem.storage.store import id_of, moves_of, seats_of, shuffles_of
 from pbem.web import engine
 from pbem.web.seats import seat_from, watched_game
 
@@ -123,6 +124,24 @@ def _market_of(move: dict[str, Any]) -> int | None:
     return market if isinstance(market, int) and "card" in move else None
 
 
+def export_data(session: Session, game: Game, viewer: int | None, lang: str) -> dict[str, Any]:
+    """The game's log as data for `viewer` (a seat, or None: a spectator), read for the
+    page's export and the API's alike (pbem.present.replay.export says what each may see)."""
+    game_id = id_of(game)
+    seats = seats_of(session, game)
+    note = notes.note_of(session, game_id, viewer) if viewer is not None else None
+    return replay.export(
+        game,
+        [s.name for s in seats],
+        moves_of(session, game),
+        viewer,
+        lang,
+        note.text if note else "",
+        [s.share for s in seats],
+        shuffles_of(session, game),
+    )
+
+
 def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
     if fmt not in ("json", "txt"):
         abort(404)
@@ -130,14 +149,7 @@ def _export(token: str, game_id: int, viewer: int | None, fmt: str) -> Response:
         game = session.get(Game, game_id)
         if game is None:
             abort(404)
-        seats = seats_of(session, game)
-        names = [s.name for s in seats]
-        moves = moves_of(session, game)
-        note = notes.note_of(session, game_id, viewer) if viewer is not None else None
-        shares = [s.share for s in seats]
-        text = note.text if note else ""
-        shuffles = shuffles_of(session, game)
-        data = replay.export(game, names, moves, viewer, g.lang, text, shares, shuffles)
+        data = export_data(session, game, viewer, g.lang)
         title = game_title(game, g.lang)
     name = f"pbem-{game.slug}-{game.id}.{fmt}"
     # The JSON is a file to keep (and to give the verify page): it downloads. The text is

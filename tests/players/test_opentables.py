@@ -384,7 +384,8 @@ def test_withdraw_calls_the_table_off(app: Any, client: Any) -> None:
     ana, leo = players(app, "Ana", "Leo")
     game_id = post(app, ana, seats=3)
     sign_in_as(client, app, leo)
-    assert client.post(f"/games/open/{game_id}/withdraw").status_code == 400  # not Leo's
+    # Not Leo's: answered as no table at all (a table hidden by a block shows through nothing).
+    assert client.post(f"/games/open/{game_id}/withdraw").status_code == 404
     sign_in_as(client, app, ana)
     response = client.post(f"/games/open/{game_id}/withdraw")
     assert response.status_code == 303 and status(app, game_id) == "cancelled"

@@ -1,20 +1,25 @@
 """A player's actions over the API (issue 48), through the same functions as the pages: a
-vacation (pbem.players.account), leaving a game (pbem.seat_choices.leave), and for the
-player signed in: blocks, joining an open table and a league."""
+vacation and settings (pbem.players.account), leaving a game (pbem.seat_choices.leave),
+the game's log exported (pbem.web.replay), and for the player signed in: blocks, joining
+an open table and a league."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlmodel import select
 
-from pbem.models import Outbox, Seat
+from pbem.models import Outbox, Player, Seat
 from pbem.players.blocks import blocked_by
 from pbem.storage.db import read_session
+from pbem.web.apiactmodels import Export
+from tests.clock.helpers import state_of
 from tests.leagues.helpers import league_key, make_league
 from tests.players.test_opentables import players, post
-from tests.web.helpers import sign_in_as, start_game
+from tests.web.helpers import play_turn, sign_in_as, start_game
 from tests.web.test_api import acting, api
+from tests.web.test_replay import assert_hides, hidden_from
 
 
 def deadlines(app: Any) -> list[Any]:
@@ -142,3 +147,46 @@ def test_standing_seeks_over_the_api(client: Any, app: Any) -> None:
     seated = matched.get_json()["seated"]
     assert (seated["game"], seated["seat"]) == (table, 1)
     assert client.get(f"/api/v1/seat/{seated['token']}").status_code == 200
+
+
+def test_the_export_over_the_api_is_the_seats_own(client: Any, app: Any, smtpd: Any) -> None:
+    links, _ = start_game(client, app, smtpd)
+    seat_links = list(links.values())
+    for _ in range(3):
+        play_turn(client, seat_links[state_of(app).state["turn"]])
+    game = state_of(app)
+    notes = ["Ana keeps the Moons", "Léo waits for Knots", ""]
+    for link, text in zip(seat_links, notes, strict=True):
+        assert client.put(f"{api(link)}/notes", json={"text": text}).status_code == 200
+    for seat, link in enumerate(seat_links):
+        exported = client.get(f"{api(link)}/export")
+        assert exported.status_code == 200
+        data = exported.get_json()
+        Export.model_validate(data)
+        # The page's export.json, read by the same function.
+        assert data == json.loads(client.get(f"{link}/export.json").get_data(as_text=True))
+        assert [m["ply"] for m in data["moves"]] == [1, 2, 3]
+        assert "seed" not in data and all("move" not in m for m in data["moves"])
+        text = json.dumps(data, ensure_ascii=False)
+        assert_hides(text, hidden_from(game.state, seat), f"the API export of seat {seat}")
+        assert str(game.seed) not in text
+        # Its own notes, and nobody else's.
+        assert [n for n in notes if n and n in text] == ([notes[seat]] if notes[seat] else [])
+    assert client.get(f"{api(seat_links[0])}x/export").status_code == 404
+
+
+def test_settings_over_the_api_keep_the_others_as_the_page_saved_them(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    links, _ = start_game(client, app, smtpd)
+    link = next(iter(links.values()))
+    page = {"lang": "fr", "tz": "Europe/Paris", "notify": "digest"}
+    assert client.post(f"{link}/settings", data=page).status_code == 303
+    answer = client.post(f"{api(link)}/settings", json={"auto_vacation": True}, raw=True)
+    assert answer.get_json() == {"auto_vacation": True}
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        (player,) = session.exec(select(Player).where(Player.email == next(iter(links))))
+    assert (player.lang, player.tz, player.notify) == ("fr", "Europe/Paris", "digest")
+    assert player.auto_vacation and player.next_digest_at is not None
+    html = client.get(f"{link}/settings").get_data(as_text=True)
+    assert 'name="auto_vacation" value="1" checked' in html

@@ -23,6 +23,7 @@ table's as a spectator). Two checks:
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import socket
@@ -553,6 +554,9 @@ class Walk:
             api = "/api/v1/seat/" + link.rsplit("/", 1)[-1]
             found["API view"] = get(api).get_data(as_text=True)
             found["API view (fr)"] = get(f"{api}?lang=fr").get_data(as_text=True)
+            # The seat's export over the API (issue 48), its names as written, unescaped.
+            exported = get(f"{api}/export").get_json()
+            found["API export"] = json.dumps(exported, ensure_ascii=False)
         if state is None or not due:
             return found
         if seat in due:
@@ -652,6 +656,7 @@ class Walk:
                 # The check has teeth: the seat's own notes are on its page and in its export.
                 mine = self.notes[viewer]
                 assert mine in found["table"] and mine in found["export (json)"]
+                assert mine in found["API export"]
             if over and not light:
                 # The check has teeth: at the end the deal's values are shown to everyone.
                 assert "dealzqsecret" in found["export (json)"]

@@ -17,7 +17,14 @@ from pbem.games import GAMES
 from pbem.opentables import post_table
 from pbem.play import Invitee, create_game
 from pbem.present.i18n import languages
-from pbem.storage.allowance import OPEN_JOINS, OPEN_POSTS, Allowance, OverLimit, take
+from pbem.storage.allowance import (
+    INVITES_SENT,
+    OPEN_JOINS,
+    OPEN_POSTS,
+    Allowance,
+    OverLimit,
+    take,
+)
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import BAD_LINKS
 from pbem.storage.store import seats_of
@@ -94,7 +101,7 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
     cross = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
     if "/vacation" in route.path:
         answers.extend(vacation_walk(route, client, path, cross))
-    elif route.path.endswith("/leave"):
+    elif route.operation == "seatLeave":
         answers.extend(leave_walk(app, client, path, cross))
     elif route.operation in SESSION_ROUTES:
         answers.extend(session_walk(route, app, client, path, cross, monkeypatch))
@@ -131,9 +138,10 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         keep(send(path, headers=cross))
     if "{player_id}" in route.path:  # no such player (or a private page)
         keep(send(concrete(route, token, "99999")))
-    if route.path == "/api/v1/open":  # filters it cannot read
+    listing = route.path == "/api/v1/open" and route.method == "get"
+    if listing:  # filters it cannot read
         keep(client.get(path + "?game=chess"))
-    if "{player_id}" in route.path or route.path == "/api/v1/open":  # the database down
+    if "{player_id}" in route.path or listing:  # the database down
         with monkeypatch.context() as patch:
             patch.setattr("pbem.web.api.read_session", down)
             keep(send(path))
@@ -147,8 +155,8 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
             else:
                 keep(getattr(guesser, route.method)(wrong))
         with monkeypatch.context() as patch:
-            patch.setattr("pbem.web.api.read_session", down)
-            patch.setattr("pbem.web.apiplayer.read_session", down)
+            for module in ("api", "apiplayer", "apileagues"):
+                patch.setattr(f"pbem.web.{module}.read_session", down)
             keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))
     return answers
 
@@ -173,8 +181,12 @@ def vacation_walk(route: Route, client: Any, path: str, cross: dict[str, str]) -
 SESSION_ROUTES = {
     "playerBlock",
     "playerUnblock",
+    "openPost",
+    "openWithdraw",
     "openJoin",
+    "leagueCreate",
     "leagueJoin",
+    "leagueLeave",
     "openSeeks",
     "openSeek",
     "openSeekRemove",
@@ -220,6 +232,8 @@ def session_walk(
                                   monkeypatch))  # fmt: skip
         use_up(engine, OPEN_POSTS, 2, moment)
         sent.append(client.post(path, json={"game": "colour-bazaar"}, raw=True))  # used up
+    elif route.operation in ("openPost", "openWithdraw", "leagueCreate", "leagueLeave"):
+        sent += TABLE_AND_LEAGUE_WALKS[route.operation](app, client, path, monkeypatch)
     elif route.operation in ("openSeeks", "openSeekRemove"):
         sent.append(send(path))
         if "{seek_id}" in route.path:  # a number no route takes
@@ -245,9 +259,66 @@ def use_up(engine: Any, allowance: Allowance, player_id: int, moment: Any) -> No
 def database_down(send: Any, path: str, extra: dict[str, Any], monkeypatch: Any) -> Any:
     """The answer to a signed-in player's request while the database is down."""
     with monkeypatch.context() as patch:
-        patch.setattr("pbem.web.apiplayer.write_session", down)
-        patch.setattr("pbem.web.apiplayer.read_session", down)
+        for module in ("apiplayer", "apileagues", "opentables", "leagues"):
+            patch.setattr(f"pbem.web.{module}.write_session", down)
+            patch.setattr(f"pbem.web.{module}.read_session", down)
+        patch.setattr("pbem.web.leagues.refusal", down)  # the address's count of new games
         return send(path, **extra)
+
+
+def post_walk(app: Any, client: Any, path: str, monkeypatch: Any) -> list[Any]:
+    """Posting an open table: posted, a field the page's form refuses, the database down,
+    then past the day's posts."""
+    table = {"game": "colour-bazaar", "seats": 3}
+    sent = [client.post(path, json=table, raw=True)]
+    sent.append(client.post(path, json={**table, "seats": 9}, raw=True))
+    sent.append(database_down(client.post, path, {"json": table, "raw": True}, monkeypatch))
+    use_up(app.extensions["pbem"]["engine"], OPEN_POSTS, 2, app.config["CLOCK"]())
+    sent.append(client.post(path, json=table, raw=True))
+    return sent
+
+
+def withdraw_walk(app: Any, client: Any, path: str, monkeypatch: Any) -> list[Any]:
+    """Withdrawing: game 1 is no open table, the player's own is called off (then again:
+    no longer waiting)."""
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    with write_session(engine) as session:
+        game = post_table(session, site, 2, "colour-bazaar", 3, {}, "en", (None, None),
+                          False, app.config["CLOCK"]())  # fmt: skip
+    mine = path.rsplit("/", 1)[0] + f"/{game.id}"
+    return [client.delete(path), client.delete(mine), client.delete(mine)]
+
+
+def create_walk(app: Any, client: Any, path: str, monkeypatch: Any) -> list[Any]:
+    """Making a league: made (its invitation mailed), a field the page's form refuses, the
+    database down, and an invitation past the day's."""
+    league = {"name": "Walk league", "game": "colour-bazaar", "invites": ["bea@walk.example"]}
+    sent = [client.post(path, json=league, raw=True)]
+    sent.append(client.post(path, json={**league, "format": "ladder"}, raw=True))
+    sent.append(database_down(client.post, path, {"json": league, "raw": True}, monkeypatch))
+    use_up(app.extensions["pbem"]["engine"], INVITES_SENT, 2, app.config["CLOCK"]())
+    sent.append(client.post(path, json=league, raw=True))
+    return sent
+
+
+def league_leave_walk(app: Any, client: Any, path: str, monkeypatch: Any) -> list[Any]:
+    """Leaving a league: one the player is not in (nothing more), one they joined, and the
+    organiser's before its start (refused)."""
+    sent = [client.post(path, json={}, raw=True)]
+    joined = league_key(app, make_league(app, [4, 2], start=False, most_players="4"))
+    sent.append(client.post(f"/api/v1/leagues/{joined}/leave", json={}, raw=True))
+    organised = league_key(app, make_league(app, [2, 5], start=False, most_players="4"))
+    sent.append(client.post(f"/api/v1/leagues/{organised}/leave", json={}, raw=True))
+    return sent
+
+
+# The walks of the signed-in player's open tables and leagues (issue 48).
+TABLE_AND_LEAGUE_WALKS = {
+    "openPost": post_walk,
+    "openWithdraw": withdraw_walk,
+    "leagueCreate": create_walk,
+    "leagueLeave": league_leave_walk,
+}
 
 
 def leave_walk(app: Any, client: Any, path: str, cross: dict[str, str]) -> list[Any]:
