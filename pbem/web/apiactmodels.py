@@ -61,8 +61,8 @@ class JoinRequest(BaseModel):
     share: str = Field(
         default="",
         max_length=200,
-        description="An open table's checkable deal: the player's share, as the page's "
-        "script makes it (empty: none)",
+        description="The checkable deal of the table's game (or of each of the league's "
+        "games): the player's share, as the page's script makes it (empty: none)",
     )
 
 
@@ -83,6 +83,12 @@ class SeekRequest(BaseModel):
     lang: Lang = "en"
     rating_min: int | None = Field(default=None, description="The others' lowest rating")
     rating_max: int | None = Field(default=None, description="The others' highest rating")
+    share: str = Field(
+        default="",
+        max_length=200,
+        description="The player's share of the checkable deal of the game the seek seats "
+        "them in, as the page's script makes it (empty: none)",
+    )
 
 
 class StandingSeek(Answer):

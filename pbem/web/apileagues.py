@@ -67,11 +67,11 @@ def join_league(token: str) -> Answer:
     lang = player_lang()
     league_id = _league_id(token)  # the key first, as on the page
     viewer = signed_in(lang)
-    json_body(JoinRequest, lang)
+    read = json_body(JoinRequest, lang)
     count_try(LEAGUE_JOINS, viewer, lang)
     try:
         with write_session(engine()) as session:
-            setup.join(session, site(), league_id, viewer, now())
+            setup.join(session, site(), league_id, viewer, now(), read.share)
     except PlayError as exc:
         return refusal(exc, lang)
     return jsonify(_league(token))

@@ -262,12 +262,13 @@ def seek() -> Answer:
     viewer = signed_in(lang)
     read = json_body(SeekRequest, lang)
     try:
-        form = SeekForm.read(read.model_dump())
+        form = SeekForm.read(read.model_dump(exclude={"share"}))
         with write_session(engine()) as session:
             allow_post(session, viewer, now(), table=False)  # the page's count, in the write
             seat = save_seek(
-                session, site(), viewer, form.game, form.lang, form.rating_range, now()
-            )
+                session, site(), viewer, form.game, form.lang, form.rating_range, now(),
+                share=read.share,
+            )  # fmt: skip
             return _seeks_json(session, viewer, seated(seat) if seat is not None else None)
     except PlayError as exc:
         return refusal(exc, lang)

@@ -137,3 +137,26 @@ def test_a_member_without_javascript_joins_and_their_games_say_they_gave_no_shar
     deal = client.get(path.replace("/p/", "/api/v1/seat/")).get_json()["game"]["deal"]
     assert deal["unshared"] == [bea_seat]
     assert game.seed == fairdeal.seed_of(game.deal_secret or "", [s.share for s in seats])
+
+
+def test_joining_by_the_api_gives_the_share_its_body_carries(client: Any, app: Any) -> None:
+    # The API's Join (POST /api/v1/leagues/<key>/join) takes the share as the page's does;
+    # a league made by the API gives its organiser's share the same way.
+    ana, bea = add_players(app, 2)
+    sign_in_as(client, app, ana)
+    body = {"name": "API cup", "game": "colour-bazaar", "format": "round_robin",
+            "most_players": "2", "is_open": True, "share": SHARES["Ana"]}  # fmt: skip
+    made = client.post("/api/v1/leagues", json=body, raw=True)
+    assert made.status_code == 200, made.get_data(as_text=True)
+    key = made.get_json()["key"]
+    sign_in_as(client, app, bea)
+    joined = client.post(f"/api/v1/leagues/{key}/join", json={"share": SHARES["Bea"]}, raw=True)
+    assert joined.status_code == 200, joined.get_data(as_text=True)
+    names = {ana: "Ana", bea: "Bea"}
+    assert {names[m.player_id]: m.share for m in member_rows(app, 1)} == {
+        "Ana": SHARES["Ana"],
+        "Bea": SHARES["Bea"],
+    }
+    ((_, game, seats),) = league_games(app, 1)
+    assert game is not None and game.deal_secret is not None
+    assert game.seed == fairdeal.seed_of(game.deal_secret, [s.share for s in seats])

@@ -56,6 +56,22 @@ def test_seekers_matched_together_both_give_their_shares(app: Any, client: Any) 
     assert "A deal you can check" in page and NO_SHARE not in page
 
 
+def test_a_seek_kept_by_the_api_gives_the_share_its_body_carries(app: Any, client: Any) -> None:
+    ana, leo = players(app, "Ana", "Leo")
+    assert keep_seek(client, app, ana, "ana-browser-share").status_code == 303
+    sign_in_as(client, app, leo)
+    body = {"game": "colour-bazaar", "lang": "en", "share": "leo-api-share"}
+    matched = client.post("/api/v1/open/seeks", json=body, raw=True)
+    assert matched.status_code == 200, matched.get_data(as_text=True)
+    with read_session(engine_of(app)) as session:
+        (game_id,) = session.exec(select(Game.id)).all()
+    assert game_id is not None
+    game, seats = seats_of(app, game_id)
+    assert {s.player_id: s.share for s in seats} == {ana: "ana-browser-share", leo: "leo-api-share"}
+    assert game.deal_secret is not None
+    assert game.seed == fairdeal.seed_of(game.deal_secret, [s.share for s in seats])
+
+
 def test_a_seek_seated_at_a_posted_table_gives_its_share(app: Any, client: Any) -> None:
     ana, leo = players(app, "Ana", "Leo")
     assert keep_seek(client, app, leo, "leo-seek-share").status_code == 303
