@@ -215,6 +215,12 @@ class LeagueRequest(TimeControlRequest):
         default_factory=list,
         description="Addresses to invite, each alone or as 'Bea <bea@example.org>'",
     )
+    share: str = Field(
+        default="",
+        max_length=200,
+        description="The organiser's share of the checkable deal of each of the league's "
+        "games, as the page's script makes it (empty: none)",
+    )
 
 
 class NewLeague(Answer):

@@ -145,7 +145,7 @@ def test_joining_by_the_api_gives_the_share_its_body_carries(client: Any, app: A
     ana, bea = add_players(app, 2)
     sign_in_as(client, app, ana)
     body = {"name": "API cup", "game": "colour-bazaar", "format": "round_robin",
-            "most_players": "2", "is_open": True, "share": SHARES["Ana"]}  # fmt: skip
+            "most_players": 2, "is_open": True, "share": SHARES["Ana"]}  # fmt: skip
     made = client.post("/api/v1/leagues", json=body, raw=True)
     assert made.status_code == 200, made.get_data(as_text=True)
     key = made.get_json()["key"]
