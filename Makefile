@@ -1,10 +1,11 @@
-# The two commands: `make run` serves a local pbem, `make test` runs every test.
+# The two commands: `make run` serves a local pbem, `make test` runs every test; `make check`
+# is the quick loop (lint, types, the tests not marked slow: tests/conftest.py says which).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean catalogues messages lock wheel
+.PHONY: run test check lint bench clean catalogues messages lock wheel
 
 # Translation: the gettext keywords pybabel extract looks for (see babel.cfg and pbem/present/i18n.py).
 KEYWORDS := -k N_ -k NN_:1,2 -k tr:2 -k ntr:2,3 -k ptr:2c,3
@@ -52,6 +53,12 @@ test: $(STAMP) catalogues
 	$(BIN)/ruff format --check pbem tests bench migrations setup.py
 	$(BIN)/mypy pbem
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+check: $(STAMP) catalogues
+	$(BIN)/ruff check pbem tests bench migrations setup.py
+	$(BIN)/ruff format --check pbem tests bench migrations setup.py
+	$(BIN)/mypy pbem
+	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem tests bench migrations setup.py

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import jinja2
 import pytest
 from aiosmtpd.controller import Controller
 from flask.testing import FlaskClient
+from jinja2.bccache import Bucket, BytecodeCache
 from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
@@ -34,11 +36,130 @@ from tests.settings import app_settings
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 
 
+# What `make check` leaves out, by category: each test named (a folder, a file or a test)
+# gets the category's marker and `slow`. `make test` and CI run them all.
+SLOW: dict[str, tuple[str, ...]] = {
+    # Chromium through every page: about 16 minutes.
+    "browser": ("tests/browser/",),
+    # Processes the test starts and waits for: gunicorn, `pbem serve`, `pbem live`, `pbem
+    # clock`, `pbem computers`, `pbem inbound`, Postfix, PgBouncer, a PostgreSQL server.
+    "servers": (
+        "tests/live/test_concurrent_posts.py",
+        "tests/live/test_gunicorn_facing.py::test_the_served_site_logs_no_token_and_reads_no_huge_body",
+        "tests/live/test_gunicorn_facing.py::test_behind_a_trusted_proxy_the_log_names_the_client_and_no_token",
+        "tests/live/test_live_across_hosts.py",
+        "tests/live/test_live_settings.py::test_serve_runs_the_streams_on_a_port_of_their_own",
+        "tests/live/test_postfix.py",
+        "tests/live/test_several_hosts.py",
+        "tests/bounces/test_postfix_bounce.py",
+        "tests/watch/test_multiprocess.py",
+        "tests/faults/test_crashes.py",
+        "tests/faults/test_database_restart.py",
+        "tests/clock/test_computer_workers.py::test_two_pbem_computers_processes_share_the_moves",
+        "tests/clock/test_scheduler.py::test_the_pbem_clock_process_says_what_it_sent",
+        "tests/mailin/test_server.py::test_the_pbem_inbound_process_writes_each_verdict_to_its_log",
+        "tests/storage/test_pooler.py::test_every_process_stops_at_its_start_saying_why",
+        "tests/deploy/test_systemd_units.py::test_the_operators_pbem_runs_pbem_with_the_settings_file",
+        "tests/deploy/test_systemd_units.py::test_the_backup_service_writes_a_dated_backup_and_prunes_old_ones",
+    ),
+    # The wheel built and installed in a fresh virtualenv: a minute or more.
+    "install": ("tests/test_wheel.py",),
+    # Whole games and many random examples, 4 s to 36 s each here: 250 s of a loaded run.
+    "long": (
+        "tests/web/test_hidden_information.py",
+        "tests/games/fantasy_business/test_properties.py::test_random_games",
+        "tests/games/fantasy_business/test_properties.py::test_every_size_and_mode_once",
+        "tests/games/test_colour_bazaar_properties.py::test_random_games_keep_every_promise",
+        "tests/web/test_api_schema.py::test_api_answers_fit_the_document",
+        "tests/web/test_fantasy_business_web.py::test_whole_game_open_auctions_no_specials",
+        "tests/web/test_fantasy_business_web.py::test_whole_game_sealed_bids_with_specials_in_french",
+        "tests/web/test_fantasy_business_web.py::test_whole_game_by_mail_orders_with_specials",
+        "tests/web/test_fantasy_business_web.py::test_whole_game_by_mail_orders_in_french",
+        "tests/mailin/test_fuzz.py::test_fuzzed_replies_never_crash_and_never_apply_twice",
+        "tests/mailin/test_whole_games.py::test_fantasy_business_in_french_by_replies_only",
+        "tests/mailin/test_whole_games.py::test_fantasy_business_in_english_orders_by_replies_only_over_lmtp",
+        "tests/web/test_bad_input.py::test_seat_forms_fuzz",
+        "tests/test_cli_and_config.py::test_help_without_settings_lists_the_commands",
+    ),
+    # The bench scripts' smoke runs: each a process, hosts.py a PostgreSQL of its own.
+    "bench": (
+        "tests/bench/test_scripts.py::test_hosts_quick_handles_each_mail_once_with_one_and_two_clocks",
+        "tests/bench/test_scripts.py::test_waits_quick_prints_the_waits_plans_ahead_save",
+        "tests/bench/test_scripts.py::test_dkim_prints_a_figure_for_each_key_that_signs_the_mail",
+        "tests/bench/test_retention_bench.py",
+        "tests/bench/test_bots_bench.py::test_the_quick_round_robin_prints_shares_aims_ratings_and_times",
+    ),
+}
+
+
+def _named(nodeid: str, where: str) -> bool:
+    """Whether the test `nodeid` is `where`: a folder (ending in /), a file or a test."""
+    if where.endswith("/"):
+        return nodeid.startswith(where)
+    return nodeid == where or nodeid.startswith((where + "::", where + "["))
+
+
 def pytest_collection_modifyitems(items: list[Any]) -> None:
-    """Mark every test that needs a database, so CI can rerun just those on PostgreSQL."""
+    """Mark every test that needs a database, so CI can rerun just those on PostgreSQL, and
+    the slow ones by category (SLOW), so `make check` can leave them out."""
     for item in items:
         if "database_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.db)
+        for category, names in SLOW.items():
+            if any(_named(item.nodeid, where) for where in names):
+                item.add_marker(getattr(pytest.mark, category))
+                item.add_marker(pytest.mark.slow)
+
+
+class SharedBytecode(BytecodeCache):
+    """Compiled templates kept for the whole run: every test builds an app, with Jinja
+    environments of its own, and compiled each template it used again (0.3 s a test). The
+    key holds what compiling depends on besides the source (the escaping, the whitespace
+    rules, the extensions); a changed source is compiled again (the bucket's checksum)."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def get_bucket(
+        self, environment: jinja2.Environment, name: str, filename: str | None, source: str
+    ) -> Bucket:
+        escape = environment.autoescape
+        how = (
+            "by name" if callable(escape) else bool(escape),
+            environment.trim_blocks,
+            environment.lstrip_blocks,
+            environment.keep_trailing_newline,
+            sorted(environment.extensions),
+            environment.finalize is not None,
+            environment.is_async,
+        )
+        bucket = Bucket(environment, f"{how!r} {name} {filename}", self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self.code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_bytecode() -> Iterator[None]:
+    """Every Jinja environment made in the run uses one SharedBytecode unless given one."""
+    cache = SharedBytecode()
+    init = jinja2.Environment.__init__
+
+    def with_cache(self: jinja2.Environment, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        if self.bytecode_cache is None:
+            self.bytecode_cache = cache
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jinja2.Environment, "__init__", with_cache)
+        yield
 
 
 class Clock:

@@ -43,19 +43,6 @@ VIEWPORTS: dict[str, dict[str, Any]] = {
 }
 
 
-def pytest_configure(config: Any) -> None:
-    """Register the `browser` marker, so `-m "not browser"` gives a quick run."""
-    config.addinivalue_line("markers", "browser: drives a real Chromium through the pages")
-
-
-def pytest_collection_modifyitems(items: list[Any]) -> None:
-    """Mark every test of this folder `browser`."""
-    here = Path(__file__).parent
-    for item in items:
-        if here in item.path.parents:
-            item.add_marker(pytest.mark.browser)
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
     """Keep each phase's report on the test, so a fixture can tell whether the test failed."""
