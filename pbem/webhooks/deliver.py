@@ -89,19 +89,23 @@ def due_webhooks(engine: Engine, now: datetime, at: datetime, limit: int) -> lis
 
 
 def claim_next(
-    engine: Engine, hook_id: int, now: datetime, at: datetime, lease: timedelta
+    engine: Engine, hook_id: int, now: datetime, at: datetime, lease: timedelta, wait: bool
 ) -> tuple[WebhookDelivery, Webhook] | None:
     """Claim the webhook's oldest event due at `now` until `at + lease`: None when it has
-    none, or another drain holds it (then this one leaves the webhook alone)."""
+    none, or another drain holds it (then this one leaves the webhook alone). `wait`: this
+    drain posted the webhook's last event, so it waits out another drain's look at the
+    webhook instead of skipping it."""
     with write_session(engine) as session:
         # The webhook's row, locked while its next event is claimed, or skipped when another
         # drain is claiming one of its events: that drain posts them, this one goes on with
         # other webhooks instead of waiting (its events go in order, by one drain at a time).
+        # The drain already posting them waits instead: were both to skip (one looking while
+        # the other claims its next), the rest would wait for the next drain.
         # (NO KEY UPDATE: a move adding an event for the webhook is not waited for, nor waits.)
         hook = session.exec(
             select(Webhook)
             .where(Webhook.id == hook_id)
-            .with_for_update(skip_locked=True, key_share=True)
+            .with_for_update(skip_locked=not wait, key_share=True)
         ).first()
         if hook is None:
             return None
@@ -173,10 +177,12 @@ def _post_all(
     is left, the server does not answer, or the drain's time is up (time.monotonic() > stop)."""
     counts = {"sent": 0, "failed": 0, "disabled": 0}
     lease = lease_for(config)
+    posting = False
     while time.monotonic() < stop:
-        claimed = claim_next(engine, hook_id, now, at(), lease)
+        claimed = claim_next(engine, hook_id, now, at(), lease, wait=posting)
         if claimed is None:
             break
+        posting = True
         outcome = _post_one(engine, site, config, *claimed, now)
         metrics.webhook_delivered(outcome)
         if outcome == "dropped":
