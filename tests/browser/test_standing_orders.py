@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from sqlmodel import select
 
 from pbem.games import GAMES
 from pbem.models import Game, Seat
@@ -54,7 +55,7 @@ def a_link(live: LiveServer, auction: str = "open") -> tuple[str, int]:
 
 def kept(live: LiveServer, game_id: int) -> Any:
     with read_session(live.app.extensions["pbem"]["engine"]) as session:
-        row = session.query(Seat).filter(Seat.game_id == game_id, Seat.seat == 1).one()
+        row = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == 1)).one()
         return (row.ahead or {}).get("standing")
 
 
