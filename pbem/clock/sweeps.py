@@ -31,10 +31,10 @@ from pbem.mailin import receive
 from pbem.mailout import notify
 from pbem.models import Game, Player, Seat, Vacation
 from pbem.moves import submit_move
+from pbem.opentables.queries import seats_open, table_of
 from pbem.play import expire
 from pbem.players import account, signin
 from pbem.players.links import Site
-from pbem.players.opentables import seats_open, table_of
 from pbem.present.text import join_names
 from pbem.storage import allowance
 from pbem.storage.db import write_session

@@ -20,8 +20,8 @@ from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Note, Player
+from pbem.opentables.queries import open_tables
 from pbem.players import account, notes, page, plans, standing
-from pbem.players.opentables import open_tables
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages

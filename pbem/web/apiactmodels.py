@@ -4,7 +4,7 @@ posting, withdrawing, a seat taken), standing seeks, blocks, leagues made, and a
 log exported.
 
 A body that a page's form also reads is made into the form's fields and read by the
-form itself (pbem.present.openforms, pbem.leagues.setup), so the API refuses what the
+form itself (pbem.opentables.forms, pbem.leagues.setup), so the API refuses what the
 page refuses, with the page's message; these models only check the JSON's types.
 """
 

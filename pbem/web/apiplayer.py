@@ -18,12 +18,12 @@ from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
 from pbem.models import Player, Seat
-from pbem.opentables import allow_post, join_table, remove_seek, save_seek, withdraw
+from pbem.opentables.actions import allow_post, join_table, remove_seek, save_seek, withdraw
+from pbem.opentables.forms import SeekForm
+from pbem.opentables.queries import seeks_of
 from pbem.players import account, blocks
-from pbem.players.opentables import seeks_of
 from pbem.present.forms import VacationForm
 from pbem.present.i18n import languages
-from pbem.present.openforms import SeekForm
 from pbem.present.text import say
 from pbem.seat_choices import leave
 from pbem.storage.allowance import OPEN_JOINS, Allowance, OverLimit, take

@@ -1,6 +1,6 @@
 """/games/open: the open tables (filter by game and language), post one, join one with one
 press, withdraw one's own; keep and remove standing seeks. Thin: the work is in
-pbem.opentables, the queries in pbem.players.opentables."""
+pbem.opentables, the queries in pbem.opentables.queries."""
 
 from __future__ import annotations
 
@@ -14,13 +14,20 @@ from werkzeug.wrappers import Response
 from pbem.errors import PlayError
 from pbem.games import GAMES
 from pbem.models import Game, Seat
-from pbem.opentables import allow_post, join_table, post_table, remove_seek, save_seek, withdraw
+from pbem.opentables.actions import (
+    allow_post,
+    join_table,
+    post_table,
+    remove_seek,
+    save_seek,
+    withdraw,
+)
+from pbem.opentables.forms import OpenTableForm, SeekForm
+from pbem.opentables.queries import MAX_PAGE, open_tables, seeks_of
 from pbem.players.computers import LEVELS
-from pbem.players.opentables import MAX_PAGE, open_tables, seeks_of
 from pbem.present import playable
 from pbem.present.forms import TimeControl, read_options
 from pbem.present.i18n import languages
-from pbem.present.openforms import OpenTableForm, SeekForm
 from pbem.present.options import option_lines, time_control
 from pbem.storage.allowance import OPEN_JOINS, OverLimit, take
 from pbem.storage.db import read_session, write_session

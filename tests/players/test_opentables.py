@@ -15,7 +15,7 @@ from pbem.clock.sweeps import sweep_unstarted
 from pbem.errors import PlayError
 from pbem.games import fairdeal
 from pbem.models import Game, OpenTable, Outbox, Player, PlayerSeek, Rating, Seat
-from pbem.opentables import fill_from_seeks, join_table, post_table, save_seek
+from pbem.opentables.actions import fill_from_seeks, join_table, post_table, save_seek
 from pbem.players.blocks import block
 from pbem.storage.db import read_session, write_session
 from tests.web.helpers import deliver, form_with, forms_of, hidden, sign_in_as, text_of

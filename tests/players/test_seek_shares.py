@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from pbem.games import fairdeal
 from pbem.models import Game, Seat
-from pbem.opentables import join_table, post_table
+from pbem.opentables.actions import join_table, post_table
 from pbem.storage.db import read_session, write_session
 from tests.players.test_opentables import T0, engine_of, players, post, site_of
 from tests.web.helpers import form_with, hidden, sign_in_as

@@ -108,7 +108,7 @@ def test_a_signed_in_player_blocks_joins_a_table_and_a_league_over_the_api(
     assert [s["name"] for s in view["game"]["seats"]] == ["Zoe", "Leo"]
     again = client.post(f"/api/v1/open/{table}/join", json={}, raw=True)
     assert again.status_code == 409  # the table filled and started
-    # A barred player is refused as on the page (pbem.opentables.join_table).
+    # A barred player is refused as on the page (pbem.opentables.actions.join_table).
     other = post(app, zoe)
     runner = app.test_cli_runner()
     assert "is barred" in runner.invoke(args=["bar", str(bea)]).output

@@ -14,7 +14,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from pbem.games import GAMES
-from pbem.opentables import post_table
+from pbem.opentables.actions import post_table
 from pbem.play import Invitee, create_game
 from pbem.present.i18n import languages
 from pbem.storage.allowance import (

@@ -24,10 +24,7 @@ from pbem.errors import Gone, PlayError
 from pbem.games import GAMES
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, OpenTable, Player, PlayerSeek, Seat
-from pbem.play import cancel, open_game, read_share, start
-from pbem.players.blocks import kept_apart
-from pbem.players.links import Site, new_key
-from pbem.players.opentables import (
+from pbem.opentables.queries import (
     MAX_OPEN,
     MAX_SEEKS,
     open_count,
@@ -39,6 +36,9 @@ from pbem.players.opentables import (
     table_of,
     tables_for,
 )
+from pbem.play import cancel, open_game, read_share, start
+from pbem.players.blocks import kept_apart
+from pbem.players.links import Site, new_key
 from pbem.players.reports import refuse_barred
 from pbem.present.forms import TimeControl
 from pbem.storage.allowance import OPEN_POSTS, OverLimit, count_act, hold

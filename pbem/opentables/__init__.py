@@ -1,0 +1,1 @@
+"""Open tables and standing seeks: games posted for anyone signed in, and seeks that fill them."""
