@@ -18,8 +18,8 @@ from pbem.games import GAMES
 from pbem.games.fantasy_business.standing import standing_move
 from pbem.models import Game, Player
 from pbem.moves import plan_move, prepare_move, read_table, write_move
+from pbem.plans import seat_orders
 from pbem.play import Invitee, create_game
-from pbem.players import standing
 from pbem.players.computers import LEVELS
 from pbem.players.links import Site
 from pbem.present.forms import TimeControl
@@ -117,10 +117,10 @@ def leave(session: Session, site: Site, game_id: int, seat_no: int, now: datetim
 def keep_orders(
     session: Session, site: Site, game_id: int, seat_no: int, orders: Any, now: datetime
 ) -> dict[str, Any]:
-    """Keep a seat's standing orders (pbem.players.standing) and play at once what they
+    """Keep a seat's standing orders (pbem.plans.seat_orders) and play at once what they
     decide at the step under way; the orders as kept. In the caller's write transaction;
     Gone outside a Fantasy Business game under way, IllegalMove for wrong orders."""
-    kept = standing.set_orders(session, game_id, seat_no, orders)
+    kept = seat_orders.set_orders(session, game_id, seat_no, orders)
     play_standing(session, site, game_id, seat_no, now)
     return kept
 

@@ -12,7 +12,7 @@ from sqlmodel import col, select
 from pbem import moves, play
 from pbem.games import GAMES, ahead
 from pbem.models import Game, Move, Outbox, Seat
-from pbem.players import plans
+from pbem.plans import seat_plans
 from pbem.storage.db import read_session, write_session
 from tests.web.helpers import deliver, text_of
 
@@ -57,7 +57,7 @@ def move(
 
 def leave_plan(app: Any, clock: Any, game_id: int, seat: int, tree: list[dict[str, Any]]) -> None:
     with write_session(app.extensions["pbem"]["engine"]) as session:
-        plans.set_plan(session, game_id, seat, tree, clock())
+        seat_plans.set_plan(session, game_id, seat, tree, clock())
 
 
 def a_play(state: dict[str, Any], seat: int, skip: int = 0) -> dict[str, Any]:

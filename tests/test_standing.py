@@ -13,7 +13,7 @@ from pbem import moves, play, seat_choices
 from pbem.games import GAMES
 from pbem.games.fantasy_business import engine
 from pbem.models import Game, Move, Outbox
-from pbem.players import standing
+from pbem.plans import seat_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seat_of
 
@@ -55,7 +55,7 @@ def order(app: Any, clock: Any, game_id: int, seat: int, orders: dict[str, Any])
     """Set the seat's orders as the page and the API do; True when a move was played."""
     engine_, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     with write_session(engine_) as session:
-        standing.set_orders(session, game_id, seat, orders)
+        seat_orders.set_orders(session, game_id, seat, orders)
     with write_session(engine_) as session:
         return seat_choices.play_standing(session, site, game_id, seat, clock())
 
@@ -113,4 +113,4 @@ def test_orders_set_while_waited_on_play_at_once_and_cancelled_wait_again(
     # Cancelled: the next lot waits on the seat again.
     assert not order(app, clock, game_id, seat, {})
     with read_session(app.extensions["pbem"]["engine"]) as session:
-        assert standing.orders_of(seat_of(session, game_id, seat)) == {}
+        assert seat_orders.orders_of(seat_of(session, game_id, seat)) == {}

@@ -29,11 +29,11 @@ from pbem.mailin import reading, resend
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, InboundMail, Player, Seat
 from pbem.moves import submit_move
-from pbem.players import plans
+from pbem.plans import seat_plans
+from pbem.plans.orders_text import read_orders, standing_lines
+from pbem.plans.plan_text import PlanLineError, checked_plan, plan_lines
 from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
-from pbem.present.plantext import PlanLineError, checked_plan, plan_lines
-from pbem.present.standingtext import read_orders, standing_lines
 from pbem.present.textmove import TextMoveError, first_move
 from pbem.seat_choices import keep_orders
 from pbem.storage.db import read_session, write_session
@@ -408,7 +408,7 @@ def _decide(
     if tree:
         try:
             with session.begin_nested():
-                plans.set_plan(session, id_of(game), seat.seat, tree, now)
+                seat_plans.set_plan(session, id_of(game), seat.seat, tree, now)
         except (GameError, PlayError):
             pass  # a plan ahead answered their move at once: it is the player's turn again
     if orders is not None:

@@ -56,9 +56,9 @@ def reply_context(
         seat.link_key,
     )
     example = text_presenter(game.slug).example(state, seat.seat, lang, names)
-    # Two players: the reply may leave a plan ahead too (pbem.present.plantext).
+    # Two players: the reply may leave a plan ahead too (pbem.plans.plan_text).
     plan = "1" if game.slug == ahead.SLUG and state["n"] == 2 else ""
-    # Fantasy Business: the reply may set standing orders too (pbem.present.standingtext).
+    # Fantasy Business: the reply may set standing orders too (pbem.plans.orders_text).
     standing = "1" if game.slug == "fantasy-business" else ""
     return {
         "reply_address": address,

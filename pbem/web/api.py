@@ -21,7 +21,8 @@ from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Note, Player
 from pbem.opentables.queries import open_tables
-from pbem.players import account, notes, page, plans, standing
+from pbem.plans import seat_orders, seat_plans
+from pbem.players import account, notes, page
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
@@ -345,7 +346,7 @@ def plan(token: str) -> Response:
     """The seat's own plan ahead, and the other's moves a plan may name now."""
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
-        return jsonify(plans.plan_json(game, table[seat_no][0]))
+        return jsonify(seat_plans.plan_json(game, table[seat_no][0]))
 
 
 @bp.put("/seat/<token>/plan")
@@ -359,7 +360,7 @@ def put_plan(token: str) -> tuple[Response, int] | Response:
     tree = [branch.model_dump(by_alias=True) for branch in read.plan]
     try:
         with write_session(engine()) as session:
-            plans.set_plan(session, game.id or 0, seat_no, tree, now())
+            seat_plans.set_plan(session, game.id or 0, seat_no, tree, now())
     except GameError as exc:  # a plan the rules refuse: the catalogue says why
         return error(400, "illegal", error_text(exc, lang, names))
     except PlayError as exc:
@@ -373,7 +374,7 @@ def delete_plan(token: str) -> Response:
     with read_session(engine()) as session:
         game, _, seat_no = open_seat(session, token)
     with write_session(engine()) as session:
-        plans.clear_plan(session, game.id or 0, seat_no)
+        seat_plans.clear_plan(session, game.id or 0, seat_no)
     return plan(token)
 
 
@@ -382,7 +383,7 @@ def orders(token: str) -> Response:
     """The seat's own standing orders (Fantasy Business)."""
     with read_session(engine()) as session:
         game, table, seat_no = open_seat(session, token)
-        return jsonify(standing.standing_json(game, table[seat_no][0]))
+        return jsonify(seat_orders.standing_json(game, table[seat_no][0]))
 
 
 @bp.put("/seat/<token>/standing")
@@ -410,5 +411,5 @@ def delete_orders(token: str) -> Response:
     with read_session(engine()) as session:
         game, _, seat_no = open_seat(session, token)
     with write_session(engine()) as session:
-        standing.cancel_orders(session, game.id or 0, seat_no)
+        seat_orders.cancel_orders(session, game.id or 0, seat_no)
     return orders(token)

@@ -1,6 +1,6 @@
 """The "Plan ahead" part of a two-player Colour Bazaar page: a line is made the way a move is,
 their card on a market (whatever chip they take), then my answer on the table as it would be;
-kept in the seat's plan (pbem.players.plans), listed, removed one line at a time or all.
+kept in the seat's plan (pbem.plans.seat_plans), listed, removed one line at a time or all.
 
 Plain forms: their move is a link (a GET that shows the table after it, to answer on), the
 answer is posted like a turn form (card and market, chip); static/plan.js and static/table.js
@@ -17,8 +17,7 @@ from werkzeug.wrappers import Response
 from pbem.errors import PlayError
 from pbem.games import GameError, ahead
 from pbem.models import Game, Seat
-from pbem.players import plans
-from pbem.present import plan_table
+from pbem.plans import plan_table, seat_plans
 from pbem.present.colour_bazaar import parse_form
 from pbem.present.common import FormError
 from pbem.present.text import say
@@ -38,8 +37,8 @@ def plan_context(
     it with my choices."""
     if seat is None or game.slug != ahead.SLUG or game.state is None or game.state["n"] != 2:
         return None
-    kept = plans.plan_of(seat)
-    allowed = plans.may_plan(game, seat.seat)
+    kept = seat_plans.plan_of(seat)
+    allowed = seat_plans.may_plan(game, seat.seat)
     if not allowed and not kept["note"]:
         return None
     state, me = game.state, seat.seat
@@ -92,7 +91,7 @@ def add(token: str) -> Response:
         except FormError:
             raise ahead.BadPlan("ahead.error.answer") from None
         with write_session(engine()) as session:
-            plans.add_line(
+            seat_plans.add_line(
                 session, game_id, seat_no, theirs, mine, now(), under if under >= 0 else None
             )
     except (GameError, PlayError) as exc:
@@ -107,9 +106,9 @@ def remove(token: str) -> Response:
     try:
         with write_session(engine()) as session:
             if request.form.get("all"):
-                plans.clear_plan(session, game_id, seat_no)
+                seat_plans.clear_plan(session, game_id, seat_no)
             else:
-                plans.remove_line(session, game_id, seat_no, _index(request.form.get("index")))
+                seat_plans.remove_line(session, game_id, seat_no, _index(request.form.get("index")))
     except (GameError, PlayError) as exc:
         return _refused(token, exc)
     return _back(token)

@@ -17,7 +17,7 @@ from pbem.errors import PlayError
 from pbem.games import GameError
 from pbem.games.fantasy_business.standing import MOST
 from pbem.models import Game, Seat
-from pbem.players import standing
+from pbem.plans import seat_orders
 from pbem.present.text import say
 from pbem.seat_choices import keep_orders
 from pbem.storage.db import write_session
@@ -31,9 +31,9 @@ ANSWERS = {"kept", "cancelled"}  # what the page after a POST says (the `standin
 
 def standing_context(game: Game, seat: Seat | None, lang: str) -> dict[str, Any] | None:
     """What the page's standing-orders part shows to `seat`, or None where it has none."""
-    if seat is None or not standing.may_order(game):
+    if seat is None or not seat_orders.may_order(game):
         return None
-    shown: dict[str, Any] = standing.standing_json(game, seat)
+    shown: dict[str, Any] = seat_orders.standing_json(game, seat)
     error = request.args.get("standing_error", "")
     if error in ERRORS:
         shown["error"] = say(lang, "standing.error." + error, most=MOST)
@@ -77,7 +77,7 @@ def cancel(token: str) -> Response:
     """Cancel every standing order of the seat."""
     game_id, seat_no = seat_from(token)
     with write_session(engine()) as session:
-        standing.cancel_orders(session, game_id, seat_no)
+        seat_orders.cancel_orders(session, game_id, seat_no)
     return _back(token, answer="cancelled")
 
 

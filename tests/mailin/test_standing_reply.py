@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from pbem import play
 from pbem.models import Seat
-from pbem.players import standing
+from pbem.plans import seat_orders
 from pbem.storage.db import read_session, write_session
 from tests.mailin.helpers import answer, example_in, game_row, send, turn_mail
 from tests.test_standing import logged
@@ -41,7 +41,7 @@ def three_players(app: Any, clock: Any) -> int:
 def all_orders(app: Any, game_id: int) -> list[dict[str, Any]]:
     with read_session(app.extensions["pbem"]["engine"]) as session:
         rows = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))
-        return [standing.orders_of(seat) for seat in rows.all()]
+        return [seat_orders.orders_of(seat) for seat in rows.all()]
 
 
 def test_a_reply_keeps_standing_orders(app, smtpd, inbound, clock) -> None:

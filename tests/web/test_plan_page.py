@@ -12,7 +12,7 @@ from urllib.parse import unquote
 
 from pbem.games import ahead
 from pbem.games.decktet import SUITS
-from pbem.present.plan_table import their_value
+from pbem.plans.plan_table import their_value
 from tests.test_ahead import RULES, a_play, game_of, plan_kept, started
 from tests.web.helpers import form_with, hidden, radio_values
 from tests.web.test_api_plan import links

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fantasy_business import engine
-from pbem.players import standing
+from pbem.plans import seat_orders
 from pbem.storage.db import read_session
 from pbem.storage.store import seat_of
 from tests.test_standing import RULES, logged, move, started, state_of
@@ -16,7 +16,7 @@ from tests.web.test_api_plan import links
 
 def orders(app: Any, game_id: int, seat: int) -> dict[str, Any]:
     with read_session(app.extensions["pbem"]["engine"]) as session:
-        return standing.orders_of(seat_of(session, game_id, seat))
+        return seat_orders.orders_of(seat_of(session, game_id, seat))
 
 
 def test_standing_orders_on_the_page(client: Any, app: Any, clock: Any) -> None:
