@@ -19,7 +19,7 @@ from sqlalchemy import func, or_
 from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
-from pbem import play, takeback
+from pbem import play
 from pbem.bounces.state import OK
 from pbem.clock.scheduler import (
     computer_moves,
@@ -47,6 +47,7 @@ from pbem.storage import backup
 from pbem.storage.db import migrate as run_migrations
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import moves_of, seats_of
+from pbem.takeback import consent
 from pbem.watch.doctor import examine
 
 
@@ -280,7 +281,7 @@ def log_command(game_id: int) -> None:
         if game is None:
             raise click.ClickException(f"No game #{game_id}.")
         names = [s.name for s in seats_of(session, game)]
-        found = takeback.allowed(session, game) if game.takebacks else []
+        found = consent.allowed(session, game) if game.takebacks else []
         undone = sorted(found, key=lambda t: (t.ply, t.id or 0))
 
         def taken_back(before: int) -> None:

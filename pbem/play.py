@@ -1,6 +1,6 @@
 """Where the rules meet storage for the lobby: create, join, start and call off games, and
 replay one to check it (the moves themselves: pbem.moves; a rematch, leaving a game and
-standing orders: pbem.seat_choices).
+standing orders: pbem.seats, pbem.plans.play_orders).
 
 Every function takes the session it works in and the time `now`; the caller
 owns the transaction, so a change and its mails commit together.

@@ -12,10 +12,11 @@ from typing import Any
 from sqlalchemy import event
 from sqlmodel import col, select
 
-from pbem import moves, play, seat_choices
+from pbem import moves, play
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Player, Seat
 from pbem.players import account
+from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import table_of
 from pbem.webhooks.events import hooks_of_game
@@ -189,7 +190,7 @@ def test_a_plan_made_before_a_seat_changed_is_made_again(app: Any, clock: Any, c
     mails = plan.writes.added(Outbox)
     assert [(m["event"], m["seat"]) for m in mails] == [("your_turn", other)]  # it would mail Léo
     with write_session(engine) as session:
-        seat_choices.leave(session, site, game_id, other, clock())
+        leave.leave(session, site, game_id, other, clock())
     with write_session(engine) as session:
         caplog.set_level(logging.INFO, logger="pbem.moves")
         assert not moves.write_move(session, site, prepared, plan, clock())  # planned again

@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from pbem import moves, play, seat_choices
+from pbem import moves, play
 from pbem.games import GAMES
 from pbem.games.fantasy_business import engine
 from pbem.models import Game, Move, Outbox
-from pbem.plans import seat_orders
+from pbem.plans import play_orders, seat_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seat_of
 
@@ -57,7 +57,7 @@ def order(app: Any, clock: Any, game_id: int, seat: int, orders: dict[str, Any])
     with write_session(engine_) as session:
         seat_orders.set_orders(session, game_id, seat, orders)
     with write_session(engine_) as session:
-        return seat_choices.play_standing(session, site, game_id, seat, clock())
+        return play_orders.play_standing(session, site, game_id, seat, clock())
 
 
 def logged(app: Any, game_id: int) -> list[Move]:

@@ -21,7 +21,7 @@ from pbem.play import Invitee, create_game, join
 from pbem.players.blocks import apart
 from pbem.players.links import Site
 from pbem.present.forms import TimeControl
-from pbem.seat_choices import leave
+from pbem.seats.leave import leave
 from pbem.storage.store import id_of
 from pbem.storage.versions import league_changed
 

@@ -20,7 +20,6 @@ from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem import takeback
 from pbem.errors import PlayError
 from pbem.games import GAMES, GameError, IllegalMove, ahead
 from pbem.games.fantasy_business.standing import SLUG as STANDING_SLUG
@@ -32,13 +31,14 @@ from pbem.moves import submit_move
 from pbem.plans import seat_plans
 from pbem.plans.orders_text import read_orders, standing_lines
 from pbem.plans.plan_text import PlanLineError, checked_plan, plan_lines
+from pbem.plans.play_orders import keep_orders
 from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
 from pbem.present.textmove import TextMoveError, first_move
-from pbem.seat_choices import keep_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
 from pbem.storage.store import id_of, lock_game, seats_of
+from pbem.takeback import consent
 from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
@@ -354,12 +354,12 @@ def _decide(
 
     if game.status != "active" or game.state is None:
         return refuse("not_active", Message("mailmove.error.game_not_active", {}))
-    word = takeback.reply_word(lines)
+    word = consent.reply_word(lines)
     if word is not None:
         # A take back is the seat's to ask or answer whatever turn its mail was for.
         try:
             with session.begin_nested():
-                takeback.by_mail(session, site, id_of(game), seat.seat, word, now)
+                consent.by_mail(session, site, id_of(game), seat.seat, word, now)
         except PlayError as exc:
             return refuse("take_back", Message(exc.key, exc.params), lines[0])
         _record(session, message_id, reply, sender, "applied", f"takeback_{word}", now)

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, abort, g, jsonify, request
 from werkzeug.wrappers import Response
 
-from pbem import moves, takeback
+from pbem import moves
 from pbem.bounces.state import states
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
@@ -22,6 +22,7 @@ from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Note, Player
 from pbem.opentables.queries import open_tables
 from pbem.plans import seat_orders, seat_plans
+from pbem.plans.play_orders import keep_orders
 from pbem.players import account, notes, page
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
@@ -29,9 +30,9 @@ from pbem.present.i18n import languages
 from pbem.present.mailstate import seat_mail
 from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
-from pbem.seat_choices import keep_orders
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, log_of
+from pbem.takeback import consent
 from pbem.web import bad_link, engine, now, site
 from pbem.web.apiactmodels import (
     OpenSeat,
@@ -98,9 +99,9 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
     mail = [seat_mail(seat, player, rows.get(player.email)) for seat, player, _ in table]
     moves_read = log_of(session, game, viewer, since=first)
     found = game_json(game, table, viewer, moves_read, lang, first, mail)
-    found["taken_back"] = takeback.log_entries(session, game)
-    if viewer is not None and game.slug in takeback.GAMES_WITH_TAKE_BACK:
-        shown = takeback.for_page(session, game, viewer, [s.name for s, _, _ in table])
+    found["taken_back"] = consent.log_entries(session, game)
+    if viewer is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
+        shown = consent.for_page(session, game, viewer, [s.name for s, _, _ in table])
         found["take_back"] = {
             "may_ask": bool(shown.get("takeback_offer")),
             "asked_by": shown.get("takeback_question"),
@@ -297,7 +298,7 @@ def take_back(token: str) -> tuple[Response, int] | Response:
         lang, game_id = _lang(table, seat_no), game.id or 0
     try:
         with write_session(engine()) as session:
-            takeback.ask(session, site(), game_id, seat_no, now())
+            consent.ask(session, site(), game_id, seat_no, now())
     except PlayError as exc:
         return _refused(exc, lang)
     return _seat_view(token)
@@ -312,7 +313,7 @@ def take_back_answer(token: str) -> tuple[Response, int] | Response:
     read = json_body(TakeBackAnswer, lang)
     try:
         with write_session(engine()) as session:
-            takeback.answer(session, site(), game_id, seat_no, read.answer == "allow", now())
+            consent.answer(session, site(), game_id, seat_no, read.answer == "allow", now())
     except PlayError as exc:
         return _refused(exc, lang)
     return _seat_view(token)

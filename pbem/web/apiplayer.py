@@ -25,7 +25,7 @@ from pbem.players import account, blocks
 from pbem.present.forms import VacationForm
 from pbem.present.i18n import languages
 from pbem.present.text import say
-from pbem.seat_choices import leave
+from pbem.seats.leave import leave
 from pbem.storage.allowance import OPEN_JOINS, Allowance, OverLimit, take
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import find_seat, id_of

@@ -20,7 +20,7 @@ from flask import (
 from sqlmodel import select
 from werkzeug.wrappers import Response
 
-from pbem import moves, play, seat_choices, takeback
+from pbem import moves, play
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, IllegalMove
 from pbem.mailout.replies import page_moves
@@ -34,9 +34,13 @@ from pbem.present.options import banked, time_control
 from pbem.present.replay import deal_shown, unshared
 from pbem.present.text import error_text, render_for, say
 from pbem.present.timefmt import deadline_words, format_left, format_when
+from pbem.seats.leave import leave as leave_game
+from pbem.seats.leave import leaving_level
+from pbem.seats.rematch import rematch as rematch_game
 from pbem.storage import versions
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
+from pbem.takeback import consent
 from pbem.web import bad_link, drafts, engine, live, now, site
 from pbem.web.fragments import found, kept
 from pbem.web.mailfix import table_context
@@ -165,7 +169,7 @@ def _render_page(
         by_mail=page_moves(site(), game, seat, lang, names),
         plan=plan_context(game, seat, lang, names),
         standing=standing_context(game, seat, lang),
-        **takeback.for_page(session, game, seat_no, names),
+        **consent.for_page(session, game, seat_no, names),
     )
     return render_template(f"games/{game.slug}/page.html", **context), status
 
@@ -542,7 +546,7 @@ def rematch(token: str) -> Response | tuple[str, int]:
     share = request.form.get("share", "")
     try:
         with write_session(engine()) as session:
-            again = seat_choices.rematch(session, site(), game_id, seat_no, now(), share)
+            again = rematch_game(session, site(), game_id, seat_no, now(), share)
             player_id = seat_of(session, game_id, seat_no).player_id
             mine = session.exec(
                 select(Seat).where(Seat.game_id == again.id, Seat.player_id == player_id)
@@ -562,7 +566,7 @@ def leave_page(token: str) -> tuple[str, int]:
         assert game is not None
         title = game_title(game, g.lang)
         # The game's takeover level takes the seat; with none chosen, the default one.
-        level = say(g.lang, f"lobby.level.{seat_choices.leaving_level(game)}")
+        level = say(g.lang, f"lobby.level.{leaving_level(game)}")
         rated = game.rated
     return render_template(
         "game/leave.html", token=token, title=title, level=level, rated=rated
@@ -572,4 +576,4 @@ def leave_page(token: str) -> tuple[str, int]:
 @bp.post("/p/<token>/leave")
 def leave(token: str) -> Response | tuple[str, int]:
     """Leave the game: the server plays this seat's turns from now on."""
-    return _lobby_action(token, seat_choices.leave)
+    return _lobby_action(token, leave_game)

@@ -18,8 +18,8 @@ from pbem.games import GameError
 from pbem.games.fantasy_business.standing import MOST
 from pbem.models import Game, Seat
 from pbem.plans import seat_orders
+from pbem.plans.play_orders import keep_orders
 from pbem.present.text import say
-from pbem.seat_choices import keep_orders
 from pbem.storage.db import write_session
 from pbem.web import engine, now, site
 from pbem.web.seats import seat_from

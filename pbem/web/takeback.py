@@ -6,9 +6,9 @@ from __future__ import annotations
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import takeback
 from pbem.errors import PlayError
 from pbem.storage.db import write_session
+from pbem.takeback import consent
 from pbem.web import engine, now, site
 from pbem.web import game as game_views
 from pbem.web.seats import seat_from
@@ -22,7 +22,7 @@ def ask(token: str) -> Response | tuple[str, int]:
     game_id, seat_no = seat_from(token)
     try:
         with write_session(engine()) as session:
-            takeback.ask(session, site(), game_id, seat_no, now())
+            consent.ask(session, site(), game_id, seat_no, now())
     except PlayError as exc:
         return game_views.error_page(token, game_id, seat_no, exc)
     return redirect(url_for("game.seat_page", token=token, _anchor="takeback"), code=303)
@@ -35,7 +35,7 @@ def answer(token: str) -> Response | tuple[str, int]:
     allow = request.form.get("answer") == "allow"
     try:
         with write_session(engine()) as session:
-            takeback.answer(session, site(), game_id, seat_no, allow, now())
+            consent.answer(session, site(), game_id, seat_no, allow, now())
     except PlayError as exc:
         return game_views.error_page(token, game_id, seat_no, exc)
     return redirect(url_for("game.seat_page", token=token), code=303)

@@ -29,7 +29,7 @@ EVENTS = frozenset(
         "game_over",
         "takeback_asked",  # to the player asked to agree (their mail's event)
         "takeback_refused",  # to the mover (their mail's event)
-        "taken_back",  # the mover's move left the log (pbem.takeback.answer)
+        "taken_back",  # the mover's move left the log (pbem.takeback.consent.answer)
     }
 )
 # Events only a table's webhooks hear, once per occasion (queue_table_event): pbem can no

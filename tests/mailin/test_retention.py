@@ -9,10 +9,11 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem import play, seat_choices
+from pbem import play
 from pbem.clock.computers import sweep_computers
 from pbem.clock.scheduler import prune_old
 from pbem.models import InboundMail, Move, Outbox
+from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
 from tests.mailin.conftest import PLAYERS
 from tests.mailin.helpers import addr, answer, example_in, game_row, send, turn_mail
@@ -41,7 +42,7 @@ def _finish_by_computers(app: Any, clock: Any, game_id: int) -> None:
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     for seat in range(len(PLAYERS)):
         with write_session(engine) as session:
-            seat_choices.leave(session, site, game_id, seat, clock())
+            leave.leave(session, site, game_id, seat, clock())
     for _ in range(500):
         clock.advance(minutes=1)
         sweep_computers(engine, site, clock(), timedelta(seconds=3))

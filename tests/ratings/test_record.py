@@ -12,7 +12,7 @@ from pbem.play import Invitee
 from pbem.ratings import COMPUTER_DEVIATION, COMPUTER_RATINGS, shown
 from pbem.ratings.glicko2 import Result, Standing, idle, rate
 from pbem.ratings.record import rate_game, score
-from pbem.seat_choices import leave
+from pbem.seats.leave import leave
 from pbem.storage.db import make_engine, read_session, write_session
 from tests.ratings.helpers import make_game, play_game, play_out, site
 

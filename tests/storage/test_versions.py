@@ -13,16 +13,18 @@ import psycopg
 import pytest
 from sqlmodel import select
 
-from pbem import moves, play, seat_choices, takeback
+from pbem import moves, play
 from pbem.games import GAMES
 from pbem.leagues import setup
 from pbem.live.watch import listen_url
 from pbem.models import Game, League, Seat
 from pbem.players import account, talk
 from pbem.present.forms import TalkForm
+from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import player_of
 from pbem.storage.versions import LEAGUE_CHANNEL, TABLE_CHANNEL
+from pbem.takeback import consent
 from tests.leagues.helpers import add_players, make_league, play_out
 from tests.takeback.test_takeback import PEOPLE, SEED, to_act
 
@@ -93,10 +95,10 @@ def test_every_write_a_page_shows_raises_the_version_once_and_announces_it(
             who["next"] = 1 - who["mover"]
 
         def ask(session: Any, site: Any) -> None:
-            takeback.ask(session, site, game_id, who["mover"], clock())
+            consent.ask(session, site, game_id, who["mover"], clock())
 
         def answer(allow: bool) -> Any:
-            return lambda s, site: takeback.answer(s, site, game_id, who["next"], allow, clock())
+            return lambda s, site: consent.answer(s, site, game_id, who["next"], allow, clock())
 
         def more_time(session: Any, site: Any) -> None:
             account.add_time(session, game_id, 0, to_act(app, game_id), 2)
@@ -113,7 +115,7 @@ def test_every_write_a_page_shows_raises_the_version_once_and_announces_it(
             ("allowed", answer(True)),
             ("time added", more_time),
             ("a vacation", lambda s, site: vacation(s, site, game_id, clock())),
-            ("Léo leaves", lambda s, site: seat_choices.leave(s, site, game_id, 1, clock())),
+            ("Léo leaves", lambda s, site: leave.leave(s, site, game_id, 1, clock())),
             ("Ana is back", lambda s, site: account.come_back(s, game_id, 0, clock())),
         ]
         version = 0

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
-from pbem import moves, play, takeback
+from pbem import moves, play
 from pbem.clock.sweeps import sweep_timeouts
 from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Seat, TakeBack
 from pbem.storage.db import read_session, write_session
+from pbem.takeback import consent
 
 PEOPLE = [
     play.Invitee("Ana", "ana@example.org", "en"),
@@ -69,13 +70,13 @@ def move(app: Any, game_id: int, clock: Any, pick: int = 0) -> dict[str, Any]:
 def ask(app: Any, game_id: int, seat: int, clock: Any) -> None:
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     with write_session(engine) as session:
-        takeback.ask(session, site, game_id, seat, clock())
+        consent.ask(session, site, game_id, seat, clock())
 
 
 def answer(app: Any, game_id: int, seat: int, allow: bool, clock: Any) -> None:
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     with write_session(engine) as session:
-        takeback.answer(session, site, game_id, seat, allow, clock())
+        consent.answer(session, site, game_id, seat, allow, clock())
 
 
 def requests(app: Any, game_id: int) -> list[TakeBack]:
@@ -165,7 +166,7 @@ def test_refused_changes_nothing_and_tells_the_mover(app: Any, clock: Any) -> No
     # Refused once: the mover may not be answered twice, nor ask again for this move.
     with pytest.raises(Gone):
         answer(app, game_id, nxt, True, clock)
-    with pytest.raises(takeback.Pending):
+    with pytest.raises(consent.Pending):
         ask(app, game_id, mover, clock)
 
 
@@ -193,7 +194,7 @@ def test_one_request_at_a_time_and_only_the_mover_asks(app: Any, clock: Any) -> 
     with pytest.raises(Gone):
         ask(app, game_id, nxt, clock)  # not their move
     ask(app, game_id, mover, clock)
-    with pytest.raises(takeback.Pending) as refused:
+    with pytest.raises(consent.Pending) as refused:
         ask(app, game_id, mover, clock)
     assert refused.value.status == 409
     with pytest.raises(Gone):

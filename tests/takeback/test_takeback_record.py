@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
-from pbem import takeback
 from pbem.models import Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
+from pbem.takeback import consent
 from pbem.webhooks.events import render
 from tests.takeback.test_takeback import (
     PEOPLE,
@@ -35,7 +35,7 @@ def test_a_refused_request_is_not_asked_again(app: Any, clock: Any) -> None:
     answer(app, game_id, nxt, False, clock)
     # Eight ask-and-refuse rounds were eight mails to the next player: now one is all.
     for _ in range(7):
-        with pytest.raises(takeback.Pending) as again:
+        with pytest.raises(consent.Pending) as again:
             ask(app, game_id, mover, clock)
         assert again.value.key == "takeback.error.asked" and again.value.status == 409
     assert len(mails(app, game_id, "takeback_asked")) == 1
@@ -50,7 +50,7 @@ def test_a_move_taken_back_and_played_again_is_not_taken_back_twice(app: Any, cl
     ask(app, game_id, mover, clock)
     answer(app, game_id, nxt, True, clock)
     move(app, game_id, clock, pick=1)  # the mover plays the turn again
-    with pytest.raises(takeback.Pending):
+    with pytest.raises(consent.Pending):
         ask(app, game_id, mover, clock)
     # The next move is a new ply: its mover may ask once, as anyone.
     move(app, game_id, clock)
@@ -64,12 +64,12 @@ def test_the_page_offers_no_second_request(client: Any, app: Any, clock: Any) ->
     nxt = to_act(app, game_id)
     names = [p.name for p in PEOPLE[:2]]
     with read_session(app.extensions["pbem"]["engine"]) as session:
-        offer = takeback.for_page(session, game_of(app, game_id), mover, names)
+        offer = consent.for_page(session, game_of(app, game_id), mover, names)
     assert offer["takeback_offer"] is True
     ask(app, game_id, mover, clock)
     answer(app, game_id, nxt, False, clock)
     with read_session(app.extensions["pbem"]["engine"]) as session:
-        offer = takeback.for_page(session, game_of(app, game_id), mover, names)
+        offer = consent.for_page(session, game_of(app, game_id), mover, names)
     assert offer["takeback_offer"] is False
 
 

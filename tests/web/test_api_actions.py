@@ -1,5 +1,5 @@
 """A player's actions over the API (issue 48), through the same functions as the pages: a
-vacation and settings (pbem.players.account), leaving a game (pbem.seat_choices.leave),
+vacation and settings (pbem.players.account), leaving a game (pbem.seats.leave),
 the game's log exported (pbem.web.replay), and for the player signed in: blocks, joining
 an open table and a league."""
 

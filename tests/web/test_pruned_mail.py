@@ -10,10 +10,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from pbem import create_app, seat_choices
+from pbem import create_app
 from pbem.clock.computers import sweep_computers
 from pbem.clock.scheduler import prune_old
 from pbem.models import Game
+from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
 from tests.conftest import FormClient
 from tests.settings import app_settings
@@ -65,7 +66,7 @@ def test_links_in_pruned_mail_still_work_or_say_why_not(
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     with write_session(engine) as session:
         for seat in range(3):
-            seat_choices.leave(session, site, 1, seat, clock())
+            leave.leave(session, site, 1, seat, clock())
     while sweep_computers(engine, site, clock(), timedelta(0)):
         clock.advance(minutes=1)
     with read_session(engine) as session:
