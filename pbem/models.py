@@ -55,7 +55,7 @@ class Game(SQLModel, table=True):
     status: str = Field(default="forming", max_length=12)
     creator_seat: int = 0
     days_per_move: int | None = None  # None: no time limit (games get 3 from forms.TimeControl)
-    # How the time per move is counted (pbem.clock.clocks): "move" (days_per_move each move),
+    # How the time per move is counted (pbem.timing.clocks): "move" (days_per_move each move),
     # "fischer" (start with days_per_move, clock_add more after each move, up to clock_cap) or
     # "bank" (days_per_move each move, unused time kept up to clock_cap days).
     clock: str = Field(default="move", max_length=8)

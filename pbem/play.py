@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from pbem.clock.deadlines import away_at, update_clocks, zones_of
 from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError, fairdeal
 from pbem.games import Game as Rules
@@ -25,6 +24,7 @@ from pbem.moves import tell_turn
 from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.invitations import count_invitations
 from pbem.players.links import Site, new_key
+from pbem.players.vacations import away_at, zones_of
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
 from pbem.present.replay import states
 from pbem.storage.store import (
@@ -38,6 +38,7 @@ from pbem.storage.store import (
     shuffles_of,
 )
 from pbem.storage.versions import table_changed
+from pbem.timing.deadlines import update_clocks
 
 
 @dataclass

@@ -24,7 +24,6 @@ from sqlalchemy import Engine, Update, update
 from sqlmodel import Session, col, select
 
 from pbem.bounces.score import sweep_bounces
-from pbem.clock.deadlines import next_digest, plan, stop_clock
 from pbem.config import DEFAULTS
 from pbem.games import GAMES
 from pbem.mailin import receive
@@ -40,6 +39,7 @@ from pbem.storage import allowance
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired
 from pbem.storage.store import lock_game, player_of, seat_of
+from pbem.timing.deadlines import next_digest, plan, stop_clock
 
 log = logging.getLogger(__name__)
 MAX_ROUNDS = 50  # a sweep stops after this many batches even if more keeps falling due

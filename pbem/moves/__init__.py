@@ -24,7 +24,6 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from pbem.clock.deadlines import update_clocks
 from pbem.errors import Stale
 from pbem.games import GAMES
 from pbem.mailout.notify import Telling, queue
@@ -46,6 +45,7 @@ from pbem.storage.writes import (
     seats_now,
     update_seats,
 )
+from pbem.timing.deadlines import update_clocks
 from pbem.watch import metrics
 from pbem.webhooks.events import hooks_of_game, queue_events
 

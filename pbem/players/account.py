@@ -6,22 +6,16 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from pbem.clock.deadlines import (
-    away_at,
-    next_digest,
-    shift_player_clocks,
-    start_clock,
-    vacation_covering,
-    zones_of,
-)
 from pbem.errors import PlayError
 from pbem.mailout.notify import queue_player_mail
 from pbem.models import Player, Vacation
 from pbem.players.links import Site
+from pbem.players.vacations import away_at, shift_player_clocks, vacation_covering, zones_of
 from pbem.present.i18n import languages
 from pbem.present.timefmt import valid_zone
 from pbem.storage.store import find_seat, id_of, lock_game, seat_of
 from pbem.storage.versions import table_changed
+from pbem.timing.deadlines import next_digest, start_clock
 
 NOTIFY_CHOICES = ("every", "digest", "reminders", "none")
 

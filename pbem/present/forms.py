@@ -23,10 +23,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pbem.bots import LEVELS
-from pbem.clock.clocks import KINDS
 from pbem.errors import PlayError
 from pbem.games.base import Game, Option
 from pbem.present.text import neutralise_encoded_words
+from pbem.timing.clocks import KINDS
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 NAME_MAX = 40
@@ -158,7 +158,7 @@ class TimeControl(Form):
     absent_after: int = Field(default=3, ge=1, le=10)
     # The computer level that plays an absent seat until its person is back (None: none).
     takeover: str | None = "casual"
-    # The clock kind (pbem.clock.clocks): "move", "fischer" or "bank", with its days.
+    # The clock kind (pbem.timing.clocks): "move", "fischer" or "bank", with its days.
     clock: str = "move"
     # At least a day: a Fischer clock emptied by a timeout must give the next turn some time.
     clock_add: int | None = Field(default=None, ge=1, le=7)

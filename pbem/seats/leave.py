@@ -9,15 +9,16 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from pbem.clock.deadlines import away_at, start_clock, zones_of
 from pbem.errors import Gone
 from pbem.games import GAMES
 from pbem.models import Game
 from pbem.players.computers import LEVELS
 from pbem.players.links import Site
+from pbem.players.vacations import away_at, zones_of
 from pbem.present.forms import TimeControl
 from pbem.storage.store import lock_game, seat_of
 from pbem.storage.versions import table_changed
+from pbem.timing.deadlines import start_clock
 
 
 def leaving_level(game: Game) -> str:

@@ -15,16 +15,17 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem.clock.deadlines import away_at, update_clocks
 from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES, fairdeal
 from pbem.mailout.notify import queue, telling
 from pbem.models import Game, Move, Player, TakeBack, level_for
 from pbem.moves import tell_turn
 from pbem.players import presence
+from pbem.players.vacations import away_at
 from pbem.present.replay import states
 from pbem.storage.store import lock_game, moves_of, player_of, seat_of, shuffles_of
 from pbem.storage.versions import table_changed
+from pbem.timing.deadlines import update_clocks
 from pbem.webhooks.events import queue_events
 
 # Fantasy Business plays secret steps side by side: no one move is "the last one".

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from pbem.clock.deadlines import plan
+from pbem.timing.deadlines import plan
 from tests.clock.helpers import moves, new_game, run_sweep, seat_row, state_of
 from tests.web.helpers import deliver, play_turn, text_of
 

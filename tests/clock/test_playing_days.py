@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pbem.clock.clocks import advance, counted, retreat
-from pbem.clock.deadlines import plan
 from pbem.models import Game, Player
 from pbem.storage.db import write_session
+from pbem.timing.clocks import advance, counted, retreat
+from pbem.timing.deadlines import plan
 from tests.clock.helpers import new_game, run_sweep, seat_row, state_of
 from tests.web.helpers import play_turn
 

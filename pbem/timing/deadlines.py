@@ -1,7 +1,8 @@
 """Deadline arithmetic: reminder schedules, when a turn's clock starts, stops and shifts.
 
-Below play: it only knows models and the rules; the sweeps that act on due rows
-live in pbem/clock/sweeps.py.
+Pure: it knows the rows and the rules, never the database (the players' vacations and time
+zones it is given are read by pbem.players.vacations); the sweeps that act on due rows live
+in pbem/clock/sweeps.py.
 """
 
 from __future__ import annotations
@@ -11,12 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlmodel import Session, col, select
-
-from pbem.clock.clocks import advance, allowance, bank_after, counted, retreat
 from pbem.games import GAMES
-from pbem.models import Game, Player, Seat, Vacation, level_for
-from pbem.storage.versions import tables_changed
+from pbem.models import Game, Player, Seat, level_for
+from pbem.timing.clocks import advance, allowance, bank_after, counted, retreat
 
 DIGEST_HOUR = 8  # local time of the daily digest
 
@@ -50,27 +48,6 @@ def plan(game: Game, seat: Seat, tz: str = "UTC") -> list[Reminder]:
         if seat.deadline is None or at < seat.deadline:
             found[at] = Reminder(at, warning or found.get(at, Reminder(at, False)).warning)
     return sorted(found.values(), key=lambda r: r.at)
-
-
-def vacation_covering(session: Session, player_id: int, moment: datetime) -> Vacation | None:
-    """The player's vacation under way at `moment`, if any."""
-    return session.exec(
-        select(Vacation).where(
-            Vacation.player_id == player_id,
-            Vacation.starts_at <= moment,
-            Vacation.ends_at > moment,
-        )
-    ).first()
-
-
-def away_at(session: Session, seats: list[Seat], now: datetime) -> dict[int, datetime]:
-    """When the seats' players on vacation at `now` come back, by player id."""
-    away = {}
-    for seat in seats:
-        vacation = vacation_covering(session, seat.player_id, now)
-        if vacation is not None:
-            away[seat.player_id] = vacation.ends_at
-    return away
 
 
 def start_clock(
@@ -155,32 +132,6 @@ def zone_of(game: Game, seat: Seat, zones: Mapping[int, str] | None) -> str:
     if not game.days_off or zones is None:
         return "UTC"
     return zones.get(seat.player_id, "UTC")
-
-
-def zones_of(session: Session, seats: list[Seat]) -> dict[int, str]:
-    """The time zones of the seats' players, by player id."""
-    ids = {seat.player_id for seat in seats}
-    players = session.exec(select(Player).where(col(Player.id).in_(ids))).all()
-    return {player.id: player.tz for player in players if player.id is not None}
-
-
-def shift_player_clocks(
-    session: Session, player_id: int, start: datetime, delta: timedelta, now: datetime
-) -> None:
-    """Move the deadlines and reminders after `start` of all the player's seats by `delta`."""
-    seats = session.exec(
-        select(Seat).where(Seat.player_id == player_id, col(Seat.deadline).is_not(None))
-    ).all()
-    moved: set[int] = set()
-    for seat in seats:
-        if seat.absent or seat.deadline is None or seat.deadline <= start:
-            continue
-        seat.deadline = max(seat.deadline + delta, now + timedelta(hours=1))
-        if seat.next_reminder_at is not None and seat.next_reminder_at > start:
-            seat.next_reminder_at = max(seat.next_reminder_at + delta, now)
-        session.add(seat)
-        moved.add(seat.game_id)
-    tables_changed(session, moved)  # their open pages show the new deadlines
 
 
 def next_digest(player: Player, now: datetime) -> datetime:
