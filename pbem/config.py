@@ -92,7 +92,7 @@ DEFAULTS: dict[str, Any] = {
     "METRICS_TOKEN": "",
     # Seconds a due mail may wait for its sender before /readyz says mail is stuck.
     "READY_MAIL_AGE": 900.0,
-    # The score at which an address is marked bouncing and mail to it stops (pbem.bounces.score:
+    # The score at which an address is marked bouncing and mail to it stops (pbem.mailfix.score:
     # a soft bounce adds 1, a hard one 2, at most one a day, back to 0 after 30 quiet days).
     "BOUNCE_THRESHOLD": 4,
 }

@@ -492,7 +492,7 @@ class Heartbeat(SQLModel, table=True):
     pid: int
     started_at: datetime
     beat_at: datetime
-    # pbem.watch.samples.snapshot: the process's series, for /metrics on the web hosts.
+    # pbem.counters.samples.snapshot: the process's series, for /metrics on the web hosts.
     samples: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
 

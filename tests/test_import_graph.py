@@ -111,21 +111,21 @@ def test_imports_sit_at_the_top_of_their_files() -> None:
 # The house from the ground up: a module imports only from its own floor or those below.
 # The turn clocks' arithmetic (timing) knows only the rows and the rules, so forms, pages
 # and moves use it; the clock's jobs (scheduler, sweeps, computer moves) run moves, so they
-# sit at the top with the web and mail-in. The lobby (play) tells a started game's first turn as a move does, so it sits above moves.
-# The counters (watch.metrics, watch.samples) are counted on every floor, so they sit at the
-# bottom; the rest of watch (heartbeats, readiness, /metrics) reads rows, as storage does.
+# sit at the top with the web and mail-in. The lobby (play) tells a started game's first
+# turn as a move does, so it sits above moves.
+# The counters are counted on every floor, so they sit at the bottom; watch (heartbeats,
+# readiness, /metrics) reads rows, as storage does.
 LAYERS: list[tuple[str, ...]] = [
     ("pbem.errors", "pbem.models", "pbem.config", "pbem.resources"),
-    ("pbem.watch.metrics", "pbem.watch.samples"),
+    ("pbem.counters",),
     ("pbem.games", "pbem.bots"),
     ("pbem.timing",),
     ("pbem.present",),
-    ("pbem.storage", "pbem.watch", "pbem.bounces.state", "pbem.bounces.reading"),
-    ("pbem.bounces.record", "pbem.bounces.verp"),
+    ("pbem.storage", "pbem.watch", "pbem.bounces"),
     ("pbem.players", "pbem.ratings", "pbem.mailout", "pbem.webhooks"),
     ("pbem.moves",),
     ("pbem.play", "pbem.plans", "pbem.seats", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
-    ("pbem.bounces",),
+    ("pbem.mailfix",),
     ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch.doctor", "pbem.live"),
     ("pbem.app", "pbem.console", "pbem"),
 ]

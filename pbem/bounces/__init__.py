@@ -6,7 +6,7 @@ told to the table, so that a game by mail does not die silently when a player's 
 - verp: the signed bounce address each mail is sent from (its envelope sender), which
   names the mail and the address it was for without trusting the report's body.
 - record: a report received (by `pbem inbound`, or a refusal at SMTP time) written down.
-- score: the clock's sweep that scores the reports against their address, once each.
 - state: what is known of an address now, and which mail may still go to it.
-- tell: the table told when a player's address turns bouncing.
+
+What follows from them (scored, told to the table, an address fixed) is pbem.mailfix.
 """

@@ -1,7 +1,7 @@
 """A report that a mail did not arrive, written down as received: by `pbem inbound` (a DSN or
 a complaint to a bounce address) or by the sender (the relay refusing the mail at SMTP time).
 
-Nothing is scored here: the clock's sweep scores each report once (pbem.bounces.score), so
+Nothing is scored here: the clock's sweep scores each report once (pbem.mailfix.score), so
 that a report is written in the transaction that received it, however many arrive at once.
 """
 
@@ -12,8 +12,8 @@ from datetime import datetime
 from sqlmodel import Session
 
 from pbem.bounces.state import key
+from pbem.counters import metrics
 from pbem.models import Bounce
-from pbem.watch import metrics
 
 HARD, SOFT, REFUSED, COMPLAINT = "hard", "soft", "refused", "complaint"
 KINDS = (SOFT, HARD, REFUSED, COMPLAINT)

@@ -22,13 +22,13 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 from pbem.bots import decide
+from pbem.counters import metrics
 from pbem.errors import PlayError
 from pbem.games import GAMES
 from pbem.models import Game, Seat, level_for
 from pbem.moves import submit_move
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import lock_game, seat_of
-from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 

@@ -20,10 +20,11 @@ from flask import Flask
 from pbem.clock.computers import sweep_computers
 from pbem.clock.leagues import sweep_leagues
 from pbem.clock.sweeps import sweep
+from pbem.counters import metrics
 from pbem.mailout.mailer import make_backend
 from pbem.mailout.sender import drain
 from pbem.storage.retention import CATCH_UP, prune
-from pbem.watch import beats, metrics
+from pbem.watch import beats
 from pbem.webhooks.deliver import drain as drain_hooks
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """The sweeps: play the timeouts, send the reminders, digests and vacation ends that are due,
-and score the bounce reports received (pbem.bounces.score, claimed the same way).
+and score the bounce reports received (pbem.mailfix.score, claimed the same way).
 
 Everything due is a row with an indexed due time (Seat.deadline,
 Seat.next_reminder_at, Player.next_digest_at, Vacation.ends_at). A sweep handles
@@ -23,9 +23,9 @@ from typing import Any
 from sqlalchemy import Engine, Update, update
 from sqlmodel import Session, col, select
 
-from pbem.bounces.score import sweep_bounces
 from pbem.config import DEFAULTS
 from pbem.games import GAMES
+from pbem.mailfix.score import sweep_bounces
 from pbem.mailin import receive
 from pbem.mailout import notify
 from pbem.models import Game, Player, Seat, Vacation

@@ -24,17 +24,17 @@ from sqlmodel import select
 from pbem.bounces import verp
 from pbem.bounces.reading import read_report
 from pbem.bounces.record import KINDS, record
+from pbem.counters import metrics
 from pbem.mailin import reading
 from pbem.mailin.receive import ACCEPTED, TOO_MANY, Verdict, message_id_of
 from pbem.models import InboundMail
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
 from pbem.storage.ratelimit import record as count_hit
-from pbem.watch import metrics
 
 # A flood of reports costs a counter each and no more. Behind an MTA the client is the MTA,
 # so BY_CLIENT caps the whole site's reports (more wait for the MTA's next try); an address
-# is scored at most once a UTC day (pbem.bounces.score), so reports past BY_ADDRESS in a UTC
+# is scored at most once a UTC day (pbem.mailfix.score), so reports past BY_ADDRESS in a UTC
 # day (a fixed window) add nothing that counts, and are ignored unwritten.
 BY_CLIENT = Limit("bounce-client", 600, 3600)
 BY_ADDRESS = Limit("bounce-addr", 10, 86400)

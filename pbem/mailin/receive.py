@@ -20,6 +20,7 @@ from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from pbem.counters import metrics
 from pbem.errors import PlayError
 from pbem.games import GAMES, GameError, IllegalMove, ahead
 from pbem.games.fantasy_business.standing import SLUG as STANDING_SLUG
@@ -39,7 +40,6 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
 from pbem.storage.store import id_of, lock_game, seats_of
 from pbem.takeback import consent
-from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 # Spec (issue 14): rate-limit by address and by seat; answers are limited further, so

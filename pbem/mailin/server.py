@@ -22,10 +22,10 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbem.bounces import verp
+from pbem.counters import metrics
 from pbem.mailin.bounces import bounce_ok, receive_bounce
 from pbem.mailin.receive import address_ok, receive
 from pbem.players import reply_address
-from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 # One line a mail (issue 30), at INFO: what became of it and of which seat, never the reply

@@ -171,7 +171,7 @@ def _operator_mail(session: Session, site: Site, row: Outbox) -> Rendered:
     return Rendered(to_addr, "pbem operator", subject, text, html, {})
 
 
-# The mail that confirms a new address goes to that address (pbem.bounces.fix), not to the
+# The mail that confirms a new address goes to that address (pbem.mailfix.fix), not to the
 # player's address now.
 ADDRESS_CONFIRM = "address_confirm"
 

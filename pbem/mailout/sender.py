@@ -28,6 +28,7 @@ from sqlmodel import col
 
 from pbem.bounces import verp
 from pbem.bounces.record import REFUSED, record
+from pbem.counters import metrics
 from pbem.mailout import claims
 from pbem.mailout.mailer import Backend, Refused, build_message
 from pbem.mailout.mime import UnsafeMessage
@@ -40,7 +41,6 @@ from pbem.mailout.render import (
 from pbem.models import Outbox, Player
 from pbem.players.links import Site
 from pbem.storage.db import read_session, write_session
-from pbem.watch import metrics
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=2)

@@ -24,6 +24,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from pbem.counters import metrics
 from pbem.errors import Stale
 from pbem.games import GAMES
 from pbem.mailout.notify import Telling, queue
@@ -46,7 +47,6 @@ from pbem.storage.writes import (
     update_seats,
 )
 from pbem.timing.deadlines import update_clocks
-from pbem.watch import metrics
 from pbem.webhooks.events import hooks_of_game, queue_events
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from pbem.mailout.mailer import MailTemplates
 from pbem.models import Game, Player, Seat
 
 PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league", "address", "report")
-# How long the link that confirms a new address works (pbem.bounces.fix).
+# How long the link that confirms a new address works (pbem.mailfix.fix).
 ADDRESS_TTL = timedelta(days=3)
 
 

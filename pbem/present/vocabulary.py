@@ -812,7 +812,7 @@ VOCABULARY: dict[str, Msgid] = {
     "settings.notify.every": N_("A mail every time it is my turn, and reminders"),
     "settings.notify.none": N_("No turn mails and no reminders (I check the site myself)"),
     "settings.notify.reminders": N_("Only reminders when a move has waited"),
-    # A player's mail turned back on, or their address changed (pbem.bounces.fix)
+    # A player's mail turned back on, or their address changed (pbem.mailfix.fix)
     "mailfix.error.expired": N_(
         "This link has expired: it works for %(days)s days. Ask for a new one from the page of "
         "any of your games."

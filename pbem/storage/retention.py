@@ -14,7 +14,7 @@ Who reads an old row, and so what is kept:
   no game, is deleted past the cutoff, and never sooner than 5 days (an MTA retries a mail
   that long, and a late copy must still be known). The clock's sweep drops every received
   row after 30 days (pbem.mailin.receive.forget_old).
-- A bounce report, once scored against its address (pbem.bounces.score reads the scored
+- A bounce report, once scored against its address (pbem.mailfix.score reads the scored
   reports of the same day only; the address's row keeps the last one's words): deleted
   past the cutoff, and never sooner than 30 days, for the operator's eye.
 Games, their move logs, and mail or events not yet sent (a retry is the same mail) are

@@ -4,7 +4,7 @@ The clock beats from a job of its scheduler every sweep interval (so does `pbem 
 runs the clock beside the web pages, as kind "serve"), a computer worker from its loop, the
 inbound listener from a thread while it listens. A row is keyed by a random id made at the
 process's start: no two processes ever write one row, on one host or on many. It carries the
-process's counters and histograms (pbem.watch.samples), so that /metrics on a web host shows
+process's counters and histograms (pbem.counters.samples), so that /metrics on a web host shows
 the work of processes on hosts that serve no pages (pbem.watch.scrape). Gunicorn's web
 workers do not beat: their series are in PROMETHEUS_MULTIPROC_DIR's files.
 
@@ -28,10 +28,10 @@ from sqlalchemy import Engine, delete, func, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
+from pbem.counters import metrics
+from pbem.counters.samples import Snapshot, snapshot
 from pbem.models import Heartbeat
 from pbem.storage.db import write_session
-from pbem.watch import metrics
-from pbem.watch.samples import Snapshot, snapshot
 
 log = logging.getLogger(__name__)
 KINDS = ("clock", "computers", "inbound", "serve")

@@ -22,11 +22,12 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, func, select
 
+from pbem.counters import metrics
+from pbem.counters.samples import Answer, snapshot
 from pbem.games import GAMES
 from pbem.models import Game, Heartbeat
-from pbem.watch import beats, metrics
+from pbem.watch import beats
 from pbem.watch.health import outbox_due
-from pbem.watch.samples import Answer, snapshot
 
 
 def own_series() -> dict[str, Any]:

@@ -11,9 +11,9 @@ from typing import Any
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.bounces import fix
 from pbem.bounces.state import states
 from pbem.errors import PlayError
+from pbem.mailfix import fix
 from pbem.models import Player, Seat
 from pbem.players.links import ADDRESS_TTL, BadLink
 from pbem.present.mailstate import own_prompt, table_notes

@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem.bounces.record import record
-from pbem.bounces.score import sweep_bounces
+from pbem.mailfix.score import sweep_bounces
 from pbem.models import Bounce, MailAddress, Outbox
 from pbem.storage.db import read_session, write_session
 from tests.mailin.helpers import addr

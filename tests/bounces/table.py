@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.bounces.tell import told_bouncing
+from pbem.mailfix.tell import told_bouncing
 from pbem.models import Game, MailAddress, Player
 from pbem.storage.db import read_session, write_session
 from tests.bounces.helpers import engine_of

@@ -14,12 +14,12 @@ from sqlmodel import col, select
 
 from pbem import play
 from pbem.bounces import verp
+from pbem.counters import metrics
 from pbem.mailin import bounces
 from pbem.mailin.bounces import BY_ADDRESS, receive_bounce
 from pbem.models import Game, InboundMail
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
-from pbem.watch import metrics
 from tests.bounces.helpers import (
     SAMPLE_RECIPIENT,
     SAMPLES,

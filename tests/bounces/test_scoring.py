@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from pbem.bounces import tell
-from pbem.bounces.score import sweep_bounces
 from pbem.config import ConfigError, check_config, load_config
+from pbem.mailfix import tell
+from pbem.mailfix.score import sweep_bounces
 from pbem.models import MailAddress
 from pbem.storage.db import make_engine
 from tests.bounces.helpers import add_report, address_row, reports, score_all

@@ -10,11 +10,11 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem import play
+from pbem.counters import metrics
 from pbem.mailout.claims import LEASE, SUPPRESSED, claim
 from pbem.mailout.mailer import refusal
 from pbem.models import MailAddress, Outbox, Player
 from pbem.storage.db import read_session, write_session
-from pbem.watch import metrics
 from tests.bounces.helpers import address_row, engine_of, outbox, reports, score_all, sent_to
 from tests.clock.helpers import new_game, run_sweep
 from tests.web.helpers import deliver, play_turn

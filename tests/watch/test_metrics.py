@@ -13,9 +13,9 @@ import pytest
 from pbem import create_app
 from pbem.clock.scheduler import computer_moves
 from pbem.config import ConfigError
+from pbem.counters import metrics
 from pbem.mailin.receive import receive
 from pbem.storage.db import read_session, write_session
-from pbem.watch import metrics
 from tests.clock.helpers import moves, new_game, run_sweep
 from tests.conftest import make_test_app
 from tests.settings import app_settings

@@ -7,7 +7,7 @@ counts as its worst one, in whatever order they are scored (a hard one after a s
 adds the difference); the score goes back to 0 first when the address's last report is
 more than 30 days older than this one. At PBEM_BOUNCE_THRESHOLD (4: two hard days, or four soft
 ones) the address turns "bouncing"; a complaint (the owner marked a mail as spam) turns it
-"complained" at once. On either turn the table is told (pbem.bounces.tell), in the
+"complained" at once. On either turn the table is told (pbem.mailfix.tell), in the
 transaction that turned it. Every report is marked scored, also one that adds nothing.
 
 Each report is scored in its own short transaction, which takes the oldest report not yet
@@ -25,9 +25,9 @@ from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-from pbem.bounces import tell
 from pbem.bounces.record import COMPLAINT, HARD, REFUSED, SOFT
 from pbem.bounces.state import BOUNCING, COMPLAINED, OK
+from pbem.mailfix import tell
 from pbem.models import Bounce, MailAddress
 from pbem.storage.db import write_session
 
