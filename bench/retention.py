@@ -69,7 +69,7 @@ from pbem.models import (
 from pbem.storage.db import make_engine, migrate, write_session
 from pbem.storage.retention import CATCH_UP, prune
 from pbem.webhooks import events
-from pbem.webhooks.store import add_webhook
+from pbem.webhooks.registry import add_webhook
 
 SEED = 20261205
 SLUG = "colour-bazaar"

@@ -35,7 +35,7 @@ from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
 from pbem.live.serve import InThread
 from pbem.live.serve import serve as serve_live
-from pbem.mailin.cli import inbound_command
+from pbem.mailin.command import inbound_command
 from pbem.mailout.dkim import record_name, record_value, zone_line
 from pbem.mailout.dkimkey import dkim_key
 from pbem.models import Game, MailAddress, Player, Seat

@@ -130,7 +130,7 @@ class Seat(SQLModel, table=True):
     computer: str | None = Field(default=None, max_length=12)  # the level of a computer seat
     # Since when a computer owes this seat's move (a computer seat, or an absent one taken over).
     computer_due_at: datetime | None = Field(default=None, index=True)
-    # Until when a computer worker holds this seat's move (pbem.clock.computers): others skip
+    # Until when a computer worker holds this seat's move (pbem.clock.computer_play): others skip
     # it meanwhile; a worker killed mid-decision leaves it to be taken once this has passed.
     computer_claimed_until: datetime | None = None
     told_talk: int = 0  # the table-talk messages up to this id were in a mail this seat got
@@ -449,7 +449,7 @@ class League(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     next_digest_at: datetime | None = Field(default=None, index=True)
-    # Until when a sweep holds the league (pbem.clock.leagues): others pass it over.
+    # Until when a sweep holds the league (pbem.clock.league_sweeps): others pass it over.
     claimed_until: datetime | None = None
     # Raised when a round is made, a game of it ends or a member joins or leaves: the
     # league page's stream says "changed" with it (pbem.storage.versions).

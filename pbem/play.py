@@ -204,7 +204,7 @@ def _new_game(
         watch_key=new_key(),
         created_at=now,
         updated_at=now,
-        rated=rated,  # its end moves the players' ratings (pbem.ratings.record)
+        rated=rated,  # its end moves the players' ratings (pbem.ratings.outcomes)
     )
     session.add(game)
     session.flush()

@@ -17,8 +17,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-from pbem.clock.computers import sweep_computers
-from pbem.clock.leagues import sweep_leagues
+from pbem.clock.computer_play import sweep_computers
+from pbem.clock.league_sweeps import sweep_leagues
 from pbem.clock.sweeps import sweep
 from pbem.counters import metrics
 from pbem.mailout.mailer import make_backend

@@ -23,8 +23,8 @@ from flask import Flask
 from starlette.applications import Starlette
 
 from pbem.config import ConfigError, trusted_proxies
-from pbem.live.app import Live, routes
 from pbem.live.hub import Hub
+from pbem.live.streams import Live, routes
 from pbem.live.watch import Notices, mark_looking, poll_versions
 from pbem.players.presence import SEEN_EVERY
 from pbem.storage.pooler import is_postgres, probe

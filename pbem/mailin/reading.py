@@ -11,7 +11,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from html.parser import HTMLParser
 
-from pbem.bounces.reading import mime
+from pbem.bounces.reading import mimeparts
 
 MAX_LINES = 8  # the move must be within the first lines of the answer
 # Lines where the quoted mail or the signature begins, in common clients, English and French.
@@ -30,10 +30,10 @@ _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|noreply|no-reply)@", r
 _ANGLES = re.compile(r"<([^<>]*)>")
 
 
-# Parse cost (issue 30): every mail is checked by pbem.bounces.reading.mime.too_complex
+# Parse cost (issue 30): every mail is checked by pbem.bounces.reading.mimeparts.too_complex
 # before it is parsed, replies as bounces: its MIME levels and parts, and the length of each
 # Content-Type (the email package reads its parameters in time quadratic in its length).
-too_complex = mime.too_complex
+too_complex = mimeparts.too_complex
 
 
 class Malformed(ValueError):

@@ -34,7 +34,7 @@ from pbem.moves.prepare import Prepared, prepare_move
 from pbem.moves.prepare import Unreadable as Unreadable
 from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
-from pbem.ratings.record import rate_game
+from pbem.ratings.outcomes import rate_game
 from pbem.storage import versions
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of

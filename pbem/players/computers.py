@@ -4,7 +4,7 @@ A seat is played by a computer when the creator made it a computer seat (`Seat.c
 names the level), or while its person is marked absent after their timeouts and the game
 has a takeover level (`Game.takeover`), until they press "I'm back". Such a seat is due
 from `Seat.computer_due_at`; only the clock or a `pbem computers` worker moves them
-(`pbem.clock.computers`).
+(`pbem.clock.computer_play`).
 Which level plays a seat now is `pbem.models.level_for`, asked by pages and the clock too.
 """
 

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from pbem.errors import PlayError
 from pbem.models import Player
 from pbem.players import account, blocks, signin
-from pbem.players.page import blocked_names
+from pbem.players.profile import blocked_names
 from pbem.present.forms import MAX_VACATION_DAYS, VacationForm
 from pbem.present.timefmt import format_when, zones
 from pbem.storage.db import read_session, write_session
@@ -23,7 +23,7 @@ from pbem.web.game import remember_language
 from pbem.web.mailfix import my_urls, prompt_context, seat_urls
 from pbem.web.seats import seat_from
 from pbem.web.signin import current_player_id, recheck_session
-from pbem.webhooks.page import settings_webhooks
+from pbem.webhooks.shown import settings_webhooks
 
 bp = Blueprint("account", __name__)
 

@@ -23,7 +23,7 @@ from pbem.models import Game, Note, Player
 from pbem.opentables.queries import open_tables
 from pbem.plans import seat_orders, seat_plans
 from pbem.plans.play_orders import keep_orders
-from pbem.players import account, notes, page
+from pbem.players import account, notes, profile
 from pbem.present.api import game_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
@@ -122,9 +122,9 @@ def player(player_id: int) -> Response:
     private (the API has no signed-in viewer)."""
     with read_session(engine()) as session:
         found = session.get(Player, player_id)
-        if found is None or not page.visible_to(found, None):
+        if found is None or not profile.visible_to(found, None):
             abort(404)  # answered as JSON, as any API path's 404
-        ratings = page.ratings_of(session, found)
+        ratings = profile.ratings_of(session, found)
         return jsonify(
             {
                 "id": player_id,

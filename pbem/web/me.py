@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 from pbem.leagues.table import leagues_of
 from pbem.models import Player
 from pbem.players.home import my_games
-from pbem.players.page import ratings_of
+from pbem.players.profile import ratings_of
 from pbem.storage.db import read_session
 from pbem.web import engine, now, site
 from pbem.web.mailfix import my_urls, prompt_context

@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
 from pbem.models import Player
-from pbem.players import blocks, page
+from pbem.players import blocks, profile
 from pbem.present.chart import rating_chart
 from pbem.present.text import join_names
 from pbem.ratings import computer_level
@@ -44,26 +44,26 @@ def player_page(player_id: int) -> tuple[str, int]:
     with read_session(engine()) as session:
         player = session.get(Player, player_id)
         # SECURITY.md "Privacy": to others a private player is a player who does not exist.
-        if player is None or not page.visible_to(player, viewer):
+        if player is None or not profile.visible_to(player, viewer):
             abort(404)
         name = player.name
-        ratings = page.ratings_of(session, player)
+        ratings = profile.ratings_of(session, player)
         other: Player | None = None
         if against is not None:
             other = session.get(Player, against)
-            if other is None or against == player_id or not page.visible_to(other, viewer):
+            if other is None or against == player_id or not profile.visible_to(other, viewer):
                 abort(404)
-        games, more = page.finished_games(session, site(), player_id, number, against)
+        games, more = profile.finished_games(session, site(), player_id, number, against)
         # Each game as the viewer may see it: their own seat where they sat (the page is theirs
         # alone: never stored), else the spectators' view of the finished game.
-        held = page.seats_held(session, viewer, [f.game_id for f in games]) if viewer else {}
+        held = profile.seats_held(session, viewer, [f.game_id for f in games]) if viewer else {}
         links = {
             f.game_id: urlsplit(
                 site().seat_url(held[f.game_id]) if f.game_id in held else f.watch_link
             ).path
             for f in games
         }
-        versus = page.head_to_head(session, player_id, against) if against is not None else None
+        versus = profile.head_to_head(session, player_id, against) if against is not None else None
         blocked = viewer is not None and player_id in blocks.blocked_by(session, viewer)
         context: dict[str, Any] = {
             "player_id": player_id,
@@ -106,8 +106,8 @@ def _block_action(player_id: int, action: str) -> Response:
         # A private player is blocked only by someone they sat at a table with (or unblocked
         # by whoever blocks them): to anyone else the id is no player's.
         if found is None or not (
-            page.visible_to(found, viewer)
-            or page.sat_together(session, viewer, player_id)
+            profile.visible_to(found, viewer)
+            or profile.sat_together(session, viewer, player_id)
             or player_id in blocks.blocked_by(session, viewer)
         ):
             abort(404)

@@ -1,5 +1,5 @@
 """The take-back buttons of the seat page: the mover asks, the next player allows or refuses
-(the logic: pbem/takeback.py)."""
+(the logic: pbem/takeback/consent.py)."""
 
 from __future__ import annotations
 

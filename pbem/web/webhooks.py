@@ -11,7 +11,7 @@ from pbem.models import Game, Player, Seat
 from pbem.storage.db import write_session
 from pbem.web import engine, now
 from pbem.web.account import SIGNED_IN, Owner, owner_of, settings_page
-from pbem.webhooks.store import add_webhook, remove_webhook
+from pbem.webhooks.registry import add_webhook, remove_webhook
 
 bp = Blueprint("webhooks", __name__)
 

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.bounces.reading import COMPLAINT, HARD, SOFT, Report, read_report
-from pbem.bounces.reading.mime import MAX_LEVELS, MAX_PARTS
+from pbem.bounces.reading.mimeparts import MAX_LEVELS, MAX_PARTS
+from pbem.bounces.reading.nonstandard import VIEW_LINES, VIEW_WIDTH, view
 from pbem.bounces.reading.report import MAX_RECIPIENTS, REASON_MAX
-from pbem.bounces.reading.text import VIEW_LINES, VIEW_WIDTH, view
 
 SAMPLES = Path(__file__).parent / "samples"
 # sample: (kind, status, recipients, a key word of the reason, read by), or None: no report

@@ -21,8 +21,8 @@ import pytest
 from sqlmodel import select
 
 from pbem import play
-from pbem.clock import computers
-from pbem.clock.computers import claim_due, move_claimed
+from pbem.clock import computer_play
+from pbem.clock.computer_play import claim_due, move_claimed
 from pbem.clock.scheduler import computer_moves, make_scheduler
 from pbem.clock.workers import run_computers
 from pbem.models import Outbox, Seat
@@ -42,7 +42,7 @@ def decisions(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[Any, int, int]]:
     two workers are busy at the same time."""
     made: Counter[tuple[Any, int, int]] = Counter()
     lock = threading.Lock()
-    decide = computers.decide
+    decide = computer_play.decide
 
     def counted(rules: Any, state: Any, seat: int, level: str, seed: Any) -> Any:
         with lock:
@@ -50,7 +50,7 @@ def decisions(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[Any, int, int]]:
         time.sleep(0.01)
         return decide(rules, state, seat, level, seed)
 
-    monkeypatch.setattr(computers, "decide", counted)
+    monkeypatch.setattr(computer_play, "decide", counted)
     return made
 
 

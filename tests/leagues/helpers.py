@@ -9,8 +9,8 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.bots import decide
-from pbem.clock.computers import sweep_computers
-from pbem.clock.leagues import sweep_leagues
+from pbem.clock.computer_play import sweep_computers
+from pbem.clock.league_sweeps import sweep_leagues
 from pbem.games import GAMES
 from pbem.leagues import setup
 from pbem.leagues.rows import Played

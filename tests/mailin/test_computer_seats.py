@@ -12,13 +12,13 @@ from typing import Any
 from sqlmodel import select
 
 from pbem import play
-from pbem.clock.computers import sweep_computers
+from pbem.clock.computer_play import sweep_computers
 from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
 from pbem.players.computers import COMPUTER_DOMAIN
 from pbem.players.reply_address import make_address
 from pbem.storage.db import read_session, write_session
 from pbem.webhooks.events import body_of
-from pbem.webhooks.store import add_webhook
+from pbem.webhooks.registry import add_webhook
 from tests.mailin.conftest import REPLY_DOMAIN
 from tests.mailin.helpers import addr, answer, example_in, send
 from tests.web.helpers import deliver

@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem import play
-from pbem.clock.computers import sweep_computers
+from pbem.clock.computer_play import sweep_computers
 from pbem.clock.scheduler import prune_old
 from pbem.models import InboundMail, Move, Outbox
 from pbem.seats import leave

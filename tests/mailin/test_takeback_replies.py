@@ -1,4 +1,4 @@
-"""Undo with consent by mail (pbem/takeback.py through pbem/mailin/receive.py), through real
+"""Undo with consent by mail (pbem/takeback/consent.py through pbem/mailin/receive.py), real
 SMTP: the mover answers any mail of the game with "undo", the next player gets a mail of
 its own and answers "allow" or "refuse" (or "accepter", "refuser" in French)."""
 

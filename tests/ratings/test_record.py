@@ -11,7 +11,7 @@ from pbem.models import Player, Rating, RatingChange, Seat
 from pbem.play import Invitee
 from pbem.ratings import COMPUTER_DEVIATION, COMPUTER_RATINGS, shown
 from pbem.ratings.glicko2 import Result, Standing, idle, rate
-from pbem.ratings.record import rate_game, score
+from pbem.ratings.outcomes import rate_game, score
 from pbem.seats.leave import leave
 from pbem.storage.db import make_engine, read_session, write_session
 from tests.ratings.helpers import make_game, play_game, play_out, site

@@ -53,7 +53,7 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
 from pbem.webhooks.deliver import drain as drain_webhooks
 from pbem.webhooks.events import body_of
-from pbem.webhooks.store import add_webhook
+from pbem.webhooks.registry import add_webhook
 from tests.conftest import make_test_app
 from tests.mailin.helpers import addr, answer, send
 from tests.web.helpers import (
@@ -701,7 +701,7 @@ class Walk:
         return True
 
 
-# --- undo with consent (pbem/takeback.py), midway through the Colour Bazaar walk -----------
+# --- undo with consent (pbem/takeback/consent.py), midway through the Colour Bazaar walk -
 
 TAKE_BACK_AFTER = 28  # plies: late, once the seeded cases below happened (the take back shuffles)
 

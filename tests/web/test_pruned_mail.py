@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import create_app
-from pbem.clock.computers import sweep_computers
+from pbem.clock.computer_play import sweep_computers
 from pbem.clock.scheduler import prune_old
 from pbem.models import Game
 from pbem.seats import leave

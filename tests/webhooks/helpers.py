@@ -10,7 +10,7 @@ from pbem import moves
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
-from pbem.webhooks.store import add_webhook
+from pbem.webhooks.registry import add_webhook
 
 
 def engine_of(app: Any) -> Any:

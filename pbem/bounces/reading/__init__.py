@@ -35,7 +35,7 @@ from __future__ import annotations
 from email import policy
 from email.parser import BytesParser
 
-from pbem.bounces.reading import mime, standard, text
+from pbem.bounces.reading import mimeparts, nonstandard, standard
 from pbem.bounces.reading.report import COMPLAINT, HARD, SOFT, Failure, Report
 from pbem.config import DEFAULTS
 
@@ -46,22 +46,24 @@ MAX_BYTES = int(DEFAULTS["INBOUND_MAX_BYTES"])
 
 def read_report(raw: bytes, max_bytes: int = MAX_BYTES) -> Report | None:
     """The report in a mail received at a bounce address, or None when it is none."""
-    if len(raw) > max_bytes or mime.too_complex(raw):
+    if len(raw) > max_bytes or mimeparts.too_complex(raw):
         return None
     try:
         message = BytesParser(policy=policy.compat32).parsebytes(raw)
     except Exception:  # the parser is lenient; anything it raises means garbage
         return None
     if message.get_content_type() == "multipart/report":
-        report_type = mime.param(message, "report-type")
+        report_type = mimeparts.param(message, "report-type")
         if report_type == "feedback-report":
             return standard.arf(message)
         if report_type != "delivery-status":
             return None  # a read receipt (disposition-notification) or another kind
-        blocks = [block for part in mime.parts(message) for block in mime.field_blocks(part)]
+        blocks = [
+            block for part in mimeparts.parts(message) for block in mimeparts.field_blocks(part)
+        ]
         if blocks:
             return standard.dsn(message, blocks)
         # A report without per-recipient fields (old Netscape servers): read as text.
-    if not text.looks_like_bounce(message):
+    if not nonstandard.looks_like_bounce(message):
         return None
-    return text.text_bounce(message)
+    return nonstandard.text_bounce(message)

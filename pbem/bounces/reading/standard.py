@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from email.message import Message
 
-from pbem.bounces.reading import mime
-from pbem.bounces.reading.mime import Block, get
+from pbem.bounces.reading import mimeparts
+from pbem.bounces.reading.mimeparts import Block, get
 from pbem.bounces.reading.report import (
     COMPLAINT,
     HARD,
@@ -40,13 +40,13 @@ def dsn(message: Message, blocks: list[Block]) -> Report | None:
     """The worst per-recipient verdict of a delivery status notification: hard when any
     recipient failed with a 5.x.x, soft when all failed with a 4.x.x; None when none failed
     (delivered, relayed, expanded, or only delayed: a warning is no report)."""
-    human = mime.human_text(message)
+    human = mimeparts.human_text(message)
     failures: list[Failure] = []
     for block in blocks[:MAX_RECIPIENTS]:
         action = (get(block, "action").lower().split() or [""])[0]
         if action not in ("failed", "error"):  # opensmtpd writes "error"
             continue
-        recipient = mime.address(get(block, "original-recipient")) or mime.address(
+        recipient = mimeparts.address(get(block, "original-recipient")) or mimeparts.address(
             get(block, "final-recipient")
         )
         diagnostic = get(block, "diagnostic-code").partition(";")[2][:DIAGNOSTIC_MAX]
@@ -75,14 +75,14 @@ def dsn(message: Message, blocks: list[Block]) -> Report | None:
 def _returned_sender(message: Message, blocks: list[Block]) -> str:
     """The envelope sender of the reported mail: the returned copy's Return-Path, else the
     DSN's X-Postfix-Sender."""
-    for part in mime.parts(message):
-        if part.get_content_type() in mime.RETURNED:
-            headers = mime.returned_headers(part)
+    for part in mimeparts.parts(message):
+        if part.get_content_type() in mimeparts.RETURNED:
+            headers = mimeparts.returned_headers(part)
             path = str(headers.get("Return-Path", "")) if headers is not None else ""
-            if found := mime.address(path, lower=False):
+            if found := mimeparts.address(path, lower=False):
                 return found
     for block in blocks:
-        if found := mime.address(get(block, "x-postfix-sender"), lower=False):
+        if found := mimeparts.address(get(block, "x-postfix-sender"), lower=False):
             return found
     return ""
 
@@ -92,21 +92,23 @@ def arf(message: Message) -> Report | None:
     complaining address from Original-Rcpt-To, else the returned message's To."""
     fields: Block = []
     returned: Message | None = None
-    for part in mime.parts(message):
+    for part in mimeparts.parts(message):
         if part.get_content_type() == "message/feedback-report":
-            fields = [pair for block in mime.field_blocks(part) for pair in block]
-        elif part.get_content_type() in mime.RETURNED:
-            returned = mime.returned_headers(part)
+            fields = [pair for block in mimeparts.field_blocks(part) for pair in block]
+        elif part.get_content_type() in mimeparts.RETURNED:
+            returned = mimeparts.returned_headers(part)
     feedback_type = (get(fields, "feedback-type").lower().split() or [""])[0]
     if feedback_type not in COMPLAINT_TYPES:
         return None
-    recipients = mime.addresses(mime.get_all(fields, "original-rcpt-to"))
+    recipients = mimeparts.addresses(mimeparts.get_all(fields, "original-rcpt-to"))
     if not recipients and returned is not None:
-        recipients = mime.addresses([str(v) for v in returned.get_all("To", [])])
-    sender = mime.address(get(fields, "original-mail-from"), lower=False)
+        recipients = mimeparts.addresses([str(v) for v in returned.get_all("To", [])])
+    sender = mimeparts.address(get(fields, "original-mail-from"), lower=False)
     if not sender and returned is not None:
-        sender = mime.address(str(returned.get("Return-Path", "")), lower=False)
-    first = [line.strip() for line in mime.lines(mime.human_text(message), 20) if line.strip()]
+        sender = mimeparts.address(str(returned.get("Return-Path", "")), lower=False)
+    first = [
+        line.strip() for line in mimeparts.lines(mimeparts.human_text(message), 20) if line.strip()
+    ]
     reason = " ".join(" ".join(first[:2]).split())[:REASON_MAX] or f"{feedback_type} report"
     return Report(
         COMPLAINT,
@@ -143,7 +145,7 @@ def text_reason(text: str, recipients: set[str] | frozenset[str]) -> tuple[str, 
     of, the paragraph naming the first recipient; else the text's first lines. Only the
     text above the returned copy is read."""
     above: list[str] = []
-    for line in mime.lines(text, TEXT_LINES):
+    for line in mimeparts.lines(text, TEXT_LINES):
         if _COPY_FOLLOWS.match(line):
             break
         above.append(line)

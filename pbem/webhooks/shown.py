@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from sqlmodel import Session, select
 
 from pbem.models import Game, Player, Seat, Webhook
-from pbem.webhooks.store import webhooks_of
+from pbem.webhooks.registry import webhooks_of
 
 
 def _row(hook: Webhook) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from email.message import Message
 
 from flufl.bounce import all_failures
 
-from pbem.bounces.reading import mime
+from pbem.bounces.reading import mimeparts
 from pbem.bounces.reading.report import HARD, SOFT, Failure, Report
 from pbem.bounces.reading.standard import text_reason
 
@@ -47,12 +47,12 @@ def looks_like_bounce(message: Message) -> bool:
     addresses in a person's mail ("my friend, oli@example.com, says...")."""
     if message.get("X-Failed-Recipients") is not None:
         return True
-    if any(_DAEMON.match(a) for a in mime.addresses([str(message.get("From", ""))])):
+    if any(_DAEMON.match(a) for a in mimeparts.addresses([str(message.get("From", ""))])):
         return True
     if str(message.get("Return-Path", "")).strip() == "<>":
         return True
     automatic = str(message.get("Auto-Submitted", "no")).strip().lower() != "no"
-    subject = str(message.get("Subject", ""))[: mime.FIELD_MAX]
+    subject = str(message.get("Subject", ""))[: mimeparts.FIELD_MAX]
     return automatic and bool(_BOUNCE_SUBJECT.search(subject))
 
 
@@ -66,8 +66,8 @@ def text_bounce(message: Message) -> Report | None:
         return None
     if not permanent:
         return None
-    recipients = mime.addresses([a.decode("ascii", "replace") for a in permanent])
-    text = "\n".join(mime.lines(_text(message), VIEW_LINES))
+    recipients = mimeparts.addresses([a.decode("ascii", "replace") for a in permanent])
+    text = "\n".join(mimeparts.lines(_text(message), VIEW_LINES))
     failures = []
     for recipient in sorted(recipients):
         status, reason = text_reason(text, {recipient})
@@ -94,22 +94,24 @@ def view(part: Message, budget: list[int]) -> Message:
     copy = Message()
     for name in VIEW_HEADERS:
         for value in (part.get_all(name) or [])[:4]:
-            copy[name] = " ".join(str(value).split())[: mime.FIELD_MAX]
+            copy[name] = " ".join(str(value).split())[: mimeparts.FIELD_MAX]
     # The sender as a bare address, always one: flufl.bounce's Yale detector fails on a mail
     # without a From address (getaddresses gives no pair), and the detectors after it would
     # then never run. "nobody@invalid" (RFC 2606) matches none of its senders.
-    sender = sorted(mime.addresses([str(part.get("From", ""))]))
+    sender = sorted(mimeparts.addresses([str(part.get("From", ""))]))
     copy["From"] = sender[0] if sender else "nobody@invalid"
     copy["Content-Type"] = part.get_content_type()
     payload = part.get_payload()
     if isinstance(payload, list):
         for sub in payload:
-            if isinstance(sub, Message) and sub.get_content_type() not in mime.RETURNED:
+            if isinstance(sub, Message) and sub.get_content_type() not in mimeparts.RETURNED:
                 copy.attach(view(sub, budget))
         if not copy.is_multipart():
             copy.set_payload("")
     elif part.get_content_maintype() == "text":
-        lines = mime.lines(mime.decoded(part), min(budget[0], VIEW_LINES // 2), VIEW_WIDTH)
+        lines = mimeparts.lines(
+            mimeparts.decoded(part), min(budget[0], VIEW_LINES // 2), VIEW_WIDTH
+        )
         budget[0] -= len(lines)
         copy.set_payload("".join(line + "\n" for line in lines))
     else:
@@ -119,17 +121,17 @@ def view(part: Message, budget: list[int]) -> Message:
 
 def _text(message: Message) -> str:
     """The text of a non-standard bounce: its plain parts, else its HTML ones."""
-    leaves = list(mime.parts(message))
-    plain = [mime.decoded(p) for p in leaves if p.get_content_type() == "text/plain"]
+    leaves = list(mimeparts.parts(message))
+    plain = [mimeparts.decoded(p) for p in leaves if p.get_content_type() == "text/plain"]
     if plain:
         return "\n".join(plain)
     html = [p for p in leaves if p.get_content_type() == "text/html"]
-    return "\n".join(mime.html_text(mime.decoded(p)) for p in html)
+    return "\n".join(mimeparts.html_text(mimeparts.decoded(p)) for p in html)
 
 
 def _copy_sender(text: str) -> str:
     """The Return-Path of the copy a plain-text bounce returns below its own text."""
     for line in text.splitlines():
         if found := _RETURN_PATH.match(line):
-            return mime.address(found[1], lower=False)
+            return mimeparts.address(found[1], lower=False)
     return ""
