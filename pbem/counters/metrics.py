@@ -117,7 +117,7 @@ def inbound_verdict(verdict: str, reason: str) -> None:
 
 # --- moves and bounce reports, counted once committed --------------------------------
 
-_PENDING = "pbem.watch.moves"
+_PENDING = "pbem:moves to count"
 
 
 def moves_written(session: Session, sources: Iterable[str], via: str = "page") -> None:

@@ -1,4 +1,4 @@
-"""A real Postfix on loopback (pbem.devservers.Postfix, Debian's package) bounces as an MTA
+"""A real Postfix on loopback (pbem.devpostfix.Postfix, Debian's package) bounces as an MTA
 does (issue 46): mail for an unknown user is taken, then comes back as Postfix's own DSN to
 the envelope sender, through the reply domain's route, by SMTP or by LMTP; an unknown
 mailbox is refused at RCPT time; mail Postfix cannot hand over comes back with a 4.x.x
