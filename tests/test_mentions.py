@@ -3,7 +3,7 @@ a comment or a template names exists (a module moved or renamed leaves no stale 
 
 from __future__ import annotations
 
-import importlib
+import ast
 import re
 from pathlib import Path
 
@@ -23,22 +23,40 @@ PLACES = ("README.md", "pbem/**/*.py", "tests/**/*.py", "templates/**/*.html", "
 EXAMPLES = {"pbem/games/my_game.py", "pbem/present/my_game.py"} | MADE_UP
 
 
+def _module_file(dotted: str) -> Path | None:
+    """The file of module `dotted` (pbem.a.b), if there is one: found, not imported (some
+    modules act when imported: gunicorn's settings make a folder)."""
+    base = ROOT.joinpath(*dotted.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _top_level_names(path: Path) -> set[str]:
+    """What a module defines or imports at its top level."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
 def _resolves(name: str) -> bool | None:
-    """Whether pbem.a.b.c names a module or an attribute of one; None for the names that
-    are not modules' (NOT_MODULES, MADE_UP)."""
+    """Whether pbem.a.b.c names a module or a top-level name of one (c.d: d is not looked
+    at); None for the names that are not modules' (NOT_MODULES, MADE_UP)."""
     parts = name.split(".")
     if parts[1] in NOT_MODULES or name in MADE_UP:
         return None
     for cut in range(len(parts), 0, -1):
-        try:
-            found: object = importlib.import_module(".".join(parts[:cut]))
-        except ModuleNotFoundError:
-            continue
-        for attr in parts[cut:]:
-            if not hasattr(found, attr):
-                return False
-            found = getattr(found, attr)
-        return True
+        path = _module_file(".".join(parts[:cut]))
+        if path is not None:
+            return cut == len(parts) or parts[cut] in _top_level_names(path)
     return False
 
 
