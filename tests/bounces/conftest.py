@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pbem.mailin.server import InboundController, make_controller
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.mailin.conftest import free_port
 
 REPLY_DOMAIN = "in.pbem.test"

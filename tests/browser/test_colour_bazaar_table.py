@@ -19,6 +19,7 @@ from pbem.models import Game
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
+from tests.app import FormClient
 from tests.browser.conftest import VIEWPORTS, LiveServer
 from tests.browser.helpers import (
     follow_seat_link,
@@ -27,7 +28,6 @@ from tests.browser.helpers import (
     wait_until_left,
 )
 from tests.browser.test_home_and_pages import check
-from tests.conftest import FormClient
 from tests.web.helpers import play_turn
 
 PLAYERS = [Invitee("Ana", "ana@example.org"), Invitee("Léo", "leo@example.org")]

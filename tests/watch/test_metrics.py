@@ -16,8 +16,8 @@ from pbem.config import ConfigError
 from pbem.counters import metrics
 from pbem.mailin.receive import receive
 from pbem.storage.db import read_session, write_session
+from tests.app import make_test_app
 from tests.clock.helpers import moves, new_game, run_sweep
-from tests.conftest import make_test_app
 from tests.settings import app_settings
 from tests.watch.helpers import BEARER, TOKEN, scrape
 from tests.web.helpers import deliver, play_turn

@@ -54,7 +54,7 @@ from pbem.storage.store import seats_of
 from pbem.webhooks.deliver import drain as drain_webhooks
 from pbem.webhooks.events import body_of
 from pbem.webhooks.registry import add_webhook
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.mailin.helpers import addr, answer, send
 from tests.web.helpers import (
     deliver,

@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem import create_app
 from pbem.storage.ratelimit import BAD_LINKS, NEW_GAMES
-from tests.conftest import FormClient
+from tests.app import FormClient
 from tests.web.test_moves_once import first_mover
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from pbem import play
 from pbem.storage.db import write_session
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.web.helpers import deliver
 
 PLAYERS = [
