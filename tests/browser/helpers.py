@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import select
 
 from pbem.models import Seat
 from pbem.storage.db import read_session
+
+SENDER_INTERVAL = 0.2  # seconds between the live server's mail sender runs
+VIEWPORTS: dict[str, dict[str, Any]] = {
+    "phone": {
+        "viewport": {"width": 375, "height": 812},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+}
 
 
 def open_mail(
@@ -127,3 +139,12 @@ def wait_until_left(app: Any, game_id: int, seat: int, wait: float = 5.0) -> Non
         if time.monotonic() > deadline:
             raise AssertionError(f"seat {seat}'s page still counts as open after {wait} s")
         time.sleep(0.05)
+
+
+@dataclass
+class LiveServer:
+    """A running pbem: its address, its Flask app, and what went wrong in its mail sender."""
+
+    url: str
+    app: Any
+    sender_errors: list[BaseException] = field(default_factory=list)

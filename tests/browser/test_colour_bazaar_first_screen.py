@@ -22,7 +22,7 @@ from pbem.models import Game
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.browser.helpers import VIEWPORTS, LiveServer
 from tests.browser.test_home_and_pages import check
 
 NAMES = [("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")]

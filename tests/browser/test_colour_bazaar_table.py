@@ -20,8 +20,9 @@ from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
 from tests.app import FormClient
-from tests.browser.conftest import VIEWPORTS, LiveServer
 from tests.browser.helpers import (
+    VIEWPORTS,
+    LiveServer,
     follow_seat_link,
     open_mail,
     tap_a_move,

@@ -16,8 +16,14 @@ from sqlmodel import select
 from pbem.models import Game, Seat
 from pbem.storage.db import read_session
 from tests.app import FormClient
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import follow_seat_link, open_mail, tap_a_move, too_wide
+from tests.browser.helpers import (
+    VIEWPORTS,
+    LiveServer,
+    follow_seat_link,
+    open_mail,
+    tap_a_move,
+    too_wide,
+)
 from tests.web.helpers import play_turn
 
 AXE = Axe()

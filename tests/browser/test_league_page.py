@@ -17,8 +17,7 @@ from pbem.leagues.mails import queue_digest
 from pbem.models import League, Outbox, Player
 from pbem.storage.db import read_session, write_session
 from pbem.web.signin import GENERATION, PLAYER
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import too_wide
+from tests.browser.helpers import VIEWPORTS, LiveServer, too_wide
 from tests.browser.test_home_and_pages import check
 from tests.leagues.helpers import add_players, league_games, league_key, make_league, play_people
 

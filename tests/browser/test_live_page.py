@@ -31,8 +31,7 @@ from pbem.players import talk
 from pbem.present.forms import TalkForm
 from pbem.storage.db import read_session, write_session
 from tests.app import Inbox
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import tap_a_move
+from tests.browser.helpers import VIEWPORTS, LiveServer, tap_a_move
 from tests.web.helpers import headline
 
 ANA = ("Ana", "ana@example.org")

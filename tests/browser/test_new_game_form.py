@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from pbem.models import Outbox
 from pbem.storage.db import read_session
-from tests.browser.conftest import SENDER_INTERVAL, VIEWPORTS, LiveServer
+from tests.browser.helpers import SENDER_INTERVAL, VIEWPORTS, LiveServer
 from tests.browser.test_home_and_pages import check
 
 ANA = ("Ana", "ana@example.org")

@@ -14,7 +14,7 @@ from sqlmodel import select
 from pbem import play
 from pbem.models import Seat
 from pbem.storage.db import write_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.browser.helpers import VIEWPORTS, LiveServer
 from tests.browser.test_home_and_pages import check
 
 

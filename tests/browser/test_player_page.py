@@ -17,8 +17,7 @@ from pbem.models import Block, Player
 from pbem.play import Invitee
 from pbem.storage.db import read_session
 from pbem.web.signin import GENERATION, PLAYER
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import too_wide
+from tests.browser.helpers import VIEWPORTS, LiveServer, too_wide
 from tests.ratings.helpers import play_game
 
 AXE = Axe()
