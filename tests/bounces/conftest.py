@@ -10,10 +10,8 @@ import pytest
 
 from pbem.mailin.server import InboundController, make_controller
 from tests.app import make_test_app
-from tests.mailin.conftest import free_port
-
-REPLY_DOMAIN = "in.pbem.test"
-MAIL_FROM = "pbem@pbem.test"
+from tests.bounces.helpers import MAIL_FROM, REPLY_DOMAIN
+from tests.mailin.helpers import free_port
 
 
 @pytest.fixture
