@@ -16,16 +16,7 @@ from sqlmodel import select
 
 from pbem.models import Outbox
 from pbem.storage.db import read_session
-from tests.browser.helpers import SENDER_INTERVAL, VIEWPORTS, LiveServer
-from tests.browser.test_home_and_pages import check
-
-ANA = ("Ana", "ana@example.org")
-
-
-def fill_creator(page: Any) -> None:
-    me = page.get_by_role("group", name="You", exact=True)
-    me.get_by_label("Name").fill(ANA[0])
-    me.get_by_label("Email").fill(ANA[1])
+from tests.browser.helpers import ANA, SENDER_INTERVAL, VIEWPORTS, LiveServer, check, fill_creator
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

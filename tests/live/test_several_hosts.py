@@ -33,8 +33,7 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import SIGN_INS
 from pbem.storage.store import seats_of
 from tests.live.hosts import PBEM, HookSink, Host, Proxy, listens, wait_until
-from tests.live.server import Browser, turn_form
-from tests.live.test_gunicorn_facing import procfile_options
+from tests.live.server import Browser, procfile_options, turn_form
 from tests.mailin.helpers import answer, example_in, send
 from tests.settings import PG_URL, process_env
 from tests.web.helpers import headline

@@ -26,7 +26,7 @@ from pbem.storage.db import head_revision, migrate, write_session
 from tests.app import Inbox, make_test_app
 from tests.settings import PG_URL
 from tests.storage.bouncer import pgbouncer
-from tests.storage.test_migrations import empty_database
+from tests.storage.helpers import empty_database
 
 SECRET_KEY = "doctor-test-key-0123456789-abcdefghijklmnop"
 CHECKS = [
