@@ -42,7 +42,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "tests/watch/test_multiprocess.py",
         "tests/faults/test_crashes.py",
         "tests/faults/test_database_restart.py",
-        "tests/clock/test_computer_workers.py::test_two_pbem_computers_processes_share_the_moves",
+        "tests/clock/test_workers.py::test_two_pbem_computers_processes_share_the_moves",
         "tests/clock/test_scheduler.py::test_the_pbem_clock_process_says_what_it_sent",
         "tests/mailin/test_server.py::test_the_pbem_inbound_process_writes_each_verdict_to_its_log",
         "tests/storage/test_pooler.py::test_every_process_stops_at_its_start_saying_why",

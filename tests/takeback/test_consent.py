@@ -1,4 +1,4 @@
-"""Undo with consent (pbem.takeback): the mover asks, the next player allows or refuses; an
+"""Undo with consent (pbem.takeback.consent): the mover asks, the next player allows or refuses; an
 allowed take back puts the game back as it was, the pile shuffled (test_takeback_honest)."""
 
 from __future__ import annotations
