@@ -220,8 +220,8 @@ def signed_in(context: Any, live: LiveServer, player_id: int) -> None:
 
 def fill_creator(page: Any) -> None:
     me = page.get_by_role("group", name="You", exact=True)
-    me.get_by_label("Name").fill(ANA[0])
-    me.get_by_label("Email").fill(ANA[1])
+    me.get_by_label("Name").fill(ANA.name)
+    me.get_by_label("Email").fill(ANA.email)
 
 
 def new_game(live: LiveServer) -> str:

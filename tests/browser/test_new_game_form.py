@@ -33,7 +33,7 @@ def test_a_computer_seat_on_the_new_game_form(
         expect(guest.get_by_label(field)).to_be_hidden()
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
     first = page.get_by_label("Who plays first")
-    expect(first.locator("option[data-seat='0']")).to_have_text(ANA[0])
+    expect(first.locator("option[data-seat='0']")).to_have_text(ANA.name)
     expect(first.locator("option[data-seat='1']")).to_have_text("Player 2 (computer, casual)")
     expect(first.locator("option[data-seat='2']")).to_have_text("Player 3")
     check(page, "new-game form with a computer seat", viewport)
