@@ -3,11 +3,14 @@ tests' server, and the pbem processes tests start all take them from here."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 SECRET_KEY = "test-secret-key-of-at-least-32-bytes"
 BASE_URL = "http://pbem.test"
+# PostgreSQL for the database tests when set (CI's second pass); SQLite files otherwise.
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 # What a pbem process started by a test reads from PBEM_* variables, as the Procfile's do.
 PASSED_ON = (
     "SECRET_KEY",

@@ -11,7 +11,7 @@ from pbem import create_app
 from pbem.config import ConfigError
 from pbem.models import Game
 from pbem.storage.db import write_session
-from tests.conftest import FormClient
+from tests.app import FormClient
 from tests.settings import app_settings
 from tests.web.helpers import deliver, headline, link_in, play_turn, start_game
 

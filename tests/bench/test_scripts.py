@@ -47,7 +47,7 @@ def test_hosts_quick_handles_each_mail_once_with_one_and_two_clocks() -> None:
     # with 1, 2 and 3 processes took 425 s in CI. That each mail, timeout and computer move
     # is handled once by several at once is the suite's to check: tests/mailout/
     # test_several_senders.py (2 and 3 senders), tests/clock/test_sweeps_share_out.py and
-    # test_sweeps_are_safe.py (two sweeps), tests/clock/test_computer_workers.py (two
+    # test_sweeps_are_safe.py (two sweeps), tests/clock/test_workers.py (two
     # workers, two `pbem computers` processes), tests/live/test_several_hosts.py (all of it).
     done = subprocess.run(
         [

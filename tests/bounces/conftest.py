@@ -9,11 +9,9 @@ from typing import Any
 import pytest
 
 from pbem.mailin.server import InboundController, make_controller
-from tests.conftest import make_test_app
-from tests.mailin.conftest import free_port
-
-REPLY_DOMAIN = "in.pbem.test"
-MAIL_FROM = "pbem@pbem.test"
+from tests.app import make_test_app
+from tests.bounces.helpers import MAIL_FROM, REPLY_DOMAIN
+from tests.mailin.helpers import free_port
 
 
 @pytest.fixture

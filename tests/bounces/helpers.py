@@ -16,6 +16,9 @@ from pbem.models import Bounce, MailAddress, Outbox
 from pbem.storage.db import read_session, write_session
 from tests.mailin.helpers import addr
 
+REPLY_DOMAIN = "in.pbem.test"
+MAIL_FROM = "pbem@pbem.test"
+
 SAMPLES = Path(__file__).parent / "samples"
 # What the Postfix sample names: its envelope sender, the recipient it could not reach, the
 # DSN's own Message-Id.

@@ -23,10 +23,9 @@ from pbem.devservers import HOST
 from pbem.mailin.server import make_controller
 from pbem.mailout.claims import SUPPRESSED
 from pbem.storage.db import write_session
-from tests.bounces.conftest import MAIL_FROM, REPLY_DOMAIN
-from tests.bounces.helpers import address_row, engine_of, outbox, reports
-from tests.conftest import make_test_app
-from tests.mailin.conftest import free_port
+from tests.app import make_test_app
+from tests.bounces.helpers import MAIL_FROM, REPLY_DOMAIN, address_row, engine_of, outbox, reports
+from tests.mailin.helpers import free_port
 from tests.web.helpers import deliver, link_in, text_of
 
 ROUND_TRIP = 30.0  # seconds: a hung Postfix or listener, not a slow one (it takes one or two)

@@ -35,8 +35,8 @@ from tests.bounces.table import (
     three_players,
     watch_link,
 )
-from tests.clock.helpers import moves, run_sweep, state_of
-from tests.web.helpers import deliver, html_of, play_turn, text_of
+from tests.clock.helpers import moves, run_sweep
+from tests.web.helpers import deliver, html_of, play_turn, state_of, text_of
 
 SHOWN_REASON = "550 5.1.1 …: Recipient address rejected: User unknown"
 NOTICE = {

@@ -10,9 +10,8 @@ import pytest
 from pbem import play
 from pbem.bounces import verp
 from pbem.storage.db import read_session, write_session
-from tests.bounces.conftest import MAIL_FROM, REPLY_DOMAIN
-from tests.bounces.helpers import engine_of, outbox
-from tests.conftest import make_test_app
+from tests.app import make_test_app
+from tests.bounces.helpers import MAIL_FROM, REPLY_DOMAIN, engine_of, outbox
 from tests.mailin.helpers import addr
 from tests.web.helpers import deliver
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from pbem.clock.scheduler import drain_outbox
 from pbem.config import DEFAULTS
 from pbem.devservers import free_port
 from pbem.live.serve import InThread
+from tests.browser.helpers import SENDER_INTERVAL, VIEWPORTS, LiveServer
 from tests.settings import app_settings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -31,16 +31,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-SENDER_INTERVAL = 0.2
-VIEWPORTS: dict[str, dict[str, Any]] = {
-    "phone": {
-        "viewport": {"width": 375, "height": 812},
-        "device_scale_factor": 2,
-        "is_mobile": True,
-        "has_touch": True,
-    },
-    "desktop": {"viewport": {"width": 1280, "height": 900}},
-}
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -66,15 +56,6 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
-
-
-@dataclass
-class LiveServer:
-    """A running pbem: its address, its Flask app, and what went wrong in its mail sender."""
-
-    url: str
-    app: Any
-    sender_errors: list[BaseException] = field(default_factory=list)
 
 
 @pytest.fixture

@@ -4,12 +4,49 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from sqlmodel import select
 
-from pbem.models import Seat
-from pbem.storage.db import read_session
+from pbem import play
+from pbem.models import Game, Player, Seat
+from pbem.play import Invitee
+from pbem.storage.db import read_session, write_session
+from pbem.web.signin import GENERATION, PLAYER
+from tests.app import FormClient
+from tests.web.helpers import play_turn
+
+# Where an element is, and the top of the fixed bar (the screen's foot for what is in the
+# bar, or with no bar): what a thumb reaches without scrolling.
+_REACH = """(el) => {
+  const box = el.getBoundingClientRect();
+  const bar = document.querySelector(".tapbar");
+  const under = bar && !bar.contains(el);
+  const foot = under ? bar.getBoundingClientRect().top : window.innerHeight;
+  return {top: box.top, bottom: box.bottom, foot: foot, scrolled: window.scrollY};
+}"""
+
+ANA, LEO, ZOE = (
+    Invitee("Ana", "ana@example.org"),
+    Invitee("Léo", "leo@example.org"),
+    Invitee("Zoé Marguerite-Delacroix", "zoe@example.org"),
+)
+
+AXE = Axe()
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+SENDER_INTERVAL = 0.2  # seconds between the live server's mail sender runs
+VIEWPORTS: dict[str, dict[str, Any]] = {
+    "phone": {
+        "viewport": {"width": 375, "height": 812},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+}
 
 
 def open_mail(
@@ -127,3 +164,101 @@ def wait_until_left(app: Any, game_id: int, seat: int, wait: float = 5.0) -> Non
         if time.monotonic() > deadline:
             raise AssertionError(f"seat {seat}'s page still counts as open after {wait} s")
         time.sleep(0.05)
+
+
+@dataclass
+class LiveServer:
+    """A running pbem: its address, its Flask app, and what went wrong in its mail sender."""
+
+    url: str
+    app: Any
+    sender_errors: list[BaseException] = field(default_factory=list)
+
+
+def check(page: Any, what: str, viewport: str) -> None:
+    """The page fits the screen and axe-core finds no WCAG 2.1 AA violation."""
+    assert not (why := too_wide(page)), f"the {what} scrolls sideways on the {viewport}: {why}"
+    results = AXE.run(page, options=WCAG)
+    assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
+
+
+def seat_links(live: LiveServer, game_id: int) -> list[str]:
+    site = live.app.extensions["pbem"]["site"]
+    with read_session(live.app.extensions["pbem"]["engine"]) as session:
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))
+        return [site.seat_url(s).removeprefix(live.url) for s in seats]
+
+
+def finish(live: LiveServer, game_id: int) -> None:
+    """Play the rest of a game through the pages, outside the browser (it is not under test)."""
+    live.app.test_client_class = FormClient
+    client = live.app.test_client()
+    links = seat_links(live, game_id)
+    for _ in range(40):
+        with read_session(live.app.extensions["pbem"]["engine"]) as session:
+            game = session.get(Game, game_id)
+            status, turn = game.status, (game.state or {}).get("turn")
+        if status == "over":
+            return
+        play_turn(client, links[turn])
+    raise AssertionError("the game did not end")
+
+
+def signed_in(context: Any, live: LiveServer, player_id: int) -> None:
+    """Give the browser the session cookie a sign-in link would have set."""
+    app = live.app
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        player = session.get(Player, player_id)
+        assert player is not None
+        generation = player.session_generation
+    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+    value = serializer.dumps({PLAYER: player_id, GENERATION: generation, "_permanent": True})
+    context.add_cookies(
+        [{"name": app.config["SESSION_COOKIE_NAME"], "value": value, "url": live.url}]
+    )
+
+
+def fill_creator(page: Any) -> None:
+    me = page.get_by_role("group", name="You", exact=True)
+    me.get_by_label("Name").fill(ANA.name)
+    me.get_by_label("Email").fill(ANA.email)
+
+
+def new_game(live: LiveServer) -> str:
+    """Ana against a casual computer; her seat link."""
+    ext = live.app.extensions["pbem"]
+    invitees = [
+        play.Invitee("Ana", "ana@example.org"),
+        play.Invitee("Casual", "", "en", "casual"),
+    ]
+    with write_session(ext["engine"]) as session:
+        now = live.app.config["CLOCK"]()
+        game = play.create_game(session, ext["site"], "colour-bazaar", invitees, {"first": 0}, now)
+        seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == 0)).one()
+        return str(ext["site"].seat_url(seat))
+
+
+def out_of_reach(where: dict[str, float]) -> bool:
+    """Whether a box lies outside the screen above the bar, or the page had scrolled."""
+    return where["top"] < 0 or where["bottom"] > where["foot"] + 0.5 or where.get("scrolled", 0) > 0
+
+
+def game_state(live: LiveServer, game_id: int = 1) -> Game:
+    with read_session(live.app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        return game
+
+
+def sign_in(page: Any, live: LiveServer, player_id: int) -> None:
+    """The browser holds the player's session cookie, as pressing a sign-in link gives."""
+    app = live.app
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        player = session.get(Player, player_id)
+        assert player is not None
+        generation = player.session_generation
+    serializer = app.session_interface.get_signing_serializer(app)
+    value = serializer.dumps({PLAYER: player_id, GENERATION: generation, "_permanent": True})
+    page.context.add_cookies(
+        [{"name": app.config["SESSION_COOKIE_NAME"], "value": value, "url": live.url}]
+    )

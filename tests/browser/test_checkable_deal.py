@@ -17,8 +17,7 @@ from pbem import play
 from pbem.games import fairdeal
 from pbem.models import Game, Seat
 from pbem.storage.db import read_session, write_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.test_home_and_pages import check, finish
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, finish
 
 
 def invited(live: LiveServer) -> tuple[int, str]:

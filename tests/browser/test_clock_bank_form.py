@@ -12,10 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import tap_a_move
-from tests.browser.test_home_and_pages import check
-from tests.browser.test_new_game_form import fill_creator
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, fill_creator, tap_a_move
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

@@ -22,24 +22,13 @@ from pbem.models import Game
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.test_home_and_pages import check
+from tests.browser.helpers import _REACH, VIEWPORTS, LiveServer, check, out_of_reach
 
 NAMES = [("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")]
 LANGS = ["en", "en", "fr"]
 # name: (players, Courts, seed of the deal, seed of the choices)
 TABLES = {"2p": (2, False, 55, 1), "3p-courts": (3, True, 76, 2)}
 AIM = 0.95  # at least 95% of a game's moves done without scrolling
-
-# Where an element is, and the top of the fixed bar (the screen's foot for what is in the
-# bar, or with no bar): what a thumb reaches without scrolling.
-_REACH = """(el) => {
-  const box = el.getBoundingClientRect();
-  const bar = document.querySelector(".tapbar");
-  const under = bar && !bar.contains(el);
-  const foot = under ? bar.getBoundingClientRect().top : window.innerHeight;
-  return {top: box.top, bottom: box.bottom, foot: foot, scrolled: window.scrollY};
-}"""
 
 
 @dataclass
@@ -97,11 +86,6 @@ def game_now(live: LiveServer, game_id: int) -> Game:
         game = session.get(Game, game_id)
         assert game is not None
         return game
-
-
-def out_of_reach(where: dict[str, float]) -> bool:
-    """Whether a box lies outside the screen above the bar, or the page had scrolled."""
-    return where["top"] < 0 or where["bottom"] > where["foot"] + 0.5 or where.get("scrolled", 0) > 0
 
 
 def tap(target: Any, what: str, missed: list[str]) -> None:

@@ -19,25 +19,20 @@ from pbem.models import Game
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
+from tests.app import FormClient
 from tests.browser.helpers import (
+    VIEWPORTS,
+    LiveServer,
+    check,
     follow_seat_link,
+    game_state,
     open_mail,
     tap_a_move,
     wait_until_left,
 )
-from tests.browser.test_home_and_pages import check
-from tests.conftest import FormClient
 from tests.web.helpers import play_turn
 
 PLAYERS = [Invitee("Ana", "ana@example.org"), Invitee("Léo", "leo@example.org")]
-
-
-def game_state(live: LiveServer, game_id: int = 1) -> Game:
-    with read_session(live.app.extensions["pbem"]["engine"]) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        return game
 
 
 def late_game(live: LiveServer, moves: int) -> list[str]:

@@ -16,8 +16,7 @@ from pbem.leagues import setup
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import id_of, seat_of
-from tests.browser.conftest import LiveServer
-from tests.browser.test_league_page import signed_in
+from tests.browser.helpers import LiveServer, signed_in
 from tests.leagues.helpers import add_players, league_key, make_league, member_rows
 
 RANDOM_SHARE = re.compile(r"^[0-9a-f]{32}$")  # 16 bytes from crypto.getRandomValues

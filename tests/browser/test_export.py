@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.test_notes import new_game
+from tests.browser.helpers import VIEWPORTS, LiveServer, new_game
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

@@ -27,8 +27,7 @@ from pbem.models import Game
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import too_wide
+from tests.browser.helpers import VIEWPORTS, LiveServer, too_wide
 
 AXE = Axe()
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}

@@ -26,8 +26,7 @@ from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import open_mail, too_wide
+from tests.browser.helpers import VIEWPORTS, LiveServer, open_mail, too_wide
 
 AXE = Axe()
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}

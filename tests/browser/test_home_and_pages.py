@@ -9,49 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
-from sqlmodel import select
 
-from pbem.models import Game, Seat
-from pbem.storage.db import read_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import follow_seat_link, open_mail, tap_a_move, too_wide
-from tests.conftest import FormClient
-from tests.web.helpers import play_turn
+from tests.browser.helpers import (
+    VIEWPORTS,
+    LiveServer,
+    check,
+    finish,
+    follow_seat_link,
+    open_mail,
+    seat_links,
+    tap_a_move,
+)
 
-AXE = Axe()
-WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 PLAYERS = [("Ana", "ana@example.org"), ("Léo", "leo@example.org")]
-
-
-def check(page: Any, what: str, viewport: str) -> None:
-    """The page fits the screen and axe-core finds no WCAG 2.1 AA violation."""
-    assert not (why := too_wide(page)), f"the {what} scrolls sideways on the {viewport}: {why}"
-    results = AXE.run(page, options=WCAG)
-    assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
-
-
-def seat_links(live: LiveServer, game_id: int) -> list[str]:
-    site = live.app.extensions["pbem"]["site"]
-    with read_session(live.app.extensions["pbem"]["engine"]) as session:
-        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))
-        return [site.seat_url(s).removeprefix(live.url) for s in seats]
-
-
-def finish(live: LiveServer, game_id: int) -> None:
-    """Play the rest of a game through the pages, outside the browser (it is not under test)."""
-    live.app.test_client_class = FormClient
-    client = live.app.test_client()
-    links = seat_links(live, game_id)
-    for _ in range(40):
-        with read_session(live.app.extensions["pbem"]["engine"]) as session:
-            game = session.get(Game, game_id)
-            status, turn = game.status, (game.state or {}).get("turn")
-        if status == "over":
-            return
-        play_turn(client, links[turn])
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

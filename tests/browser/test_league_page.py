@@ -14,27 +14,10 @@ from playwright.sync_api import expect
 from sqlmodel import col, select
 
 from pbem.leagues.mails import queue_digest
-from pbem.models import League, Outbox, Player
+from pbem.models import League, Outbox
 from pbem.storage.db import read_session, write_session
-from pbem.web.signin import GENERATION, PLAYER
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import too_wide
-from tests.browser.test_home_and_pages import check
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, signed_in, too_wide
 from tests.leagues.helpers import add_players, league_games, league_key, make_league, play_people
-
-
-def signed_in(context: Any, live: LiveServer, player_id: int) -> None:
-    """Give the browser the session cookie a sign-in link would have set."""
-    app = live.app
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        player = session.get(Player, player_id)
-        assert player is not None
-        generation = player.session_generation
-    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
-    value = serializer.dumps({PLAYER: player_id, GENERATION: generation, "_permanent": True})
-    context.add_cookies(
-        [{"name": app.config["SESSION_COOKIE_NAME"], "value": value, "url": live.url}]
-    )
 
 
 def league_mails_fit(

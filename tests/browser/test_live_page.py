@@ -30,9 +30,8 @@ from pbem.models import Game, Seat
 from pbem.players import talk
 from pbem.present.forms import TalkForm
 from pbem.storage.db import read_session, write_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import tap_a_move
-from tests.conftest import Inbox
+from tests.app import Inbox
+from tests.browser.helpers import VIEWPORTS, LiveServer, tap_a_move
 from tests.web.helpers import headline
 
 ANA = ("Ana", "ana@example.org")

@@ -17,9 +17,7 @@ from sqlmodel import select
 from pbem import play
 from pbem.models import MailAddress, Player, Seat
 from pbem.storage.db import read_session, write_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import open_mail
-from tests.browser.test_home_and_pages import check
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, open_mail
 
 ANA, LEO = (
     ("Ana", "ana@example.org"),

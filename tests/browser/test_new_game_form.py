@@ -16,16 +16,7 @@ from sqlmodel import select
 
 from pbem.models import Outbox
 from pbem.storage.db import read_session
-from tests.browser.conftest import SENDER_INTERVAL, VIEWPORTS, LiveServer
-from tests.browser.test_home_and_pages import check
-
-ANA = ("Ana", "ana@example.org")
-
-
-def fill_creator(page: Any) -> None:
-    me = page.get_by_role("group", name="You", exact=True)
-    me.get_by_label("Name").fill(ANA[0])
-    me.get_by_label("Email").fill(ANA[1])
+from tests.browser.helpers import ANA, SENDER_INTERVAL, VIEWPORTS, LiveServer, check, fill_creator
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
@@ -42,7 +33,7 @@ def test_a_computer_seat_on_the_new_game_form(
         expect(guest.get_by_label(field)).to_be_hidden()
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
     first = page.get_by_label("Who plays first")
-    expect(first.locator("option[data-seat='0']")).to_have_text(ANA[0])
+    expect(first.locator("option[data-seat='0']")).to_have_text(ANA.name)
     expect(first.locator("option[data-seat='1']")).to_have_text("Player 2 (computer, casual)")
     expect(first.locator("option[data-seat='2']")).to_have_text("Player 3")
     check(page, "new-game form with a computer seat", viewport)

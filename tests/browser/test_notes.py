@@ -14,22 +14,7 @@ from sqlmodel import select
 from pbem import play
 from pbem.models import Seat
 from pbem.storage.db import write_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.test_home_and_pages import check
-
-
-def new_game(live: LiveServer) -> str:
-    """Ana against a casual computer; her seat link."""
-    ext = live.app.extensions["pbem"]
-    invitees = [
-        play.Invitee("Ana", "ana@example.org"),
-        play.Invitee("Casual", "", "en", "casual"),
-    ]
-    with write_session(ext["engine"]) as session:
-        now = live.app.config["CLOCK"]()
-        game = play.create_game(session, ext["site"], "colour-bazaar", invitees, {"first": 0}, now)
-        seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == 0)).one()
-        return str(ext["site"].seat_url(seat))
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, new_game
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

@@ -14,8 +14,7 @@ from playwright.sync_api import expect
 from pbem.models import Game, Player
 from pbem.storage.db import read_session, write_session
 from pbem.web.signin import GENERATION, PLAYER
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.test_home_and_pages import check
+from tests.browser.helpers import VIEWPORTS, LiveServer, check
 
 
 def players(live: LiveServer, *names: str) -> list[int]:

@@ -24,10 +24,7 @@ from pbem.models import Game, Seat
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import tap_a_move
-from tests.browser.test_colour_bazaar_first_screen import _REACH, out_of_reach
-from tests.browser.test_home_and_pages import check
+from tests.browser.helpers import _REACH, VIEWPORTS, LiveServer, check, out_of_reach, tap_a_move
 
 PLAYERS = [Invitee("Ana", "ana@example.org"), Invitee("Léo", "leo@example.org")]
 

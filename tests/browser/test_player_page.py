@@ -9,46 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 from sqlmodel import select
 
 from pbem.models import Block, Player
-from pbem.play import Invitee
 from pbem.storage.db import read_session
-from pbem.web.signin import GENERATION, PLAYER
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import too_wide
+from tests.browser.helpers import ANA, LEO, VIEWPORTS, ZOE, LiveServer, check, sign_in
 from tests.ratings.helpers import play_game
-
-AXE = Axe()
-WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
-ANA, LEO, ZOE = (
-    Invitee("Ana", "ana@example.org"),
-    Invitee("Léo", "leo@example.org"),
-    Invitee("Zoé Marguerite-Delacroix", "zoe@example.org"),
-)
-
-
-def check(page: Any, what: str, viewport: str) -> None:
-    """The page fits the screen and axe-core finds no WCAG 2.1 AA violation."""
-    assert not (why := too_wide(page)), f"the {what} scrolls sideways on the {viewport}: {why}"
-    results = AXE.run(page, options=WCAG)
-    assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
-
-
-def sign_in(page: Any, live: LiveServer, player_id: int) -> None:
-    """The browser holds the player's session cookie, as pressing a sign-in link gives."""
-    app = live.app
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        player = session.get(Player, player_id)
-        assert player is not None
-        generation = player.session_generation
-    serializer = app.session_interface.get_signing_serializer(app)
-    value = serializer.dumps({PLAYER: player_id, GENERATION: generation, "_permanent": True})
-    page.context.add_cookies(
-        [{"name": app.config["SESSION_COOKIE_NAME"], "value": value, "url": live.url}]
-    )
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

@@ -20,8 +20,7 @@ from pbem.models import Player, Report, Seat
 from pbem.players import talk
 from pbem.present.forms import TalkForm
 from pbem.storage.db import read_session, write_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.test_player_page import ANA, LEO, check, sign_in
+from tests.browser.helpers import ANA, LEO, VIEWPORTS, LiveServer, check, sign_in
 from tests.ratings.helpers import make_game
 
 SAID = "You all play like snails."

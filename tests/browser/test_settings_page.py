@@ -14,10 +14,7 @@ from sqlmodel import select
 
 from pbem.models import Player
 from pbem.storage.db import read_session
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.test_home_and_pages import check
-from tests.browser.test_notes import new_game
-from tests.browser.test_player_page import sign_in
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, new_game, sign_in
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

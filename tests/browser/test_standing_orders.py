@@ -20,9 +20,7 @@ from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import too_wide
-from tests.browser.test_home_and_pages import check
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, too_wide
 
 PLAYERS = [
     Invitee("Ana", "ana@example.org"),

@@ -15,12 +15,8 @@ from playwright.sync_api import expect
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import write_session
 from pbem.storage.store import seats_of
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import tap_a_move
-from tests.browser.test_colour_bazaar_table import game_state
-from tests.browser.test_home_and_pages import check
-from tests.browser.test_notes import new_game
-from tests.conftest import FormClient
+from tests.app import FormClient
+from tests.browser.helpers import VIEWPORTS, LiveServer, check, game_state, new_game, tap_a_move
 from tests.web.helpers import play_turn
 
 PLAYERS = [Invitee("Ana", "ana@example.org"), Invitee("Léo", "leo@example.org")]

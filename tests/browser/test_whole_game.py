@@ -11,8 +11,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import VIEWPORTS, LiveServer
-from tests.browser.helpers import final_scores, follow_seat_link, open_mail, tap_a_move, too_wide
+from tests.browser.helpers import (
+    VIEWPORTS,
+    LiveServer,
+    final_scores,
+    follow_seat_link,
+    open_mail,
+    tap_a_move,
+    too_wide,
+)
 
 PLAYERS = [("Ana", "ana@example.org"), ("Léo", "leo@example.org")]
 MOVES = 30  # one chip taken per move, thirty chips

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from sqlmodel import select
 
 from pbem.clock.sweeps import sweep
-from pbem.models import Game, Move, Seat
+from pbem.models import Move
 from pbem.storage.db import read_session
 from tests.web.helpers import deliver, headline, link_in
 
@@ -40,20 +41,6 @@ def new_game(
     return links
 
 
-def state_of(app: Any, game_id: int = 1) -> Game:
-    """The stored game."""
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        return game
-
-
-def seat_row(app: Any, game_id: int, seat: int) -> Seat:
-    """One stored seat."""
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat)).one()
-
-
 def moves(app: Any, source: str | None = None) -> list[Move]:
     """The stored moves, optionally of one source."""
     with read_session(app.extensions["pbem"]["engine"]) as session:
@@ -73,3 +60,23 @@ def subjects(smtpd: Any, email: str | None = None) -> list[str]:
     """Subjects of the mail received, for one address or all."""
     msgs = smtpd.to(email) if email else smtpd.messages
     return [str(m["Subject"]) for m in msgs]
+
+
+def parallel(target: Any, times: int = 2) -> list[Any]:
+    """Run `target` in threads started together; return results or exceptions."""
+    results: list[Any] = []
+    barrier = threading.Barrier(times)
+
+    def run() -> None:
+        barrier.wait()
+        try:
+            results.append(target())
+        except Exception as exc:  # noqa: BLE001 - the test inspects it
+            results.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(times)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results

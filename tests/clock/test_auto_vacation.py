@@ -10,9 +10,8 @@ from sqlmodel import select
 
 from pbem.models import Player, Vacation
 from pbem.storage.db import read_session, write_session
-from tests.clock.helpers import moves, new_game, run_sweep, seat_row, subjects
-from tests.web.helpers import deliver, text_of
-from tests.web.test_api import api
+from tests.clock.helpers import moves, new_game, run_sweep, subjects
+from tests.web.helpers import api, deliver, seat_row, text_of
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 

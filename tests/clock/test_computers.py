@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from pbem.clock.scheduler import computer_moves
-from tests.clock.helpers import moves, new_game, run_sweep, seat_row, state_of
-from tests.web.helpers import deliver, headline, link_in, play_turn, text_of
+from tests.clock.helpers import moves, new_game, run_sweep
+from tests.web.helpers import deliver, headline, link_in, play_turn, seat_row, state_of, text_of
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 

@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from pbem.models import Player
 from pbem.storage.db import read_session
-from tests.clock.helpers import headlines, moves, new_game, run_sweep, seat_row, subjects
-from tests.web.helpers import deliver, headline, play_turn, text_of
+from tests.clock.helpers import headlines, moves, new_game, run_sweep, subjects
+from tests.web.helpers import deliver, headline, play_turn, seat_row, text_of
 
 ANA, LEO, ZOE = ("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")
 EVERY = {"lang": "en", "tz": "UTC", "notify": "every"}

@@ -21,8 +21,8 @@ from pbem.mailout.claims import LEASE, claim_to_send
 from pbem.models import Outbox, Seat
 from pbem.players.presence import SEEN_EVERY
 from pbem.storage.db import read_session, write_session
-from tests.clock.helpers import new_game, seat_row, state_of
-from tests.web.helpers import deliver, headline, link_in, play_turn
+from tests.clock.helpers import new_game
+from tests.web.helpers import deliver, headline, link_in, play_turn, seat_row, state_of
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 DELAY = timedelta(minutes=5)  # the default TURN_MAIL_DELAY

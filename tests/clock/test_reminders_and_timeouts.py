@@ -5,15 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import GAMES
-from tests.clock.helpers import (
-    headlines,
-    moves,
-    new_game,
-    run_sweep,
-    seat_row,
-    state_of,
-)
-from tests.web.helpers import deliver, headline, link_in, play_turn, text_of
+from tests.clock.helpers import headlines, moves, new_game, run_sweep
+from tests.web.helpers import deliver, headline, link_in, play_turn, seat_row, state_of, text_of
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pbem.mailout import notify
-from tests.clock.helpers import moves, new_game, run_sweep
+from tests.clock.helpers import moves, new_game, parallel, run_sweep
 from tests.web.helpers import deliver, form_with, hidden, radio_values
 
 GAMES_COUNT = 5
@@ -24,26 +24,6 @@ def many_games(client: Any, app: Any, smtpd: Any) -> list[str]:
         movers.append(links[players[0][1]])
     smtpd.clear()
     return movers
-
-
-def parallel(target: Any, times: int = 2) -> list[Any]:
-    """Run `target` in threads started together; return results or exceptions."""
-    results: list[Any] = []
-    barrier = threading.Barrier(times)
-
-    def run() -> None:
-        barrier.wait()
-        try:
-            results.append(target())
-        except Exception as exc:  # noqa: BLE001 - the test inspects it
-            results.append(exc)
-
-    threads = [threading.Thread(target=run) for _ in range(times)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_two_sweeps_at_once_send_each_reminder_once(

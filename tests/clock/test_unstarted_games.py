@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.clock.sweeps import sweep
-from tests.clock.helpers import headlines, run_sweep, state_of
-from tests.clock.test_sweeps_are_safe import parallel
-from tests.web.helpers import deliver, link_in
+from tests.clock.helpers import headlines, parallel, run_sweep
+from tests.web.helpers import deliver, link_in, state_of
 
 PLAYERS = [
     ("Ana", "ana@example.org"),

@@ -14,8 +14,7 @@ from sqlmodel import func, select
 from pbem.models import Game, Move
 from pbem.play import replay_problem
 from pbem.storage.db import read_session
-from tests.web.helpers import form_with, hidden, radio_values
-from tests.web.test_moves_once import first_mover
+from tests.web.helpers import first_mover, form_with, hidden, radio_values
 
 RESTART = os.environ.get("PBEM_TEST_PG_RESTART", "")
 

@@ -11,7 +11,7 @@ from sqlmodel import select
 from pbem.clock.scheduler import drain_outbox
 from pbem.models import Outbox
 from pbem.storage.db import read_session
-from tests.web.test_moves_once import first_mover
+from tests.web.helpers import first_mover
 
 
 class HangingServer:

@@ -14,6 +14,8 @@ from pbem.games.base import Move, State
 from pbem.games.decktet import BASIC, COURTS, PAWNS, SUITS
 from pbem.present.text import error_text
 
+CONSUL_WAVES = {"card": "consul", "market": 0, "suit": "waves", "chip": "moons"}
+
 GAME = GAMES["colour-bazaar"]
 
 # The Pawns lie in this order: market 0 (shown "market 1") is the Watchman, and so on.
@@ -152,3 +154,11 @@ def play_random_game(
         log.append((seat, move))
         state = GAME.apply(state, seat, move)
     return state, log
+
+
+def _edict_table(target_hand: list[str], n: int = 2, markets=None, third=None) -> dict:
+    """Seat 0 holds the Consul (Moons, Waves, Knots), which fits the Watchman (market 1)."""
+    hands = [["consul", "ace-leaves", "mountain", "bard"], target_hand]
+    if n == 3:
+        hands.append(third or ["lunatic", "mill", "ace-wyrms", "cave"])
+    return table(hands, markets, courts=True)

@@ -16,7 +16,7 @@ from pbem.games import GAMES
 from pbem.games.base import Message
 from pbem.games.fantasy_business.cards import card_type, is_special
 from pbem.present.text import card_name, render
-from tests.games.test_colour_bazaar_rules import CONSUL_WAVES, _edict_table
+from tests.games.helpers import CONSUL_WAVES, _edict_table
 
 CB = GAMES["colour-bazaar"]
 FB = GAMES["fantasy-business"]

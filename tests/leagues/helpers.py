@@ -18,6 +18,7 @@ from pbem.models import Game, League, LeagueGame, LeagueMember, Outbox, Player, 
 from pbem.moves import submit_move
 from pbem.present.forms import TimeControl
 from pbem.storage.db import read_session, write_session
+from pbem.web.csrf import csrf_token
 
 NAMES = ["Ana", "Bea", "Cleo", "Dan", "Eli", "Fay", "Gus", "Hal"]
 
@@ -172,3 +173,10 @@ def outbox(app: Any, event: str) -> list[Outbox]:
     engine, _ = engine_site(app)
     with read_session(engine) as session:
         return list(session.exec(select(Outbox).where(Outbox.event == event)))
+
+
+def post(client: Any, path: str, scope: str, **data: str) -> Any:
+    """POST as the page's form does: with its token for the link it was on."""
+    with client.application.test_request_context():
+        data["csrf"] = csrf_token(scope)
+    return client.post(path, data=data, raw=True)

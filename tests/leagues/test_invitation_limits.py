@@ -13,8 +13,7 @@ from pbem.leagues import setup
 from pbem.models import League, Player
 from pbem.storage.allowance import INVITES_RECEIVED, INVITES_SENT
 from pbem.storage.db import read_session, write_session
-from tests.leagues.helpers import add_players, engine_site
-from tests.leagues.test_league_web import post
+from tests.leagues.helpers import add_players, engine_site, post
 from tests.web.helpers import deliver, sign_in_as
 
 

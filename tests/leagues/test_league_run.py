@@ -11,8 +11,7 @@ from pbem.leagues.standings import Result, standings
 from pbem.models import Player
 from pbem.players import blocks
 from pbem.storage.db import write_session
-from tests.clock.helpers import moves
-from tests.clock.test_sweeps_are_safe import parallel
+from tests.clock.helpers import moves, parallel
 from tests.leagues.helpers import (
     add_players,
     engine_site,

@@ -12,7 +12,6 @@ from pbem.present.forms import TimeControl
 from pbem.storage.allowance import LEAGUE_JOINS as JOINS
 from pbem.storage.db import write_session
 from pbem.web.apimodels import League
-from pbem.web.csrf import csrf_token
 from tests.leagues.helpers import (
     add_players,
     engine_site,
@@ -21,15 +20,9 @@ from tests.leagues.helpers import (
     make_league,
     member_rows,
     play_people,
+    post,
 )
 from tests.web.helpers import deliver, html_of, sign_in_as, text_of
-
-
-def post(client: Any, path: str, scope: str, **data: str) -> Any:
-    """POST as the page's form does: with its token for the link it was on."""
-    with client.application.test_request_context():
-        data["csrf"] = csrf_token(scope)
-    return client.post(path, data=data, raw=True)
 
 
 def key_of(response: Any) -> str:

@@ -5,12 +5,17 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pbem.devservers import free_port
+from pbem.models import Game
+from pbem.play import Invitee, create_game, join
+from pbem.storage.db import read_session, write_session
+from pbem.storage.store import seats_of
 from tests.live import servers
 from tests.settings import process_env
 
@@ -69,3 +74,44 @@ def turn_form(page: str) -> dict[str, str]:
 def server_env(app: Any, tmp: Path) -> dict[str, str]:
     """The environment that gives gunicorn the same settings as the test app."""
     return process_env(app, MAIL_BACKEND="file", MAIL_DIR=tmp / "mail")
+
+
+def make_games(app: Any, count: int) -> list[list[str]]:
+    """Two-player games, started; each game's seat paths in seat order."""
+    ext = app.extensions["pbem"]
+    games = []
+    with write_session(ext["engine"]) as session:
+        for n in range(count):
+            people = [Invitee(f"A{n}", f"a{n}@example.org"), Invitee(f"B{n}", f"b{n}@example.org")]
+            game = create_game(
+                session, ext["site"], "colour-bazaar", people, {}, app.config["CLOCK"]()
+            )
+            join(session, ext["site"], game.id, 1, app.config["CLOCK"]())
+            games.append(
+                [ext["site"].seat_url(s).split("pbem.test")[1] for s in seats_of(session, game)]
+            )
+    return games
+
+
+def whose_turn(app: Any, game_id: int) -> int | None:
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, game_id)
+        return game.state["turn"] if game.status == "active" else None
+
+
+def procfile_options() -> list[str]:
+    """The web process's gunicorn options from the Procfile, but for --bind and the app."""
+    line = next(
+        entry for entry in (ROOT / "Procfile").read_text().splitlines() if entry.startswith("web:")
+    )
+    words = shlex.split(line.partition(":")[2])
+    assert words[0] == "gunicorn" and words[-1] == "pbem:create_app()"
+    options, skip = [], False
+    for word in words[1:-1]:
+        if skip:
+            skip = False
+        elif word == "--bind":
+            skip = True
+        else:
+            options.append(word)
+    return options

@@ -9,29 +9,10 @@ from typing import Any
 from sqlmodel import func, select
 
 from pbem.models import Game, Move, Outbox
-from pbem.play import Invitee, create_game, join
-from pbem.storage.db import read_session, write_session
-from pbem.storage.store import seats_of
-from tests.live.server import Browser, gunicorn, server_env, turn_form
+from pbem.storage.db import read_session
+from tests.live.server import Browser, gunicorn, make_games, server_env, turn_form, whose_turn
 
 RACES = 200
-
-
-def make_games(app: Any, count: int) -> list[list[str]]:
-    """Two-player games, started; each game's seat paths in seat order."""
-    ext = app.extensions["pbem"]
-    games = []
-    with write_session(ext["engine"]) as session:
-        for n in range(count):
-            people = [Invitee(f"A{n}", f"a{n}@example.org"), Invitee(f"B{n}", f"b{n}@example.org")]
-            game = create_game(
-                session, ext["site"], "colour-bazaar", people, {}, app.config["CLOCK"]()
-            )
-            join(session, ext["site"], game.id, 1, app.config["CLOCK"]())
-            games.append(
-                [ext["site"].seat_url(s).split("pbem.test")[1] for s in seats_of(session, game)]
-            )
-    return games
 
 
 def race(port: int, path: str, fields: dict[str, str]) -> list[int]:
@@ -50,12 +31,6 @@ def race(port: int, path: str, fields: dict[str, str]) -> list[int]:
     for thread in pair:
         thread.join()
     return codes
-
-
-def whose_turn(app: Any, game_id: int) -> int | None:
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        game = session.get(Game, game_id)
-        return game.state["turn"] if game.status == "active" else None
 
 
 def test_twin_posts_apply_once_two_hundred_times(app: Any, tmp_path: Any) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import socket
 import threading
 from pathlib import Path
@@ -21,29 +20,11 @@ from pbem.devservers import HOST, free_port
 from pbem.web.accesslog import MASK, mask
 from pbem.web.bodies import MAX_BODY
 from tests.live import servers
-from tests.live.server import ROOT, Browser, server_env
+from tests.live.server import ROOT, Browser, procfile_options, server_env
 from tests.web.helpers import start_game
 
 HUGE = 256 * 1024 * 1024
 CHUNK = 64 * 1024
-
-
-def procfile_options() -> list[str]:
-    """The web process's gunicorn options from the Procfile, but for --bind and the app."""
-    line = next(
-        entry for entry in (ROOT / "Procfile").read_text().splitlines() if entry.startswith("web:")
-    )
-    words = shlex.split(line.partition(":")[2])
-    assert words[0] == "gunicorn" and words[-1] == "pbem:create_app()"
-    options, skip = [], False
-    for word in words[1:-1]:
-        if skip:
-            skip = False
-        elif word == "--bind":
-            skip = True
-        else:
-            options.append(word)
-    return options
 
 
 def test_every_route_with_a_token_is_masked(app: Any) -> None:

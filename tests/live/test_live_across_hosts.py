@@ -28,12 +28,10 @@ from pbem.live.watch import APPLICATION
 from pbem.models import Game, Seat
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
-from tests.conftest import PG_URL
 from tests.live.hosts import PBEM, Host, wait_until
-from tests.live.server import Browser, turn_form
+from tests.live.server import Browser, procfile_options, turn_form
 from tests.live.sse import Stream
-from tests.live.test_gunicorn_facing import procfile_options
-from tests.settings import process_env
+from tests.settings import PG_URL, process_env
 
 _CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 

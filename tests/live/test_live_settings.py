@@ -13,7 +13,7 @@ from pbem.cli import _live_beside
 from pbem.config import DEFAULTS, ConfigError, check_config
 from pbem.devservers import free_port
 from pbem.live.serve import listen_database, refuse_pooler
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 
 
 @pytest.mark.parametrize(

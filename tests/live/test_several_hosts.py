@@ -32,12 +32,10 @@ from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import SIGN_INS
 from pbem.storage.store import seats_of
-from tests.conftest import PG_URL
 from tests.live.hosts import PBEM, HookSink, Host, Proxy, listens, wait_until
-from tests.live.server import Browser, turn_form
-from tests.live.test_gunicorn_facing import procfile_options
+from tests.live.server import Browser, procfile_options, turn_form
 from tests.mailin.helpers import answer, example_in, send
-from tests.settings import process_env
+from tests.settings import PG_URL, process_env
 from tests.web.helpers import headline
 
 WEB_GAMES = 7  # two people each, through the proxy

@@ -23,7 +23,7 @@ from pbem.players.links import new_key
 from pbem.present.forms import TalkForm
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import BAD_LINKS
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.leagues.helpers import add_players, league_key, make_league, play_people
 from tests.live.sse import Stream
 

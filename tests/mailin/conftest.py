@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,15 +10,9 @@ import pytest
 from pbem import play
 from pbem.mailin.server import InboundController, make_controller
 from pbem.storage.db import write_session
-from tests.conftest import make_test_app
+from tests.app import make_test_app
+from tests.mailin.helpers import PLAYERS, REPLY_DOMAIN, free_port
 from tests.web.helpers import deliver
-
-REPLY_DOMAIN = "in.pbem.test"
-PLAYERS = [
-    play.Invitee("Ana", "ana@example.org", "en"),
-    play.Invitee("Léo", "leo@example.org", "fr"),
-    play.Invitee("Zoé", "zoe@example.org", "en"),
-]
 
 
 @pytest.fixture
@@ -31,12 +24,6 @@ def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     )  # fmt: skip
     yield app
     app.extensions["pbem"]["engine"].dispose()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _start(app: Any, lmtp: bool) -> Iterator[InboundController]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import smtplib
+import socket
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
@@ -11,11 +12,19 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import select
 
+from pbem import play
 from pbem.games import GAMES
 from pbem.models import Game, Outbox, Seat
 from pbem.players.reply_address import make_address
 from pbem.storage.db import read_session
 from tests.web.helpers import text_of
+
+REPLY_DOMAIN = "in.pbem.test"
+PLAYERS = [
+    play.Invitee("Ana", "ana@example.org", "en"),
+    play.Invitee("Léo", "leo@example.org", "fr"),
+    play.Invitee("Zoé", "zoe@example.org", "en"),
+]
 
 EXAMPLE = re.compile(r"(?:for example|par exemple)[ \u00a0]?:\r?\n[ \t]+(\S[^\r\n]*)")
 
@@ -115,3 +124,10 @@ def reply_address(app: Any, game_id: int, seat_no: int) -> str:
     site = app.extensions["pbem"]["site"]
     domain = app.config["REPLY_DOMAIN"]
     return make_address(site.secret, domain, game_id, seat_no, turn, seat.link_key)
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 just now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

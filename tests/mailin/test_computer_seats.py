@@ -19,8 +19,7 @@ from pbem.players.reply_address import make_address
 from pbem.storage.db import read_session, write_session
 from pbem.webhooks.events import body_of
 from pbem.webhooks.registry import add_webhook
-from tests.mailin.conftest import REPLY_DOMAIN
-from tests.mailin.helpers import addr, answer, example_in, send
+from tests.mailin.helpers import REPLY_DOMAIN, addr, answer, example_in, send
 from tests.web.helpers import deliver
 
 PEOPLE = [play.Invitee("Ana", "ana@example.org", "fr"), play.Invitee("Léo", "leo@example.org")]

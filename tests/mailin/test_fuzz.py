@@ -12,8 +12,7 @@ from sqlmodel import select
 
 from pbem.models import Game
 from pbem.storage.db import read_session
-from tests.mailin.conftest import PLAYERS
-from tests.mailin.helpers import EXAMPLE, addr, answer, example_in, send
+from tests.mailin.helpers import EXAMPLE, PLAYERS, addr, answer, example_in, send
 from tests.web.helpers import deliver, text_of
 
 WORDS = st.sampled_from(

@@ -14,7 +14,7 @@ from pbem.models import InboundMail
 from pbem.present.colour_bazaar_text import text_of as move_text
 from pbem.storage.db import read_session, write_session
 from tests.mailin.helpers import answer, game_row, send, turn_mail
-from tests.test_ahead import a_play, logged, move, plan_kept
+from tests.plans.ahead_game import a_play, logged, move, plan_kept
 from tests.web.helpers import deliver, text_of
 
 RULES = GAMES["colour-bazaar"]

@@ -14,8 +14,9 @@ from pbem.mailin import receive as receive_module
 from pbem.models import Game, InboundMail, Seat
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
-from tests.mailin.conftest import PLAYERS, REPLY_DOMAIN
 from tests.mailin.helpers import (
+    PLAYERS,
+    REPLY_DOMAIN,
     addr,
     answer,
     example_in,

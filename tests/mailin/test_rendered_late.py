@@ -14,8 +14,7 @@ from pbem.present import text_presenter
 from pbem.present.replay import state_at
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.mailin.conftest import PLAYERS
-from tests.mailin.helpers import addr, answer, example_in, send
+from tests.mailin.helpers import PLAYERS, addr, answer, example_in, send
 from tests.web.helpers import deliver, text_of
 
 RULES = GAMES["colour-bazaar"]

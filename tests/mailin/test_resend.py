@@ -10,8 +10,7 @@ from typing import Any
 from pbem.games import GAMES
 from pbem.mailin import receive as receive_module
 from pbem.present import colour_bazaar_text
-from tests.mailin.conftest import PLAYERS
-from tests.mailin.helpers import addr, answer, example_in, game_row, send, turn_mail
+from tests.mailin.helpers import PLAYERS, addr, answer, example_in, game_row, send, turn_mail
 from tests.web.helpers import deliver, link_in, play_turn, text_of
 
 PLAYED = ("already been played", "déjà été joué")

@@ -15,8 +15,7 @@ from pbem.clock.scheduler import prune_old
 from pbem.models import InboundMail, Move, Outbox
 from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
-from tests.mailin.conftest import PLAYERS
-from tests.mailin.helpers import addr, answer, example_in, game_row, send, turn_mail
+from tests.mailin.helpers import PLAYERS, addr, answer, example_in, game_row, send, turn_mail
 from tests.web.helpers import deliver
 
 

@@ -15,8 +15,16 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from pbem.games import GAMES
-from tests.mailin.conftest import REPLY_DOMAIN, free_port
-from tests.mailin.helpers import addr, answer, example_in, game_row, send, turn_mail
+from tests.mailin.helpers import (
+    REPLY_DOMAIN,
+    addr,
+    answer,
+    example_in,
+    free_port,
+    game_row,
+    send,
+    turn_mail,
+)
 from tests.settings import process_env
 
 SECRET_WORDS = "zanzibar quokka"  # in every body: no log line may hold it

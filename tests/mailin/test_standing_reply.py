@@ -13,7 +13,7 @@ from pbem.models import Seat
 from pbem.plans import seat_orders
 from pbem.storage.db import read_session, write_session
 from tests.mailin.helpers import answer, example_in, game_row, send, turn_mail
-from tests.test_standing import logged
+from tests.plans.orders_game import logged
 from tests.web.helpers import deliver
 
 PEOPLE = [

@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import GAMES
-from tests.mailin.conftest import PLAYERS
-from tests.mailin.helpers import addr, answer, example_in, game_row, send, turn_mail
+from tests.mailin.helpers import PLAYERS, addr, answer, example_in, game_row, send, turn_mail
 from tests.web.helpers import deliver, text_of
 
 

@@ -11,8 +11,7 @@ from sqlmodel import select
 
 from pbem.models import Game, Move
 from pbem.storage.db import read_session
-from tests.mailin.conftest import REPLY_DOMAIN
-from tests.mailin.helpers import addr, answer, example_in, send
+from tests.mailin.helpers import REPLY_DOMAIN, addr, answer, example_in, send
 from tests.web.helpers import deliver, headline, link_in, text_of
 
 PASS = {"en": "pass", "fr": "passer"}

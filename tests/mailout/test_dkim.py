@@ -18,7 +18,7 @@ from pbem import create_app
 from pbem.config import ConfigError
 from pbem.mailout.dkim import dkim_problems, record_value
 from pbem.mailout.dkimkey import dkim_key
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.settings import SECRET_KEY, app_settings
 from tests.web.helpers import PLAYERS, deliver, link_in, play_turn
 

@@ -17,8 +17,8 @@ from pbem import create_app, play
 from pbem.config import ConfigError
 from pbem.play import Invitee
 from pbem.storage.db import MIGRATIONS, migrate, write_session
+from tests.app import make_test_app
 from tests.clock.helpers import run_sweep
-from tests.conftest import make_test_app
 from tests.settings import app_settings
 from tests.web.helpers import PLAYERS, deliver, headline, html_of, play_turn, start_game, text_of
 

@@ -14,7 +14,7 @@ import pytest
 from markupsafe import escape
 
 from pbem.mailout.mailer import make_templates, render_mail
-from tests.present.test_catalogues import CASES, LANGS, NAMES, build_context, finished_outcome
+from tests.present.mail_cases import CASES, LANGS, NAMES, build_context, finished_outcome
 from tests.web.helpers import injected
 
 # Each stands for one of the sample names, so it reaches every place a name is shown.

@@ -11,7 +11,7 @@ from sqlmodel import func, select
 
 from pbem.models import Game, OpenTable, Player, PlayerSeek
 from pbem.storage.db import read_session, write_session
-from tests.players.test_opentables import engine_of, players
+from tests.opentables.helpers import engine_of, players
 from tests.web.helpers import sign_in_as
 
 TABLE = {"game": "colour-bazaar", "seats": "2", "lang": "en"}

@@ -11,7 +11,7 @@ from pbem.models import Player
 from pbem.play import Invitee
 from pbem.storage.db import write_session
 from tests.leagues.helpers import add_players, league_key, make_league
-from tests.players.test_opentables import engine_of, join, players, post, rate
+from tests.opentables.helpers import engine_of, join, players, post, rate
 from tests.ratings.helpers import play_game
 from tests.web.helpers import forget_session, sign_in_as
 

@@ -14,11 +14,10 @@ from pbem.errors import PlayError
 from pbem.models import PlayerSeek, RatingChange, Report
 from pbem.play import Invitee
 from pbem.storage.db import read_session
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.leagues.helpers import make_league
-from tests.players.test_opentables import players, post, seek
-from tests.ratings.helpers import make_game, play_out
-from tests.ratings.test_blocks import player_id
+from tests.opentables.helpers import players, post, seek
+from tests.ratings.helpers import make_game, play_out, player_id
 from tests.web.helpers import (
     PLAYERS,
     deliver,

@@ -13,7 +13,7 @@ from pbem.games import fairdeal
 from pbem.models import Game, Seat
 from pbem.opentables.actions import join_table, post_table
 from pbem.storage.db import read_session, write_session
-from tests.players.test_opentables import T0, engine_of, players, post, site_of
+from tests.opentables.helpers import T0, engine_of, players, post, site_of
 from tests.web.helpers import form_with, hidden, sign_in_as
 
 NO_SHARE = "gave no share: this deal rests on the server's secret"

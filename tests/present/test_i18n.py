@@ -30,7 +30,7 @@ from pbem.present.i18n import (
 )
 from pbem.present.text import say
 from pbem.present.timefmt import format_left, format_when
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.web.helpers import PLAYERS, deliver, text_of
 
 ROOT = Path(__file__).resolve().parents[2]

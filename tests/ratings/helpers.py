@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from pbem.games import GAMES
 from pbem.mailout.mailer import make_templates
-from pbem.models import Game, Seat
+from pbem.models import Game, Player, Seat
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
 from pbem.players.links import Site
@@ -79,3 +79,8 @@ def play_game(
     """A game made and played to its end: its id and outcome."""
     game_id = make_game(engine, slug, people, rated, seed)
     return game_id, play_out(engine, game_id, seed)
+
+
+def player_id(app: Any, email: str) -> int:
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return session.exec(select(Player.id).where(Player.email == email)).one() or 0

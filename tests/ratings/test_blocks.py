@@ -7,8 +7,9 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.models import Block, Game, Player
+from pbem.models import Block, Game
 from pbem.storage.db import read_session
+from tests.ratings.helpers import player_id
 from tests.web.helpers import (
     PLAYERS,
     deliver,
@@ -21,11 +22,6 @@ from tests.web.helpers import (
 )
 
 ANA, LEO, ZOE = (email for _, email in PLAYERS)
-
-
-def player_id(app: Any, email: str) -> int:
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        return session.exec(select(Player.id).where(Player.email == email)).one() or 0
 
 
 def blocks(app: Any) -> list[tuple[int, int]]:

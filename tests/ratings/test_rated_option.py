@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.clock.helpers import state_of
-from tests.web.test_play_the_computer import computer_form
+from tests.web.helpers import computer_form, state_of
 
 
 def test_the_form_offers_rated_and_the_game_page_says_so(client: Any, app: Any) -> None:

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from pbem.devservers import PgBouncer, pgbouncer_bin
-from tests.conftest import PG_URL
+from tests.settings import PG_URL
 
 POSTGRES_ONLY = "PostgreSQL only (PBEM_TEST_DATABASE_URL): these settings are PostgreSQL's"
 NO_PGBOUNCER = "Debian's pgbouncer is not installed (apt-get install pgbouncer; CI has it)"

@@ -28,8 +28,7 @@ from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
 from pbem.storage.backup import libpq_connection, migration_advice
 from pbem.storage.db import head_revision, migrate, read_session, write_session
-from tests.conftest import PG_URL
-from tests.settings import SECRET_KEY
+from tests.settings import PG_URL, SECRET_KEY
 
 POSTGRES_ONLY = "PostgreSQL only (PBEM_TEST_DATABASE_URL): pg_dump and pg_restore"
 # Games of both kinds, each left short of its end (Colour Bazaar ends at ply 30, Fantasy

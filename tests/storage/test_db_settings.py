@@ -19,9 +19,9 @@ from pbem.models import Game, Move
 from pbem.play import Invitee, create_game, join
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import seats_of
-from tests.conftest import PG_URL, make_test_app
+from tests.app import make_test_app
 from tests.live.server import turn_form
-from tests.settings import app_settings
+from tests.settings import PG_URL, app_settings
 from tests.storage.bouncer import POSTGRES_ONLY, pgbouncer
 
 MOVES = 48

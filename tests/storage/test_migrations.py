@@ -11,18 +11,7 @@ from sqlmodel import SQLModel
 
 import pbem.models  # noqa: F401
 from pbem.storage.db import migrate
-
-
-def empty_database(database_url: str, tmp_path: Any) -> str:
-    """A database with no tables: a new SQLite file, or the PostgreSQL test database emptied."""
-    if not database_url.startswith("postgresql"):
-        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
-    engine = create_engine(database_url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-    return database_url
+from tests.storage.helpers import empty_database
 
 
 def test_upgrade_keeps_existing_games(database_url: str, tmp_path: Any) -> None:

@@ -14,10 +14,8 @@ import pytest
 from pbem import create_app
 from pbem.devservers import free_port
 from pbem.storage.pooler import Probe, UnannouncedPooler, probe
-from tests.conftest import PG_URL
-from tests.live.server import ROOT
-from tests.live.test_gunicorn_facing import procfile_options
-from tests.settings import BASE_URL, SECRET_KEY, app_settings
+from tests.live.server import ROOT, procfile_options
+from tests.settings import BASE_URL, PG_URL, SECRET_KEY, app_settings
 from tests.storage.bouncer import POSTGRES_ONLY, pgbouncer
 
 PBEM = [sys.executable, "-c", "from pbem.console import main; main()"]

@@ -26,7 +26,7 @@ from pbem.storage.store import player_of
 from pbem.storage.versions import LEAGUE_CHANNEL, TABLE_CHANNEL
 from pbem.takeback import consent
 from tests.leagues.helpers import add_players, make_league, play_out
-from tests.takeback.test_takeback import PEOPLE, SEED, to_act
+from tests.takeback.helpers import PEOPLE, SEED, to_act
 
 Listening = Any
 

@@ -11,7 +11,7 @@ from pbem import play
 from pbem.games import fairdeal
 from pbem.storage.db import read_session
 from pbem.storage.store import shuffles_of
-from tests.takeback.test_takeback import answer, ask, game_of, move, started, to_act
+from tests.takeback.helpers import answer, ask, game_of, move, started, to_act
 
 
 def test_the_card_seen_goes_back_to_a_place_drawn_from_the_seed(app: Any, clock: Any) -> None:

@@ -12,7 +12,7 @@ from pbem.models import Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
 from pbem.takeback import consent
 from pbem.webhooks.events import render
-from tests.takeback.test_takeback import (
+from tests.takeback.helpers import (
     PEOPLE,
     answer,
     ask,

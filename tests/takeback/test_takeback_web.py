@@ -6,8 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 from tests.leagues.helpers import play_computers
-from tests.web.helpers import PLAYERS, deliver, form_with, hidden, link_in, play_turn, start_game
-from tests.web.test_api import acting, api
+from tests.web.helpers import (
+    PLAYERS,
+    acting,
+    api,
+    deliver,
+    form_with,
+    hidden,
+    link_in,
+    play_turn,
+    start_game,
+)
 
 ASK_BUTTON = "Ask to take back my move"
 

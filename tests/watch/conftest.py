@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.watch.helpers import TOKEN
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 
 from pbem.clock.scheduler import beat, make_scheduler
+from tests.web.helpers import PLAYERS
 
 TOKEN = "watch-tests-metrics-token-0123456789"
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
@@ -47,3 +48,11 @@ def clock_beat(app: Any) -> bool:
     """The clock's beat job, as `pbem clock` runs it (its scheduler made, not started)."""
     make_scheduler(app, blocking=True)
     return beat(app)
+
+
+def new_game(client: Any) -> None:
+    """A game from the lobby: three invitations queued, due at once."""
+    form = {"game": "colour-bazaar"}
+    for row, (name, email) in enumerate(PLAYERS):
+        form[f"name_{row}"], form[f"email_{row}"] = name, email
+    assert client.post("/games", data=form).status_code == 303

@@ -13,11 +13,9 @@ from pbem.clock.workers import run_computers
 from pbem.models import Heartbeat
 from pbem.storage.db import read_session, write_session
 from pbem.watch import beats
-from tests.conftest import make_test_app
-from tests.watch.helpers import TOKEN, clock_beat, scrape
-from tests.watch.test_health import new_game
-from tests.web.helpers import deliver
-from tests.web.test_api import counts
+from tests.app import make_test_app
+from tests.watch.helpers import TOKEN, clock_beat, new_game, scrape
+from tests.web.helpers import counts, deliver
 
 
 def rows(app: Any) -> list[Heartbeat]:

@@ -23,9 +23,10 @@ from pbem.devservers import free_port
 from pbem.mailin.server import make_controller
 from pbem.play import Invitee, create_game
 from pbem.storage.db import head_revision, migrate, write_session
-from tests.conftest import PG_URL, Inbox, make_test_app
+from tests.app import Inbox, make_test_app
+from tests.settings import PG_URL
 from tests.storage.bouncer import pgbouncer
-from tests.storage.test_migrations import empty_database
+from tests.storage.helpers import empty_database
 
 SECRET_KEY = "doctor-test-key-0123456789-abcdefghijklmnop"
 CHECKS = [

@@ -14,7 +14,7 @@ from pbem.clock.scheduler import beat, make_scheduler
 from pbem.resources import folder
 from pbem.storage.db import head_revision, migrate
 from tests.settings import app_settings
-from tests.watch.helpers import clock_beat
+from tests.watch.helpers import clock_beat, new_game
 from tests.web.helpers import PLAYERS, deliver
 
 
@@ -29,14 +29,6 @@ def ready(client: Any) -> tuple[int, dict[str, Any]]:
 
 def failing(checks: dict[str, Any]) -> list[str]:
     return [name for name, check in checks.items() if not check["ok"]]
-
-
-def new_game(client: Any) -> None:
-    """A game from the lobby: three invitations queued, due at once."""
-    form = {"game": "colour-bazaar"}
-    for row, (name, email) in enumerate(PLAYERS):
-        form[f"name_{row}"], form[f"email_{row}"] = name, email
-    assert client.post("/games", data=form).status_code == 303
 
 
 def test_healthz_answers_without_the_database(tmp_path: Any) -> None:

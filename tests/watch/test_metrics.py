@@ -16,12 +16,11 @@ from pbem.config import ConfigError
 from pbem.counters import metrics
 from pbem.mailin.receive import receive
 from pbem.storage.db import read_session, write_session
+from tests.app import make_test_app
 from tests.clock.helpers import moves, new_game, run_sweep
-from tests.conftest import make_test_app
 from tests.settings import app_settings
 from tests.watch.helpers import BEARER, TOKEN, scrape
-from tests.web.helpers import deliver, play_turn
-from tests.web.test_api import api, post_move
+from tests.web.helpers import api, deliver, play_turn, post_move
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 

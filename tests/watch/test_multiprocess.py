@@ -17,9 +17,15 @@ from pbem.devservers import HOST, free_port
 from pbem.models import Move
 from pbem.storage.db import read_session
 from tests.live import servers
-from tests.live.server import ROOT, Browser, server_env, turn_form
-from tests.live.test_concurrent_posts import make_games, whose_turn
-from tests.live.test_gunicorn_facing import procfile_options
+from tests.live.server import (
+    ROOT,
+    Browser,
+    make_games,
+    procfile_options,
+    server_env,
+    turn_form,
+    whose_turn,
+)
 from tests.watch.helpers import BEARER, TOKEN, Series
 
 GAMES = 8

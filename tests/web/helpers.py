@@ -8,10 +8,18 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlsplit
 
-from pbem.clock.scheduler import drain_outbox
-from pbem.models import Player
+from sqlmodel import func, select
+
+from pbem.clock.scheduler import computer_moves, drain_outbox
+from pbem.games import GAMES
+from pbem.models import Game, Move, Outbox, Player, Seat
+from pbem.present.text import card_name
 from pbem.storage.db import read_session
 from pbem.web.signin import GENERATION, PLAYER
+
+SIGNIN_LINK = re.compile(r"http://pbem\.test(/signin/[A-Za-z0-9_.\-]+)")
+
+ANA, LEO, ZOE = ("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")
 
 LINK = re.compile(r"http://pbem\.test(/[pw]/[A-Za-z0-9_.\-]+)")
 
@@ -191,3 +199,167 @@ def play_turn(client: Any, link: str) -> None:
     assert data["confirm"] == "1"
     sent = client.post(f"{link}/move", data=data)
     assert sent.status_code == 303, sent.data
+
+
+def hidden_from(state: dict[str, Any], viewer: int | None) -> set[str]:
+    """Cards `viewer` may not see: others' unrevealed hand cards and others' discards."""
+    secret = set()
+    for seat, hand in enumerate(state["hands"]):
+        if seat != viewer:
+            secret |= set(hand) - set(state["known"][seat])
+    secret |= {card for seat, card in state["discards"] if seat != viewer}
+    return secret
+
+
+def assert_hides(text: str, cards: set[str], where: str) -> None:
+    """No hidden card by name in either language, nor as a form value."""
+    for card in cards:
+        for lang in ("en", "fr"):
+            assert card_name(card, lang) not in text, f"{card} shown in {where}"
+        assert f'value="{card}@' not in text and f"discard:{card}" not in text, where
+
+
+def new_game(client: Any, app: Any, smtpd: Any, players: list[Any], join: bool = True,
+             **form: str) -> dict[str, str]:  # fmt: skip
+    """Start a Colour Bazaar game (the first player moves first); return each seat link."""
+    data = {"game": "colour-bazaar", "opt_colour-bazaar_first": "0", **form}
+    for row, (name, email) in enumerate(players):
+        data[f"name_{row}"], data[f"email_{row}"] = name, email
+    response = client.post("/games", data=data)
+    assert response.status_code == 303
+    created = client.get(response.headers["Location"]).get_data(as_text=True)
+    game_id = int(re.search(r"Game #(\d+)", created).group(1))
+    deliver(app)
+    links = {}
+    for _, email in players:
+        mail = [m for m in smtpd.to(email) if f"#{game_id} " in str(m["Subject"])][-1]
+        links[email] = link_in(mail)
+    if join:
+        for email in list(links)[1:]:
+            assert client.post(f"{links[email]}/join").status_code == 303
+        deliver(app)
+    return links
+
+
+def sign_in(client: Any, app: Any, smtpd: Any, email: str) -> None:
+    client.post("/signin", data={"email": email})
+    deliver(app)
+    mail = smtpd.to(email)[-1]
+    link = re.search(r"http://pbem\.test(/signin/\S+)", text_of(mail)).group(1)
+    assert client.post(link).status_code == 303
+
+
+def snapshot(app: Any) -> tuple[Any, ...]:
+    """What a request must not change when it is refused: the game, the log, the outbox."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, 1)
+        moves = session.exec(select(func.count()).select_from(Move)).one()
+        mails = session.exec(select(func.count()).select_from(Outbox)).one()
+        return (game.ply, game.status, repr(game.state), moves, mails)
+
+
+def first_mover(client: Any, app: Any, smtpd: Any) -> tuple[str, dict[str, str], dict[str, str]]:
+    """Start a game; return the link of the seat to move and a confirmed legal move for it."""
+    links, first = start_game(client, app, smtpd)
+    (mail,) = [m for m in smtpd.messages[first:] if "your move" in headline(m)]
+    link = link_in(mail)
+    form = form_with(client.get(link).get_data(as_text=True), "/move")
+    data = hidden(form)
+    data.update(play=radio_values(form, "play")[0], chip=radio_values(form, "chip")[0], confirm="1")
+    return link, data, links
+
+
+def finish(client: Any, app: Any, smtpd: Any, links: dict[str, str], game_id: int = 1) -> None:
+    """Play the game to its end from each seat's page, the server playing computer seats
+    and seats left (`links`: the people's seat links, in seat order)."""
+    seat_links = list(links.values())
+    for _ in range(60):
+        game = state_of(app, game_id)
+        if game.status == "over":
+            deliver(app)
+            return
+        (seat,) = GAMES[game.slug].to_act(game.state)
+        if seat_row(app, game_id, seat).computer:
+            app.config["CLOCK"].advance(seconds=5)  # the computer's short delay
+            computer_moves(app)
+        else:
+            play_turn(client, seat_links[seat])
+    raise AssertionError("the game did not end")
+
+
+def signin_link(mail: Any) -> str:
+    match = SIGNIN_LINK.search(text_of(mail))
+    assert match, text_of(mail)
+    return match.group(1)
+
+
+def ask(client: Any, email: str) -> Any:
+    return client.post("/signin", data={"email": email})
+
+
+def signed_in(client: Any) -> bool:
+    return "Sign out" in client.get("/signin").get_data(as_text=True)
+
+
+def press(client: Any, link: str) -> Any:
+    page = client.get(link)
+    form = form_with(page.get_data(as_text=True), link)
+    return client.post(link, data=hidden(form))
+
+
+def api(link: str) -> str:
+    """The API path of a seat's page link /p/<token>."""
+    return "/api/v1/seat/" + link.rsplit("/", 1)[-1]
+
+
+def post_move(client: Any, link: str, body: Any, **kwargs: Any) -> Any:
+    return client.post(f"{api(link)}/move", json=body, raw=True, **kwargs)
+
+
+def acting(client: Any, links: dict[str, str]) -> str:
+    """The link of the seat whose turn it is."""
+    seat_links = list(links.values())
+    (seat,) = client.get(api(seat_links[0])).get_json()["game"]["to_act"]
+    return seat_links[seat]
+
+
+def counts(app: Any) -> tuple[int, int]:
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        moves = session.exec(select(func.count()).select_from(Move)).one()
+        mails = session.exec(select(func.count()).select_from(Outbox)).one()
+    return moves, mails
+
+
+def computer_form(first: str, **extra: str) -> dict[str, str]:
+    """Ana against two computers; `first`: the seat that plays first."""
+    return {
+        "game": "colour-bazaar",
+        "name_0": ANA[0],
+        "email_0": ANA[1],
+        "computer_1": "casual",
+        "computer_2": "beginner",
+        "opt_colour-bazaar_first": first,
+        **extra,
+    }
+
+
+def links(app: Any, game_id: int) -> list[str]:
+    """Each seat's API path."""
+    site = app.extensions["pbem"]["site"]
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))
+        return ["/api/v1/seat/" + site.seat_url(s).rsplit("/", 1)[1] for s in seats.all()]
+
+
+def state_of(app: Any, game_id: int = 1) -> Game:
+    """The stored game."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        return game
+
+
+def seat_row(app: Any, game_id: int, seat: int) -> Seat:
+    """One stored seat."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat)).one()

@@ -4,42 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import func, select
-
-from pbem.models import Game, Move, Outbox
+from pbem.models import Game
 from pbem.storage.db import read_session
 from tests.web.helpers import (
     PLAYERS,
+    acting,
+    api,
+    counts,
     deliver,
     form_with,
     headline,
     hidden,
+    post_move,
     start_game,
     text_of,
 )
-
-
-def api(link: str) -> str:
-    """The API path of a seat's page link /p/<token>."""
-    return "/api/v1/seat/" + link.rsplit("/", 1)[-1]
-
-
-def post_move(client: Any, link: str, body: Any, **kwargs: Any) -> Any:
-    return client.post(f"{api(link)}/move", json=body, raw=True, **kwargs)
-
-
-def acting(client: Any, links: dict[str, str]) -> str:
-    """The link of the seat whose turn it is."""
-    seat_links = list(links.values())
-    (seat,) = client.get(api(seat_links[0])).get_json()["game"]["to_act"]
-    return seat_links[seat]
-
-
-def counts(app: Any) -> tuple[int, int]:
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        moves = session.exec(select(func.count()).select_from(Move)).one()
-        mails = session.exec(select(func.count()).select_from(Outbox)).one()
-    return moves, mails
 
 
 def test_a_whole_turn_over_the_api(client: Any, app: Any, smtpd: Any) -> None:

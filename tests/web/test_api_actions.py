@@ -14,12 +14,18 @@ from pbem.models import Outbox, Player, Seat
 from pbem.players.blocks import blocked_by
 from pbem.storage.db import read_session
 from pbem.web.apiactmodels import Export
-from tests.clock.helpers import state_of
 from tests.leagues.helpers import league_key, make_league
-from tests.players.test_opentables import players, post
-from tests.web.helpers import play_turn, sign_in_as, start_game
-from tests.web.test_api import acting, api
-from tests.web.test_replay import assert_hides, hidden_from
+from tests.opentables.helpers import players, post
+from tests.web.helpers import (
+    acting,
+    api,
+    assert_hides,
+    hidden_from,
+    play_turn,
+    sign_in_as,
+    start_game,
+    state_of,
+)
 
 
 def deadlines(app: Any) -> list[Any]:

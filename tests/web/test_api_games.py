@@ -7,10 +7,8 @@ from typing import Any
 from pbem.clock.scheduler import computer_moves
 from pbem.games import GAMES
 from pbem.present.fantasy_business import turn_prompt
-from tests.clock.helpers import state_of
-from tests.web.helpers import deliver, headline, text_of
-from tests.web.test_api import api, post_move
-from tests.web.test_fantasy_business_web import EMAILS, PLAYERS, SLUG, Table, stored
+from tests.web.fantasy_business import EMAILS, PLAYERS, SLUG, Table, stored
+from tests.web.helpers import api, deliver, headline, post_move, state_of, text_of
 
 
 def has(data: Any, key: str, value: Any) -> bool:

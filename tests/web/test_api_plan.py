@@ -5,20 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import select
-
-from pbem.models import Seat
-from pbem.storage.db import read_session
 from pbem.web.apimodels import Plan
-from tests.test_ahead import RULES, a_play, game_of, logged, started
-
-
-def links(app: Any, game_id: int) -> list[str]:
-    """Each seat's API path."""
-    site = app.extensions["pbem"]["site"]
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))
-        return ["/api/v1/seat/" + site.seat_url(s).rsplit("/", 1)[1] for s in seats.all()]
+from tests.plans.ahead_game import RULES, a_play, game_of, logged, started
+from tests.web.helpers import links
 
 
 def test_a_plan_over_the_api(client: Any, app: Any, clock: Any) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 from pbem.games.fantasy_business import engine
 from pbem.web.apimodels import Standing
-from tests.test_standing import RULES, logged, move, started, state_of
-from tests.web.test_api_plan import links
+from tests.plans.orders_game import RULES, logged, move, started, state_of
+from tests.web.helpers import links
 
 
 def test_standing_orders_over_the_api(client: Any, app: Any, clock: Any) -> None:

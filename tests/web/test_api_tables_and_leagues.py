@@ -16,7 +16,7 @@ from pbem.present.text import say
 from pbem.storage.allowance import INVITES_RECEIVED
 from pbem.storage.db import read_session
 from tests.leagues.helpers import add_players, league_key, make_league, member_rows
-from tests.players.test_opentables import players, post, status
+from tests.opentables.helpers import players, post, status
 from tests.web.helpers import deliver, sign_in_as, text_of
 
 TABLE = {"game": "colour-bazaar", "seats": 3, "lang": "en"}

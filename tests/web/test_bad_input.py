@@ -13,8 +13,7 @@ from pbem.mailout.claims import LEASE, claim_to_send
 from pbem.mailout.sender import render
 from pbem.models import Outbox
 from pbem.storage.db import read_session, write_session
-from tests.web.helpers import deliver, form_with, headline, hidden, link_in
-from tests.web.test_moves_once import first_mover, snapshot
+from tests.web.helpers import deliver, first_mover, form_with, headline, hidden, link_in, snapshot
 
 FUZZ = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

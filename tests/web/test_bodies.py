@@ -14,8 +14,7 @@ import pytest
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from pbem.web.bodies import API_MAX_BODY, EXPORT_MAX_BODY, MAX_BODY
-from tests.web.helpers import start_game
-from tests.web.test_api import acting, api, counts, post_move
+from tests.web.helpers import acting, api, counts, post_move, start_game
 
 HUGE = 256 * 1024 * 1024
 SLACK = 64 * 1024  # what a parser may read ahead in one go past the limit

@@ -6,8 +6,7 @@ import time
 from typing import Any
 
 from pbem.web.csrf import csrf_token
-from tests.web.helpers import PLAYERS
-from tests.web.test_moves_once import first_mover, snapshot
+from tests.web.helpers import PLAYERS, first_mover, snapshot
 
 
 def lobby_form() -> dict[str, str]:

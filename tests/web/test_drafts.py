@@ -8,9 +8,17 @@ import base64
 import json
 from typing import Any
 
-from tests.clock.helpers import state_of
-from tests.web.helpers import form_with, hidden, play_turn, radio_values, review_page
-from tests.web.test_me import ANA, LEO, new_game
+from tests.web.helpers import (
+    ANA,
+    LEO,
+    form_with,
+    hidden,
+    new_game,
+    play_turn,
+    radio_values,
+    review_page,
+    state_of,
+)
 
 
 def choice(client: Any, link: str) -> dict[str, str]:

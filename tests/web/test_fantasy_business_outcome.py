@@ -11,8 +11,8 @@ from html import unescape
 from typing import Any
 
 from pbem.games import GAMES
+from tests.web.fantasy_business import EMAILS, PLAYERS, SLUG, Table, recipient, stored
 from tests.web.helpers import html_of, text_of
-from tests.web.test_fantasy_business_web import EMAILS, PLAYERS, SLUG, Table, recipient, stored
 
 RULES = GAMES[SLUG]
 INCOME_LINE = re.compile(r"\+2 per card\)?: \d+ écus|defective and off the market|defaults")

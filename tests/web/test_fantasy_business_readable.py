@@ -10,19 +10,18 @@ from typing import Any
 
 from pbem.games import GAMES
 from pbem.present.text import card_name
-from tests.web.test_fantasy_business_web import (
+from tests.web.fantasy_business import (
     EMAILS,
     PLAYERS,
     SLUG,
     Table,
     actions,
-    deliver,
-    hidden,
     move_form,
     numbers,
     stored,
     submit,
 )
+from tests.web.helpers import deliver, hidden
 
 RULES = GAMES[SLUG]
 

@@ -16,9 +16,8 @@ from pbem.games import ahead
 from pbem.models import Outbox
 from pbem.present.text import card_name
 from pbem.storage.db import read_session
-from tests.test_ahead import RULES, game_of, plan_kept, started
-from tests.web.helpers import deliver, text_of
-from tests.web.test_api_plan import links
+from tests.plans.ahead_game import RULES, game_of, plan_kept, started
+from tests.web.helpers import deliver, links, text_of
 
 SEED = 11
 

@@ -54,8 +54,10 @@ from pbem.storage.store import seats_of
 from pbem.webhooks.deliver import drain as drain_webhooks
 from pbem.webhooks.events import body_of
 from pbem.webhooks.registry import add_webhook
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.mailin.helpers import addr, answer, send
+from tests.web.fantasy_business import assert_hides as assert_hides_specials
+from tests.web.fantasy_business import move_form, sensible_move
 from tests.web.helpers import (
     deliver,
     forget_session,
@@ -69,8 +71,6 @@ from tests.web.helpers import (
     sign_in_as,
     text_of,
 )
-from tests.web.test_fantasy_business_web import assert_hides as assert_hides_specials
-from tests.web.test_fantasy_business_web import move_form, sensible_move
 
 # Names are the creator's to choose: two are markup, which every page and mail shows as text.
 PLAYERS = {

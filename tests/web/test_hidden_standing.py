@@ -15,9 +15,8 @@ from sqlmodel import select
 from pbem.games.fantasy_business import engine
 from pbem.models import Outbox
 from pbem.storage.db import read_session
-from tests.test_standing import RULES, move, started, state_of
-from tests.web.helpers import deliver, text_of
-from tests.web.test_api_plan import links
+from tests.plans.orders_game import RULES, move, started, state_of
+from tests.web.helpers import deliver, links, text_of
 
 MARKER = re.compile(r"(?<![0-9A-Za-z_-])983(?![0-9A-Za-z_-])")
 

@@ -9,8 +9,7 @@ from sqlmodel import select
 from pbem.models import Seat
 from pbem.players.links import make_token
 from pbem.storage.db import write_session
-from tests.web.helpers import PLAYERS, deliver, link_in
-from tests.web.test_moves_once import first_mover, snapshot
+from tests.web.helpers import PLAYERS, deliver, first_mover, link_in, snapshot
 
 
 def test_get_and_head_on_every_link_change_nothing(client: Any, app: Any, smtpd: Any) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.models import Game
 from pbem.storage.db import read_session
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.leagues.helpers import add_players, league_key, make_league
 from tests.web.helpers import deliver, link_in, play_turn, start_game
 

@@ -8,8 +8,7 @@ from sqlmodel import func, select
 
 from pbem.models import Game
 from pbem.storage.db import read_session
-from tests.web.helpers import PLAYERS, deliver, headline, link_in
-from tests.web.test_moves_once import snapshot
+from tests.web.helpers import PLAYERS, deliver, headline, link_in, snapshot
 
 
 def form_for(players: list[tuple[str, str]], **extra: str) -> dict[str, str]:

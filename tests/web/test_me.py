@@ -11,40 +11,19 @@ from sqlmodel import select
 
 from pbem.models import Game, Seat
 from pbem.storage.db import read_session, write_session
-from tests.clock.helpers import state_of
-from tests.web.helpers import deliver, form_with, headline, hidden, link_in, play_turn, text_of
-
-ANA, LEO, ZOE = ("Ana", "ana@example.org"), ("Léo", "leo@example.org"), ("Zoé", "zoe@example.org")
-
-
-def new_game(client: Any, app: Any, smtpd: Any, players: list[Any], join: bool = True,
-             **form: str) -> dict[str, str]:  # fmt: skip
-    """Start a Colour Bazaar game (the first player moves first); return each seat link."""
-    data = {"game": "colour-bazaar", "opt_colour-bazaar_first": "0", **form}
-    for row, (name, email) in enumerate(players):
-        data[f"name_{row}"], data[f"email_{row}"] = name, email
-    response = client.post("/games", data=data)
-    assert response.status_code == 303
-    created = client.get(response.headers["Location"]).get_data(as_text=True)
-    game_id = int(re.search(r"Game #(\d+)", created).group(1))
-    deliver(app)
-    links = {}
-    for _, email in players:
-        mail = [m for m in smtpd.to(email) if f"#{game_id} " in str(m["Subject"])][-1]
-        links[email] = link_in(mail)
-    if join:
-        for email in list(links)[1:]:
-            assert client.post(f"{links[email]}/join").status_code == 303
-        deliver(app)
-    return links
-
-
-def sign_in(client: Any, app: Any, smtpd: Any, email: str) -> None:
-    client.post("/signin", data={"email": email})
-    deliver(app)
-    mail = smtpd.to(email)[-1]
-    link = re.search(r"http://pbem\.test(/signin/\S+)", text_of(mail)).group(1)
-    assert client.post(link).status_code == 303
+from tests.web.helpers import (
+    ANA,
+    LEO,
+    ZOE,
+    deliver,
+    form_with,
+    headline,
+    hidden,
+    new_game,
+    play_turn,
+    sign_in,
+    state_of,
+)
 
 
 def section(html: str, name: str) -> str:

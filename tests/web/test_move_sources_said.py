@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from pbem.games.fantasy_business import engine
 from pbem.models import Seat
 from pbem.storage.db import read_session
-from tests import test_ahead, test_standing
+from tests.plans import ahead_game, orders_game
 from tests.web.helpers import deliver, html_of, text_of
 
 SAID = {
@@ -37,23 +38,23 @@ def pages(client: Any, link: str, lang: str) -> list[str]:
 def test_a_move_played_ahead_says_so(
     client: Any, app: Any, clock: Any, smtpd: Any, lang: str
 ) -> None:
-    game_id = test_ahead.started(app, clock)
-    state = test_ahead.game_of(app, game_id).state
+    game_id = ahead_game.started(app, clock)
+    state = ahead_game.game_of(app, game_id).state
     assert state is not None
     them = state["turn"]
     me = 1 - them
-    theirs = test_ahead.a_play(state, them)
-    mine = test_ahead.a_play(test_ahead.RULES.apply(state, them, theirs), me)
-    test_ahead.leave_plan(app, clock, game_id, me, [{"if": theirs, "then": mine}])
-    test_ahead.move(app, clock, game_id, them, theirs)
-    assert [m.source for m in test_ahead.logged(app, game_id)] == ["web", "ahead"]
+    theirs = ahead_game.a_play(state, them)
+    mine = ahead_game.a_play(ahead_game.RULES.apply(state, them, theirs), me)
+    ahead_game.leave_plan(app, clock, game_id, me, [{"if": theirs, "then": mine}])
+    ahead_game.move(app, clock, game_id, them, theirs)
+    assert [m.source for m in ahead_game.logged(app, game_id)] == ["web", "ahead"]
     for page in pages(client, seat_link(app, game_id, them), lang):
         assert SAID["ahead"][lang] in page
         assert "play.source" not in page
     # The turn mail to the other player tells the two moves since, in the language the page
     # was last read in (a seat page chosen in French keeps the player's mails in French).
     deliver(app)
-    email = test_ahead.PEOPLE[them].email
+    email = ahead_game.PEOPLE[them].email
     (mail,) = [m for m in smtpd.messages if email in m["To"]][-1:]
     for part in (text_of(mail), html_of(mail).replace("&#39;", "'")):
         assert SAID["ahead"][lang] in part and "play.source" not in part
@@ -63,17 +64,15 @@ def test_a_move_played_ahead_says_so(
 def test_a_move_played_by_standing_order_says_so(
     client: Any, app: Any, clock: Any, lang: str
 ) -> None:
-    game_id = test_standing.started(app, clock, {"auction": "open"})
-    test_standing.order(app, clock, game_id, 2, {"pass_above": 0, "base_prices": True})
+    game_id = orders_game.started(app, clock, {"auction": "open"})
+    orders_game.order(app, clock, game_id, 2, {"pass_above": 0, "base_prices": True})
     for _ in range(60):
-        if any(m.source == "standing" for m in test_standing.logged(app, game_id)):
+        if any(m.source == "standing" for m in orders_game.logged(app, game_id)):
             break
-        state = test_standing.state_of(app, game_id)
-        seat = test_standing.engine.to_act(state)[0]
-        test_standing.move(
-            app, clock, game_id, seat, test_standing.RULES.legal_moves(state, seat)[-1]
-        )
-    assert any(m.source == "standing" for m in test_standing.logged(app, game_id))
+        state = orders_game.state_of(app, game_id)
+        seat = engine.to_act(state)[0]
+        orders_game.move(app, clock, game_id, seat, orders_game.RULES.legal_moves(state, seat)[-1])
+    assert any(m.source == "standing" for m in orders_game.logged(app, game_id))
     for page in pages(client, seat_link(app, game_id, 0), lang):
         assert SAID["standing"][lang] in page
         assert "play.source" not in page

@@ -8,37 +8,16 @@ from typing import Any
 
 from sqlmodel import func, select
 
-from pbem.models import Game, Move, Outbox
+from pbem.models import Game, Move
 from pbem.storage.db import read_session
 from tests.web.helpers import (
     deliver,
+    first_mover,
     form_with,
     headline,
-    hidden,
-    link_in,
     radio_values,
-    start_game,
+    snapshot,
 )
-
-
-def snapshot(app: Any) -> tuple[Any, ...]:
-    """What a request must not change when it is refused: the game, the log, the outbox."""
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        game = session.get(Game, 1)
-        moves = session.exec(select(func.count()).select_from(Move)).one()
-        mails = session.exec(select(func.count()).select_from(Outbox)).one()
-        return (game.ply, game.status, repr(game.state), moves, mails)
-
-
-def first_mover(client: Any, app: Any, smtpd: Any) -> tuple[str, dict[str, str], dict[str, str]]:
-    """Start a game; return the link of the seat to move and a confirmed legal move for it."""
-    links, first = start_game(client, app, smtpd)
-    (mail,) = [m for m in smtpd.messages[first:] if "your move" in headline(m)]
-    link = link_in(mail)
-    form = form_with(client.get(link).get_data(as_text=True), "/move")
-    data = hidden(form)
-    data.update(play=radio_values(form, "play")[0], chip=radio_values(form, "chip")[0], confirm="1")
-    return link, data, links
 
 
 def test_repeated_post_is_applied_once(client: Any, app: Any, smtpd: Any) -> None:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.clock.helpers import new_game, seat_row, state_of
-from tests.web.test_me import ANA, LEO, sign_in
-from tests.web.test_play_the_computer import computer_form
+from tests.clock.helpers import new_game
+from tests.web.helpers import ANA, LEO, computer_form, seat_row, sign_in, state_of
 
 
 def test_the_form_names_the_seats_and_hides_a_computer_seats_person(client: Any) -> None:

@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 from typing import Any
 
 from pbem.present.forms import NOTE_MAX
+from tests.web.fantasy_business import EMAILS, Table
 from tests.web.helpers import PLAYERS, start_game
-from tests.web.test_fantasy_business_web import EMAILS, Table
 
 ANA, LEO, ZOE = (email for _, email in PLAYERS)
 

@@ -33,8 +33,7 @@ from pbem.web.apimodels import Error, MoveRequest, read_move
 from pbem.web.bodies import API_MAX_BODY
 from pbem.web.openapi import ROUTES, Route, document
 from tests.leagues.helpers import add_players, league_key, make_league
-from tests.web.helpers import sign_in_as, start_game
-from tests.web.test_api import acting, api
+from tests.web.helpers import acting, api, sign_in_as, start_game
 
 METHODS = ("get", "post", "put", "patch", "delete")
 Try = Callable[[Any, str], Any]  # (client, concrete path) -> the answer

@@ -10,18 +10,21 @@ import re
 from typing import Any
 
 from pbem.games import GAMES
-from tests.clock.helpers import state_of
+from tests.web.fantasy_business import EMAILS, Table, move_form, numbers, stored
 from tests.web.helpers import (
+    ANA,
+    LEO,
+    ZOE,
     deliver,
     forms_of,
     hidden,
     link_in,
+    new_game,
     radio_values,
     review_page,
+    state_of,
     text_of,
 )
-from tests.web.test_fantasy_business_web import EMAILS, Table, move_form, numbers, stored
-from tests.web.test_me import ANA, LEO, ZOE, new_game
 
 
 def _checked(html: str, name: str) -> list[str]:

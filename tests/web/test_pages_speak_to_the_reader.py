@@ -10,10 +10,20 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.clock.helpers import state_of
-from tests.web.helpers import deliver, form_with, hidden, link_in, play_turn, text_of
-from tests.web.test_me import ANA, LEO, ZOE, new_game
-from tests.web.test_rematch_and_leave import finish
+from tests.web.helpers import (
+    ANA,
+    LEO,
+    ZOE,
+    deliver,
+    finish,
+    form_with,
+    hidden,
+    link_in,
+    new_game,
+    play_turn,
+    state_of,
+    text_of,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

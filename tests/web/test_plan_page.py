@@ -13,9 +13,8 @@ from urllib.parse import unquote
 from pbem.games import ahead
 from pbem.games.decktet import SUITS
 from pbem.plans.plan_table import their_value
-from tests.test_ahead import RULES, a_play, game_of, plan_kept, started
-from tests.web.helpers import form_with, hidden, radio_values
-from tests.web.test_api_plan import links
+from tests.plans.ahead_game import RULES, a_play, game_of, plan_kept, started
+from tests.web.helpers import form_with, hidden, links, radio_values
 
 
 def pages(app: Any, game_id: int) -> list[str]:

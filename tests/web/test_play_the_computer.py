@@ -6,23 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.clock.scheduler import computer_moves
-from tests.clock.helpers import state_of
-from tests.web.helpers import deliver, headline, link_in
-
-ANA = ("Ana", "ana@example.org")
-
-
-def computer_form(first: str, **extra: str) -> dict[str, str]:
-    """Ana against two computers; `first`: the seat that plays first."""
-    return {
-        "game": "colour-bazaar",
-        "name_0": ANA[0],
-        "email_0": ANA[1],
-        "computer_1": "casual",
-        "computer_2": "beginner",
-        "opt_colour-bazaar_first": first,
-        **extra,
-    }
+from tests.web.helpers import ANA, computer_form, deliver, headline, link_in, state_of
 
 
 def test_the_creator_lands_on_their_seat_and_gets_no_mail(

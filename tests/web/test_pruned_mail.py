@@ -16,10 +16,9 @@ from pbem.clock.scheduler import prune_old
 from pbem.models import Game
 from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
-from tests.conftest import FormClient
+from tests.app import FormClient
 from tests.settings import app_settings
-from tests.web.helpers import deliver, start_game, text_of
-from tests.web.test_signin import ask, press, signin_link
+from tests.web.helpers import ask, deliver, press, signin_link, start_game, text_of
 
 
 def _settings_links(mails: list[Any]) -> list[str]:

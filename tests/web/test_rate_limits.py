@@ -6,8 +6,8 @@ from typing import Any
 
 from pbem import create_app
 from pbem.storage.ratelimit import BAD_LINKS, NEW_GAMES
-from tests.conftest import FormClient
-from tests.web.test_moves_once import first_mover
+from tests.app import FormClient
+from tests.web.helpers import first_mover
 
 
 def test_guessing_links_is_stopped_across_workers(

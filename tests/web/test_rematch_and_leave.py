@@ -13,37 +13,25 @@ from pbem.clock.scheduler import computer_moves
 from pbem.games import GAMES, fairdeal
 from pbem.models import Game
 from pbem.storage.db import read_session
-from tests.clock.helpers import moves, run_sweep, seat_row, state_of
+from tests.clock.helpers import moves, run_sweep
 from tests.web.helpers import (
+    ANA,
+    LEO,
+    ZOE,
     deliver,
+    finish,
     forget_session,
     form_with,
     headline,
     hidden,
     link_in,
+    new_game,
     play_turn,
+    seat_row,
     sign_in_as,
+    state_of,
     text_of,
 )
-from tests.web.test_me import ANA, LEO, ZOE, new_game
-
-
-def finish(client: Any, app: Any, smtpd: Any, links: dict[str, str], game_id: int = 1) -> None:
-    """Play the game to its end from each seat's page, the server playing computer seats
-    and seats left (`links`: the people's seat links, in seat order)."""
-    seat_links = list(links.values())
-    for _ in range(60):
-        game = state_of(app, game_id)
-        if game.status == "over":
-            deliver(app)
-            return
-        (seat,) = GAMES[game.slug].to_act(game.state)
-        if seat_row(app, game_id, seat).computer:
-            app.config["CLOCK"].advance(seconds=5)  # the computer's short delay
-            computer_moves(app)
-        else:
-            play_turn(client, seat_links[seat])
-    raise AssertionError("the game did not end")
 
 
 def test_rematch_same_players_and_options_joined_in_one_press(

@@ -9,26 +9,7 @@ from typing import Any
 
 from pbem.games import GAMES
 from pbem.present.text import card_name
-from tests.clock.helpers import state_of
-from tests.web.helpers import play_turn, start_game
-
-
-def hidden_from(state: dict[str, Any], viewer: int | None) -> set[str]:
-    """Cards `viewer` may not see: others' unrevealed hand cards and others' discards."""
-    secret = set()
-    for seat, hand in enumerate(state["hands"]):
-        if seat != viewer:
-            secret |= set(hand) - set(state["known"][seat])
-    secret |= {card for seat, card in state["discards"] if seat != viewer}
-    return secret
-
-
-def assert_hides(text: str, cards: set[str], where: str) -> None:
-    """No hidden card by name in either language, nor as a form value."""
-    for card in cards:
-        for lang in ("en", "fr"):
-            assert card_name(card, lang) not in text, f"{card} shown in {where}"
-        assert f'value="{card}@' not in text and f"discard:{card}" not in text, where
+from tests.web.helpers import assert_hides, hidden_from, play_turn, start_game, state_of
 
 
 def test_replay_steps_through_the_game_as_the_seat_saw_it(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.web.helpers import start_game
 
 EXPECTED = {

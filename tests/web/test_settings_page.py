@@ -11,8 +11,7 @@ from sqlmodel import select
 
 from pbem.models import Player, Vacation
 from pbem.storage.db import read_session
-from tests.web.helpers import forms_of
-from tests.web.test_me import ANA, LEO, new_game, sign_in
+from tests.web.helpers import ANA, LEO, forms_of, new_game, sign_in
 
 SETTINGS = {"lang": "en", "tz": "Europe/Paris", "notify": "every"}
 

@@ -21,29 +21,16 @@ from pbem.players.computers import COMPUTER_DOMAIN, LEVELS
 from pbem.players.links import make_token
 from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import run_sweep
-from tests.web.helpers import deliver, form_with, hidden, sign_in_as, start_game, text_of
-
-SIGNIN_LINK = re.compile(r"http://pbem\.test(/signin/[A-Za-z0-9_.\-]+)")
-
-
-def signin_link(mail: Any) -> str:
-    match = SIGNIN_LINK.search(text_of(mail))
-    assert match, text_of(mail)
-    return match.group(1)
-
-
-def ask(client: Any, email: str) -> Any:
-    return client.post("/signin", data={"email": email})
-
-
-def signed_in(client: Any) -> bool:
-    return "Sign out" in client.get("/signin").get_data(as_text=True)
-
-
-def press(client: Any, link: str) -> Any:
-    page = client.get(link)
-    form = form_with(page.get_data(as_text=True), link)
-    return client.post(link, data=hidden(form))
+from tests.web.helpers import (
+    ask,
+    deliver,
+    press,
+    sign_in_as,
+    signed_in,
+    signin_link,
+    start_game,
+    text_of,
+)
 
 
 def test_a_mailed_link_and_its_button_sign_in_for_90_days(

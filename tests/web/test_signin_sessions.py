@@ -10,8 +10,16 @@ from sqlmodel import select
 
 from pbem.models import Player
 from pbem.storage.db import read_session
-from tests.web.helpers import deliver, form_with, hidden, start_game
-from tests.web.test_signin import ask, press, signed_in, signin_link
+from tests.web.helpers import (
+    ask,
+    deliver,
+    form_with,
+    hidden,
+    press,
+    signed_in,
+    signin_link,
+    start_game,
+)
 
 
 def _signed_in_as(app: Any, smtpd: Any, email: str) -> Any:

@@ -10,8 +10,8 @@ from pbem.games.fantasy_business import engine
 from pbem.plans import seat_orders
 from pbem.storage.db import read_session
 from pbem.storage.store import seat_of
-from tests.test_standing import RULES, logged, move, started, state_of
-from tests.web.test_api_plan import links
+from tests.plans.orders_game import RULES, logged, move, started, state_of
+from tests.web.helpers import links
 
 
 def orders(app: Any, game_id: int, seat: int) -> dict[str, Any]:

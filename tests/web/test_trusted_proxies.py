@@ -10,7 +10,7 @@ import pytest
 from pbem import create_app
 from pbem.config import ConfigError
 from pbem.storage.ratelimit import BAD_LINKS, SIGN_INS
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.settings import app_settings
 
 PROXY = "10.0.0.5"

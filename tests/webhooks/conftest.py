@@ -4,13 +4,11 @@ test certificate for hook.test, and a started game."""
 
 from __future__ import annotations
 
-import json
 import socket
 import ssl
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -19,14 +17,10 @@ import pytest
 
 from pbem import play
 from pbem.storage.db import write_session
-from tests.conftest import make_test_app
+from tests.app import make_test_app
 from tests.web.helpers import deliver
+from tests.webhooks.helpers import PLAYERS, Drip
 
-PLAYERS = [
-    play.Invitee("Ana", "ana@example.org", "en"),
-    play.Invitee("Léo", "leo@example.org", "fr"),
-    play.Invitee("Zoé", "zoe@example.org", "en"),
-]
 TLS = Path(__file__).parent / "tls"  # a test CA, and a certificate it signed for hook.test
 DRIPPED = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 
@@ -38,19 +32,6 @@ def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     )
     yield app
     app.extensions["pbem"]["engine"].dispose()
-
-
-@dataclass
-class Drip:
-    """An answer sent one byte every `every` seconds (DRIPPED, 200): until `release` is set,
-    then the rest at once; for the next `times` requests to its path."""
-
-    every: float
-    release: threading.Event | None = None
-    times: int = 1
-    released: bool = False  # the release came while a request was held
-    cut: bool = False  # the client hung up before the whole answer was sent
-    ended: threading.Event = field(default_factory=threading.Event)
 
 
 class Hooks:
@@ -242,7 +223,3 @@ def game(app: Any, smtpd: Any, clock: Any) -> int:
             play.join(session, site, game_id, seat, clock())
     deliver(app)
     return game_id
-
-
-def body_of(request: dict[str, Any]) -> Any:
-    return json.loads(request["body"])

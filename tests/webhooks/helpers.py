@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import select
 
-from pbem import moves
+from pbem import moves, play
 from pbem.games import GAMES
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
 from pbem.webhooks.registry import add_webhook
+
+PLAYERS = [
+    play.Invitee("Ana", "ana@example.org", "en"),
+    play.Invitee("Léo", "leo@example.org", "fr"),
+    play.Invitee("Zoé", "zoe@example.org", "en"),
+]
 
 
 def engine_of(app: Any) -> Any:
@@ -55,3 +64,20 @@ def deliveries(app: Any) -> list[WebhookDelivery]:
     """Every queued webhook event, oldest first."""
     with read_session(engine_of(app)) as session:
         return list(session.exec(select(WebhookDelivery).order_by(WebhookDelivery.id)))
+
+
+@dataclass
+class Drip:
+    """An answer sent one byte every `every` seconds (DRIPPED, 200): until `release` is set,
+    then the rest at once; for the next `times` requests to its path."""
+
+    every: float
+    release: threading.Event | None = None
+    times: int = 1
+    released: bool = False  # the release came while a request was held
+    cut: bool = False  # the client hung up before the whole answer was sent
+    ended: threading.Event = field(default_factory=threading.Event)
+
+
+def body_of(request: dict[str, Any]) -> Any:
+    return json.loads(request["body"])

@@ -12,8 +12,7 @@ from pbem.clock.scheduler import drain_webhooks
 from pbem.models import Webhook
 from pbem.storage.db import write_session
 from tests.web.helpers import link_in
-from tests.webhooks.conftest import PLAYERS, Drip
-from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_to_act
+from tests.webhooks.helpers import PLAYERS, Drip, add_hook, deliveries, engine_of, move, seat_to_act
 
 IDLE = {"sent": 0, "failed": 0, "disabled": 0}
 

@@ -17,8 +17,7 @@ from pbem.storage.db import read_session
 from pbem.webhooks.request import post
 from pbem.webhooks.urls import WebhookError, addresses_of, check_url
 from tests.web.helpers import link_in
-from tests.webhooks.conftest import PLAYERS
-from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_to_act
+from tests.webhooks.helpers import PLAYERS, add_hook, deliveries, engine_of, move, seat_to_act
 
 REFUSED = [
     "100.100.100.200",  # a cloud's metadata service, in 100.64.0.0/10 (shared, carrier NAT)

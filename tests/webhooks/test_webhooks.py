@@ -19,8 +19,15 @@ from pbem.storage.db import read_session, write_session
 from pbem.webhooks import deliver as deliver_module
 from pbem.webhooks.urls import WebhookError, check_url, detect_kind
 from tests.web.helpers import deliver, link_in, sign_in_as
-from tests.webhooks.conftest import PLAYERS, body_of
-from tests.webhooks.helpers import add_hook, deliveries, engine_of, move, seat_to_act
+from tests.webhooks.helpers import (
+    PLAYERS,
+    add_hook,
+    body_of,
+    deliveries,
+    engine_of,
+    move,
+    seat_to_act,
+)
 
 
 def test_a_players_own_discord_webhook_gets_their_turn_with_their_link(app, hooks, game):

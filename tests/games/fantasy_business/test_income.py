@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.fantasy_business.income import settle_income
-from tests.games.fantasy_business.test_rules import PASS, G, bid, play, prices, skip_to_specials
+from tests.games.fantasy_business.helpers import PASS, G, bid, play, prices, skip_to_specials
 
 
 def _amounts(result, article):

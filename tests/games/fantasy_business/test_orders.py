@@ -12,7 +12,7 @@ from pbem.games.fantasy_business.orders import settle_card
 from pbem.games.message import Message
 from pbem.present.text import render, translated
 from pbem.present.vocabulary import VOCABULARY
-from tests.games.fantasy_business.test_rules import G, play, raises, skip_to_specials
+from tests.games.fantasy_business.helpers import G, play, raises, skip_to_specials
 
 NAMES = ["Ana", "Léo", "Zoé", "Max"]
 ORDERS = {"auction": "orders"}

@@ -20,8 +20,16 @@ from pbem.games.fantasy_business.cards import (
 )
 from pbem.present.text import card_name, render, translated
 from pbem.present.vocabulary import VOCABULARY
+from tests.games.fantasy_business.helpers import (
+    PASS,
+    G,
+    bid,
+    play,
+    prices,
+    raises,
+    skip_to_specials,
+)
 
-G = FantasyBusiness()
 FULL_DECK = build_deck(standard_table())
 
 
@@ -39,50 +47,12 @@ def fresh(n=4, row=(), first=0, options=None, seed=1):
     return state
 
 
-def play(state, *moves):
-    """Apply (seat, move) pairs in turn; return the final state."""
-    for seat, move in moves:
-        state = G.apply(state, seat, move)
-    return state
-
-
-def skip_to_specials(state, articles=None, specials=None, money=None):
-    """Drop the round's auctions and give seats the cards and écus named; run to specials."""
-    n = state["n"]
-    for seat, cards in (articles or {}).items():
-        state["articles"][seat] = list(cards)
-    for seat, cards in (specials or {}).items():
-        state["specials"][seat] = list(cards)
-    for seat, amount in (money or {}).items():
-        state["money"][seat] = amount
-    state.update(pending=[], auction=None, step="specials_start", won=[], events=[])
-    assert len(state["articles"]) == n
-    engine.run(state)
-    return state
-
-
 def choose(slot):
     return {"action": "choose", "slot": slot}
 
 
-def bid(amount):
-    return {"action": "bid", "amount": amount}
-
-
-PASS = {"action": "pass"}
 DONE = {"action": "done"}
 TAKE = {"action": "take"}
-
-
-def prices(**by_article):
-    return {"action": "prices", "prices": by_article}
-
-
-def raises(key, state, seat, move):
-    with pytest.raises(IllegalMove) as info:
-        G.apply(state, seat, move)
-    assert info.value.msg.key == key, info.value.msg
-    return info.value
 
 
 ROW4 = ["herbs-1", "swords-1", "horses-1", "potions-1"]

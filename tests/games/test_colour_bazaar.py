@@ -20,8 +20,10 @@ from pbem.games.message import Message
 from pbem.present.text import error_text, render
 from tests.games.helpers import (
     BORDERLAND,
+    CONSUL_WAVES,
     GAME,
     LIGHT_KEEPER,
+    _edict_table,
     check_conservation,
     check_view_hides,
     refusal,
@@ -334,16 +336,6 @@ def test_taking_the_last_chip_ends_the_game_at_once():
 
 
 # --- Courts and the royal edict ----------------------------------------------------------
-
-CONSUL_WAVES = {"card": "consul", "market": 0, "suit": "waves", "chip": "moons"}
-
-
-def _edict_table(target_hand: list[str], n: int = 2, markets=None, third=None) -> dict:
-    """Seat 0 holds the Consul (Moons, Waves, Knots), which fits the Watchman (market 1)."""
-    hands = [["consul", "ace-leaves", "mountain", "bard"], target_hand]
-    if n == 3:
-        hands.append(third or ["lunatic", "mill", "ace-wyrms", "cave"])
-    return table(hands, markets, courts=True)
 
 
 def test_a_court_must_name_one_of_its_own_suits():

@@ -7,8 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from pbem.timing.deadlines import plan
-from tests.clock.helpers import moves, new_game, run_sweep, seat_row, state_of
-from tests.web.helpers import deliver, play_turn, text_of
+from tests.clock.helpers import moves, new_game, run_sweep
+from tests.web.helpers import deliver, play_turn, seat_row, state_of, text_of
 
 ANA, LEO = ("Ana", "ana@example.org"), ("Léo", "leo@example.org")
 HOUR = timedelta(hours=1)

@@ -27,8 +27,8 @@ from pbem.clock.scheduler import computer_moves, make_scheduler
 from pbem.clock.workers import run_computers
 from pbem.models import Outbox, Seat
 from pbem.storage.db import read_session, write_session
+from tests.app import make_test_app
 from tests.clock.helpers import moves
-from tests.conftest import make_test_app
 from tests.settings import process_env
 from tests.web.helpers import deliver, headline
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import threading
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -14,50 +13,12 @@ from sqlmodel import select
 from pbem.clock.sweeps import sweep_unstarted
 from pbem.errors import PlayError
 from pbem.games import fairdeal
-from pbem.models import Game, OpenTable, Outbox, Player, PlayerSeek, Rating, Seat
-from pbem.opentables.actions import fill_from_seeks, join_table, post_table, save_seek
+from pbem.models import Game, OpenTable, Outbox, PlayerSeek, Seat
+from pbem.opentables.actions import fill_from_seeks, join_table, post_table
 from pbem.players.blocks import block
 from pbem.storage.db import read_session, write_session
+from tests.opentables.helpers import T0, engine_of, join, players, post, rate, seek, site_of, status
 from tests.web.helpers import deliver, form_with, forms_of, hidden, sign_in_as, text_of
-
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-def engine_of(app: Any) -> Any:
-    return app.extensions["pbem"]["engine"]
-
-
-def site_of(app: Any) -> Any:
-    return app.extensions["pbem"]["site"]
-
-
-def players(app: Any, *names: str, lang: str = "en") -> list[int]:
-    """Players with these names (address name@example.org), by id."""
-    ids = []
-    with write_session(engine_of(app)) as session:
-        for name in names:
-            player = Player(
-                email=f"{name.lower()}@example.org", name=name, lang=lang, created_at=T0
-            )
-            session.add(player)
-            session.flush()
-            assert player.id is not None
-            ids.append(player.id)
-    return ids
-
-
-def rate(app: Any, player_id: int, kind: str, rating: float) -> None:
-    with write_session(engine_of(app)) as session:
-        session.add(Rating(player_id=player_id, kind=kind, rating=rating, updated_at=T0))
-
-
-def post(app: Any, poster: int, seats: int = 2, lang: str = "en", slug: str = "colour-bazaar",
-         low: int | None = None, high: int | None = None) -> int:  # fmt: skip
-    with write_session(engine_of(app)) as session:
-        game = post_table(session, site_of(app), poster, slug, seats, {}, lang, (low, high),
-                          False, T0)  # fmt: skip
-        assert game.id is not None
-        return game.id
 
 
 def seated(app: Any, game_id: int) -> list[int]:
@@ -66,22 +27,10 @@ def seated(app: Any, game_id: int) -> list[int]:
         return [seat.player_id for seat in seats]
 
 
-def status(app: Any, game_id: int) -> str:
-    with read_session(engine_of(app)) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        return game.status
-
-
 def events(app: Any, game_id: int) -> list[tuple[str, int | None]]:
     with read_session(engine_of(app)) as session:
         rows = session.exec(select(Outbox).where(Outbox.game_id == game_id).order_by(Outbox.id))
         return [(row.event, row.player_id) for row in rows]
-
-
-def join(app: Any, game_id: int, player_id: int) -> None:
-    with write_session(engine_of(app)) as session:
-        join_table(session, site_of(app), game_id, player_id, T0)
 
 
 def refused(app: Any, game_id: int, player_id: int) -> str:
@@ -203,12 +152,6 @@ def test_an_open_table_nobody_fills_is_warned_then_called_off(
 
 
 # --- standing seeks -----------------------------------------------------------
-
-
-def seek(app: Any, player_id: int, lang: str = "en", low: int | None = None,
-         high: int | None = None, slug: str = "colour-bazaar") -> Seat | None:  # fmt: skip
-    with write_session(engine_of(app)) as session:
-        return save_seek(session, site_of(app), player_id, slug, lang, (low, high), T0)
 
 
 def seeks(app: Any) -> list[int]:

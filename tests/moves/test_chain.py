@@ -7,68 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlmodel import col, select
+from sqlmodel import select
 
-from pbem import moves, play
-from pbem.games import GAMES, ahead
-from pbem.models import Game, Move, Outbox, Seat
-from pbem.plans import seat_plans
+from pbem.games import ahead
+from pbem.models import Game, Outbox
 from pbem.storage.db import read_session, write_session
+from tests.plans.ahead_game import (
+    PEOPLE,
+    RULES,
+    a_play,
+    game_of,
+    leave_plan,
+    logged,
+    move,
+    plan_kept,
+    started,
+)
 from tests.web.helpers import deliver, text_of
-
-PEOPLE = [
-    play.Invitee("Ana", "ana@example.org", "en"),
-    play.Invitee("Léo", "leo@example.org", "fr"),
-]
-RULES = GAMES["colour-bazaar"]
-
-
-def started(app: Any, clock: Any, seed: int = 7) -> int:
-    """A two-player Colour Bazaar under way; its id."""
-    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
-    with write_session(engine) as session:
-        game = play.create_game(session, site, "colour-bazaar", PEOPLE, {}, clock(), seed=seed)
-        game_id = game.id
-    assert game_id is not None
-    with write_session(engine) as session:
-        play.join(session, site, game_id, 1, clock())
-    return game_id
-
-
-def game_of(app: Any, game_id: int) -> Game:
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        game = session.get(Game, game_id)
-        assert game is not None and game.state is not None
-        session.expunge(game)
-        return game
-
-
-def move(
-    app: Any, clock: Any, game_id: int, seat: int, made: dict[str, Any], source: str = "web"
-) -> None:
-    """A move by `seat` through the one path (as a reply by mail or a timeout makes it)."""
-    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
-    state = game_of(app, game_id).state
-    assert state is not None
-    token = RULES.turn_token(state, seat)
-    with write_session(engine) as session:
-        moves.submit_move(session, site, game_id, seat, made, token, clock(), source)
-
-
-def leave_plan(app: Any, clock: Any, game_id: int, seat: int, tree: list[dict[str, Any]]) -> None:
-    with write_session(app.extensions["pbem"]["engine"]) as session:
-        seat_plans.set_plan(session, game_id, seat, tree, clock())
-
-
-def a_play(state: dict[str, Any], seat: int, skip: int = 0) -> dict[str, Any]:
-    """A legal card play of `seat` (the real table: the test knows every hand)."""
-    return [m for m in RULES.legal_moves(state, seat) if "card" in m][skip]
-
-
-def logged(app: Any, game_id: int) -> list[Move]:
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        rows = session.exec(select(Move).where(Move.game_id == game_id).order_by(col(Move.ply)))
-        return list(rows.all())
 
 
 def turn_mails(app: Any, game_id: int) -> list[tuple[int | None, int | None]]:
@@ -77,12 +32,6 @@ def turn_mails(app: Any, game_id: int) -> list[tuple[int | None, int | None]]:
             select(Outbox).where(Outbox.game_id == game_id, Outbox.event == "your_turn")
         )
         return [(m.seat, m.ply) for m in rows.all()]
-
-
-def plan_kept(app: Any, game_id: int, seat: int) -> dict[str, Any] | None:
-    with read_session(app.extensions["pbem"]["engine"]) as session:
-        row = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat)).one()
-        return row.ahead
 
 
 def test_an_answer_is_played_ahead_at_both_levels_with_one_mail(app: Any, clock: Any) -> None:

@@ -10,8 +10,8 @@ from pbem.models import Game, Player
 from pbem.storage.db import write_session
 from pbem.timing.clocks import advance, counted, retreat
 from pbem.timing.deadlines import plan
-from tests.clock.helpers import new_game, run_sweep, seat_row, state_of
-from tests.web.helpers import play_turn
+from tests.clock.helpers import new_game, run_sweep
+from tests.web.helpers import play_turn, seat_row, state_of
 
 WEEKEND = [5, 6]
 AUCKLAND, LOS_ANGELES = "Pacific/Auckland", "America/Los_Angeles"
