@@ -73,6 +73,15 @@ def _page(
         )
 
 
+def _game_of(token: str) -> Game:
+    """The game of a seat's link, read for a page that asks before an act."""
+    game_id, _ = seat_from(token)
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+    assert game is not None
+    return game
+
+
 def error_page(token: str, game_id: int, seat_no: int, exc: PlayError) -> tuple[str, int]:
     """The seat's page with the error a request on it ended in."""
     return _page(token, game_id, seat_no, status=exc.status, error=exc)
@@ -428,11 +437,7 @@ def decline(token: str) -> Response | tuple[str, int]:
 @bp.get("/p/<token>/cancel")
 def cancel_page(token: str) -> tuple[str, int]:
     """Ask before calling the game off: it cannot be undone."""
-    game_id, seat_no = seat_from(token)
-    with read_session(engine()) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        title = game_title(game, g.lang)
+    title = game_title(_game_of(token), g.lang)
     return render_template("game/cancel.html", token=token, title=title), 200
 
 
@@ -560,16 +565,12 @@ def rematch(token: str) -> Response | tuple[str, int]:
 @bp.get("/p/<token>/leave")
 def leave_page(token: str) -> tuple[str, int]:
     """Ask before leaving: leaving cannot be undone."""
-    game_id, seat_no = seat_from(token)
-    with read_session(engine()) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        title = game_title(game, g.lang)
-        # The game's takeover level takes the seat; with none chosen, the default one.
-        level = say(g.lang, f"lobby.level.{leaving_level(game)}")
-        rated = game.rated
+    game = _game_of(token)
+    title = game_title(game, g.lang)
+    # The game's takeover level takes the seat; with none chosen, the default one.
+    level = say(g.lang, f"lobby.level.{leaving_level(game)}")
     return render_template(
-        "game/leave.html", token=token, title=title, level=level, rated=rated
+        "game/leave.html", token=token, title=title, level=level, rated=game.rated
     ), 200
 
 
