@@ -82,9 +82,11 @@ def _game_of(token: str) -> Game:
     return game
 
 
-def error_page(token: str, game_id: int, seat_no: int, exc: PlayError) -> tuple[str, int]:
-    """The seat's page with the error a request on it ended in."""
-    return _page(token, game_id, seat_no, status=exc.status, error=exc)
+def error_page(
+    token: str, game_id: int, seat_no: int, exc: PlayError, **extra: Any
+) -> tuple[str, int]:
+    """The seat's page with the error a request on it ended in (and what `extra` adds)."""
+    return _page(token, game_id, seat_no, status=exc.status, error=exc, **extra)
 
 
 def _render_page(
@@ -418,7 +420,7 @@ def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
         with write_session(engine()) as session:
             action(session, site(), game_id, seat_no, now())
     except PlayError as exc:
-        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+        return error_page(token, game_id, seat_no, exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
 
 
@@ -465,7 +467,7 @@ def extend(token: str) -> Response | tuple[str, int]:
         with write_session(engine()) as session:
             account.add_time(session, game_id, seat_no, extra.seat, extra.days)
     except PlayError as exc:
-        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+        return error_page(token, game_id, seat_no, exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
 
 
@@ -478,12 +480,11 @@ def talk_post(token: str) -> Response | tuple[str, int]:
         with write_session(engine()) as session:
             talk.post(session, game_id, seat_no, message, now())
     except PlayError as exc:
-        return _page(
+        return error_page(
             token,
             game_id,
             seat_no,
-            status=exc.status,
-            error=exc,
+            exc,
             draft=request.form.get("text", "")[:TALK_MAX],
         )
     return redirect(url_for("game.seat_page", token=token, _anchor="talk"), code=303)
@@ -524,7 +525,7 @@ def move(token: str) -> Response | tuple[str, int]:
         why = error_text(exc, _seat_lang(table, seat_no), names)
         return _page(token, id_of(game), seat_no, status=400, move_error=why)
     except PlayError as exc:
-        return _page(token, id_of(game), seat_no, status=exc.status, error=exc)
+        return error_page(token, id_of(game), seat_no, exc)
     done = redirect(url_for("game.seat_page", token=token, done=1), code=303)
     drafts.drop(done, token)
     return done
@@ -558,7 +559,7 @@ def rematch(token: str) -> Response | tuple[str, int]:
             ).one()
             link = urlsplit(site().seat_url(mine)).path
     except PlayError as exc:
-        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+        return error_page(token, game_id, seat_no, exc)
     return redirect(link, code=303)
 
 
