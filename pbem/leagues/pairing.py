@@ -179,13 +179,5 @@ def _greedy(players: list[int], blocked: set[Pair]) -> list[Table]:
     return pairs
 
 
-def swiss_tables(
-    ranking: Sequence[int],
-    table_size: int,
-    least: int,
-    met: Counter[Pair],
-    blocked: set[Pair],
-    byes: Counter[int],
-) -> list[Table]:
-    """One Swiss round of tables of several players: the greedy fill in ranking order."""
-    return seat_tables(ranking, table_size, least, met, blocked, byes)
+# One Swiss round of tables of several players: the greedy fill, in ranking order.
+swiss_tables = seat_tables

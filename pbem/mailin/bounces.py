@@ -24,9 +24,8 @@ from sqlmodel import select
 from pbem.bounces import verp
 from pbem.bounces.reading import read_report
 from pbem.bounces.record import KINDS, record
-from pbem.counters import metrics
 from pbem.mailin import reading
-from pbem.mailin.receive import ACCEPTED, TOO_MANY, Verdict, message_id_of
+from pbem.mailin.receive import ACCEPTED, TOO_MANY, Verdict, counted, message_id_of
 from pbem.models import InboundMail
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
@@ -50,6 +49,7 @@ def bounce_ok(engine: Engine, site: Any, address: str) -> bool:
         return verp.mail_of(session, site.secret, bounce) is not None
 
 
+@counted
 def receive_bounce(
     engine: Engine,
     site: Any,
@@ -60,21 +60,6 @@ def receive_bounce(
     client: str = "",
 ) -> Verdict:
     """Handle one mail to one bounce address; never raises for anything the sender controls."""
-    verdict = _verdict(engine, site, rcpt, raw, now, max_bytes, client)
-    metrics.inbound_verdict(verdict.status, verdict.reason)  # after its transaction, if any
-    return verdict
-
-
-def _verdict(
-    engine: Engine,
-    site: Any,
-    rcpt: str,
-    raw: bytes,
-    now: datetime,
-    max_bytes: int,
-    client: str,
-) -> Verdict:
-    """receive_bounce's verdict, counted by it."""
     bounce = verp.parse_address(rcpt, site.reply_domain)
     if bounce is None:
         return Verdict("rejected", "not_bounce_address", NO_SUCH)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec
 
 from sqlalchemy import Engine, delete, func
 from sqlalchemy.exc import IntegrityError
@@ -42,6 +44,7 @@ from pbem.storage.store import id_of, lock_game, seats_of
 from pbem.takeback import consent
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 # Spec (issue 14): rate-limit by address and by seat; answers are limited further, so
 # that a mail loop with a machine that ignores Auto-Submitted stops quickly. An address and
 # a seat are charged only for mail whose From is the seat's player (issue 30): a stranger
@@ -183,6 +186,19 @@ def _answer(
     tell.carry_out(session)
 
 
+def counted(verdict_of: Callable[P, Verdict]) -> Callable[P, Verdict]:
+    """`verdict_of` with each verdict counted, once its transaction (if any) is over."""
+
+    @wraps(verdict_of)
+    def count(*args: P.args, **kwargs: P.kwargs) -> Verdict:
+        verdict = verdict_of(*args, **kwargs)
+        metrics.inbound_verdict(verdict.status, verdict.reason)
+        return verdict
+
+    return count
+
+
+@counted
 def receive(
     engine: Engine,
     site: Any,
@@ -196,22 +212,6 @@ def receive(
     """Handle one mail to one reply address; never raises for anything the sender controls.
 
     `client` is the SMTP client's address, which unverified mail is limited by."""
-    verdict = _verdict(engine, site, envelope_from, rcpt, raw, now, max_bytes, client)
-    metrics.inbound_verdict(verdict.status, verdict.reason)  # after its transaction, if any
-    return verdict
-
-
-def _verdict(
-    engine: Engine,
-    site: Any,
-    envelope_from: str,
-    rcpt: str,
-    raw: bytes,
-    now: datetime,
-    max_bytes: int,
-    client: str,
-) -> Verdict:
-    """receive's verdict, counted by it."""
     reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
     if reply is None:
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")

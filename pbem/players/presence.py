@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Engine, Integer, bindparam, delete, or_, tuple_, update
 
@@ -37,6 +38,11 @@ def looking(seat: Seat, now: datetime) -> bool:
     return seat.seen_at is not None and seat.seen_at > now - LOOKING
 
 
+def _of_seat(table: Any, game_id: int, seat_no: int) -> tuple[Any, Any]:
+    """The conditions that pick one seat's rows of `table` (seats, outbox)."""
+    return table.c.game_id == game_id, table.c.seat == seat_no
+
+
 def stale(seen_at: datetime | None, now: datetime) -> bool:
     """Whether a seat last seen at `seen_at` is to be marked seen again now."""
     return seen_at is None or seen_at <= now - SEEN_EVERY
@@ -54,8 +60,7 @@ def mark_seen(
         session.execute(
             update(_SEATS)
             .where(
-                _SEATS.c.game_id == game_id,
-                _SEATS.c.seat == seat_no,
+                *_of_seat(_SEATS, game_id, seat_no),
                 or_(_SEATS.c.seen_at.is_(None), _SEATS.c.seen_at <= now - SEEN_EVERY),
             )
             .values(seen_at=now)
@@ -87,8 +92,7 @@ def mark_away(engine: Engine, game_id: int, seat_no: int, now: datetime) -> None
         session.execute(
             update(_SEATS)
             .where(
-                _SEATS.c.game_id == game_id,
-                _SEATS.c.seat == seat_no,
+                *_of_seat(_SEATS, game_id, seat_no),
                 _SEATS.c.seen_at.is_not(None),
             )
             .values(seen_at=None)
@@ -96,8 +100,7 @@ def mark_away(engine: Engine, game_id: int, seat_no: int, now: datetime) -> None
         session.execute(
             update(_OUTBOX)
             .where(
-                _OUTBOX.c.game_id == game_id,
-                _OUTBOX.c.seat == seat_no,
+                *_of_seat(_OUTBOX, game_id, seat_no),
                 _OUTBOX.c.event == "your_turn",
                 _OUTBOX.c.sent_at.is_(None),
                 _OUTBOX.c.next_attempt_at > now,

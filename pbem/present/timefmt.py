@@ -32,6 +32,14 @@ def valid_zone(name: str) -> bool:
     return name in zones()
 
 
+def zone_or_utc(tz: str) -> ZoneInfo:
+    """The time zone named `tz`, or UTC when there is none by that name."""
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
 def format_when(moment: datetime | None, tz: str, lang: str) -> str:
     """An absolute date and time in the zone, e.g. "Thursday 5 March 2026, 14:00 (Europe/Paris)".
 
@@ -40,27 +48,21 @@ def format_when(moment: datetime | None, tz: str, lang: str) -> str:
     """
     if moment is None:
         return ""
-    try:
-        zone = ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone, tz = ZoneInfo("UTC"), "UTC"
+    zone = zone_or_utc(tz)
     local = moment.astimezone(zone)
     if local.day == 1:
         pattern = ptr(lang, "date on the first of the month", "EEEE d MMMM y, HH:mm")
     else:
         pattern = tr(lang, "EEEE d MMMM y, HH:mm")
     when = format_datetime(local, pattern, tzinfo=zone, locale=lang)
-    return tr(lang, "%(when)s (%(zone)s)", when=when, zone=tz)
+    return tr(lang, "%(when)s (%(zone)s)", when=when, zone=zone.key)
 
 
 def format_day(moment: datetime | None, tz: str, lang: str) -> str:
     """A day in words in the zone, without the year or the time, e.g. "Tuesday 3 March"."""
     if moment is None:
         return ""
-    try:
-        zone = ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
+    zone = zone_or_utc(tz)
     local = moment.astimezone(zone)
     if local.day == 1:
         pattern = ptr(lang, "day on the first of the month", "EEEE d MMMM")
@@ -73,10 +75,7 @@ def format_short(moment: datetime | None, tz: str, lang: str) -> str:
     """A short date and time in the zone for a mail's first line, e.g. "Fri 4 Dec, 07:14"."""
     if moment is None:
         return ""
-    try:
-        zone = ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
+    zone = zone_or_utc(tz)
     pattern = tr(lang, "EEE d MMM, HH:mm")
     return format_datetime(moment.astimezone(zone), pattern, tzinfo=zone, locale=lang)
 

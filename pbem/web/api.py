@@ -9,9 +9,12 @@ at /api/v1/openapi.json describes them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any, NoReturn
 
 from flask import Blueprint, abort, g, jsonify, request
+from sqlmodel import Session
 from werkzeug.wrappers import Response
 
 from pbem import moves
@@ -19,7 +22,7 @@ from pbem.bounces.state import states
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
-from pbem.models import Game, Note, Player
+from pbem.models import Game, Note, Player, Seat
 from pbem.opentables.queries import open_tables
 from pbem.plans import seat_orders, seat_plans
 from pbem.plans.play_orders import keep_orders
@@ -345,72 +348,83 @@ def is_api() -> bool:
 @bp.get("/seat/<token>/plan")
 def plan(token: str) -> Response:
     """The seat's own plan ahead, and the other's moves a plan may name now."""
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token)
-        return jsonify(seat_plans.plan_json(game, table[seat_no][0]))
+    return _ahead(token, seat_plans.plan_json)
 
 
 @bp.put("/seat/<token>/plan")
 def put_plan(token: str) -> tuple[Response, int] | Response:
     """Keep a plan ahead in place of the seat's (checked as it is made; [] drops it)."""
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token)
-        lang = _lang(table, seat_no)
-        names = [s.name for s, _, _ in table]
-    read = json_body(PlanRequest, lang)
-    tree = [branch.model_dump(by_alias=True) for branch in read.plan]
-    try:
-        with write_session(engine()) as session:
-            seat_plans.set_plan(session, game.id or 0, seat_no, tree, now())
-    except GameError as exc:  # a plan the rules refuse: the catalogue says why
-        return error(400, "illegal", error_text(exc, lang, names))
-    except PlayError as exc:
-        return _refused(exc, lang)
-    return plan(token)
+
+    def keep(session: Session, game_id: int, seat: int, read: PlanRequest, at: datetime) -> None:
+        tree = [branch.model_dump(by_alias=True) for branch in read.plan]
+        seat_plans.set_plan(session, game_id, seat, tree, at)
+
+    return _keep(token, PlanRequest, keep, plan)
 
 
 @bp.delete("/seat/<token>/plan")
 def delete_plan(token: str) -> Response:
     """Drop the seat's plan ahead: nothing is played ahead for it any more."""
-    with read_session(engine()) as session:
-        game, _, seat_no = open_seat(session, token)
-    with write_session(engine()) as session:
-        seat_plans.clear_plan(session, game.id or 0, seat_no)
+    _drop(token, seat_plans.clear_plan)
     return plan(token)
 
 
 @bp.get("/seat/<token>/standing")
 def orders(token: str) -> Response:
     """The seat's own standing orders (Fantasy Business)."""
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token)
-        return jsonify(seat_orders.standing_json(game, table[seat_no][0]))
+    return _ahead(token, seat_orders.standing_json)
 
 
 @bp.put("/seat/<token>/standing")
 def put_orders(token: str) -> tuple[Response, int] | Response:
     """Keep standing orders in place of the seat's; a move they decide now is played."""
-    moment = now()
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token, moment)
-        lang = _lang(table, seat_no)
-        names = [s.name for s, _, _ in table]
-    read = json_body(StandingRequest, lang)
-    try:
-        with write_session(engine()) as session:
-            keep_orders(session, site(), game.id or 0, seat_no, read.model_dump(), moment)
-    except GameError as exc:  # orders the rules refuse: the catalogue says why
-        return error(400, "illegal", error_text(exc, lang, names))
-    except PlayError as exc:
-        return _refused(exc, lang)
-    return orders(token)
+
+    def keep(
+        session: Session, game_id: int, seat: int, read: StandingRequest, at: datetime
+    ) -> None:
+        keep_orders(session, site(), game_id, seat, read.model_dump(), at)
+
+    return _keep(token, StandingRequest, keep, orders)
 
 
 @bp.delete("/seat/<token>/standing")
 def delete_orders(token: str) -> Response:
     """Cancel the seat's standing orders: its input is waited for again."""
+    _drop(token, seat_orders.cancel_orders)
+    return orders(token)
+
+
+def _ahead(token: str, shown: Callable[[Game, Seat], dict[str, Any]]) -> Response:
+    """What the seat keeps ahead (its plan, its standing orders), as `shown` gives it."""
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token)
+        return jsonify(shown(game, table[seat_no][0]))
+
+
+def _keep(
+    token: str, model: type[Body], keep: Callable[..., None], kept: Callable[[str], Response]
+) -> tuple[Response, int] | Response:
+    """The seat's body read as `model` and kept by `keep` (a plan ahead, standing orders),
+    then the seat's answer as `kept` gives it; what the rules refuse is a 400 saying why."""
+    moment = now()
+    with read_session(engine()) as session:
+        game, table, seat_no = open_seat(session, token, moment)
+        lang = _lang(table, seat_no)
+        names = [s.name for s, _, _ in table]
+    read = json_body(model, lang)
+    try:
+        with write_session(engine()) as session:
+            keep(session, game.id or 0, seat_no, read, moment)
+    except GameError as exc:  # what the rules refuse: the catalogue says why
+        return error(400, "illegal", error_text(exc, lang, names))
+    except PlayError as exc:
+        return _refused(exc, lang)
+    return kept(token)
+
+
+def _drop(token: str, drop: Callable[[Session, int, int], None]) -> None:
+    """Drop what the seat keeps ahead (its plan, its standing orders) as `drop` does."""
     with read_session(engine()) as session:
         game, _, seat_no = open_seat(session, token)
     with write_session(engine()) as session:
-        seat_orders.cancel_orders(session, game.id or 0, seat_no)
-    return orders(token)
+        drop(session, game.id or 0, seat_no)

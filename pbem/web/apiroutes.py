@@ -30,6 +30,8 @@ from pbem.web.apimodels import (
     View,
 )
 
+# Route.refusals adds the statuses each kind of route gives: ANY to every route, LINK to
+# a route by a link, BODY to a route that reads a body.
 # Every request's body is bounded (pbem.web.bodies): a chunked one past the limit gets
 # 413 on any method, and any path answers 405 for a method it does not take.
 ANY = (405, 413)
@@ -54,10 +56,20 @@ class Route:
     summary: str
     answer: type[BaseModel]
     answered: str
-    refusals: tuple[int, ...]
+    own: tuple[int, ...] = ()  # its refusals beyond those its kind gives (see refusals)
     body: type[BaseModel] | None = None
-    token: bool = True
     query: tuple[dict[str, Any], ...] = ()  # the route's query parameters, if any
+
+    @property
+    def token(self) -> bool:
+        """Whether the route opens a link: its path holds the token."""
+        return "{token}" in self.path
+
+    @property
+    def refusals(self) -> tuple[int, ...]:
+        """Every status it refuses with: its own, and ANY, LINK and BODY where they apply."""
+        kind = (*ANY, *(LINK if self.token else ()), *(BODY if self.body else ()))
+        return tuple(sorted({*self.own, *kind}))
 
 
 # The routes by a seat's link (/api/v1/seat/<token>), as its /p/<token> pages have them.
@@ -69,7 +81,6 @@ SEAT_ROUTES = (
         "A seat's view, legal moves, deadlines and turn token",
         View,
         "The game as this seat may see it",
-        (*LINK, *ANY),
     ),
     Route(
         "post",
@@ -78,7 +89,7 @@ SEAT_ROUTES = (
         "Play a move for the turn it names",
         View,
         "The move is played: the new view",
-        (*BODY, 409, *LINK, *ANY),
+        (409,),
         body=MoveRequest,
     ),
     Route(
@@ -88,7 +99,6 @@ SEAT_ROUTES = (
         "Change the seat's player's settings (automatic vacation), for all their games",
         Settings,
         "The settings as they now stand",
-        (*BODY, *LINK, *ANY),
         body=SettingsRequest,
     ),
     Route(
@@ -98,7 +108,6 @@ SEAT_ROUTES = (
         "Start a vacation of some days from now: the clocks stand still in all the player's games",
         Vacation,
         "The vacation is under way",
-        (*BODY, *LINK, *ANY),
         body=VacationRequest,
     ),
     Route(
@@ -108,7 +117,7 @@ SEAT_ROUTES = (
         "End the vacation under way: the clocks run again and the unused days return",
         Vacation,
         "The vacation is over",
-        (400, 403, *LINK, *ANY),
+        (400, 403),
     ),
     Route(
         "post",
@@ -117,7 +126,7 @@ SEAT_ROUTES = (
         "Leave the game: a computer plays the seat from now on; the result stays the player's",
         View,
         "The seat is left (again: nothing more): the seat's view",
-        (403, 409, *LINK, *ANY),
+        (403, 409),
     ),
     Route(
         "get",
@@ -126,7 +135,6 @@ SEAT_ROUTES = (
         "The game's log as this seat may keep it (the page's export.json)",
         Export,
         "While it runs, what the seat was told of each move; once over, the moves and seed",
-        (*LINK, *ANY),
     ),
     Route(
         "get",
@@ -135,7 +143,6 @@ SEAT_ROUTES = (
         "The seat's private notes on the game (no one else reads them)",
         Notes,
         "The seat's notes",
-        (*LINK, *ANY),
     ),
     Route(
         "put",
@@ -144,7 +151,6 @@ SEAT_ROUTES = (
         "Replace the seat's private notes (an empty text clears them)",
         Notes,
         "The notes are kept",
-        (*BODY, *LINK, *ANY),
         body=NotesRequest,
     ),
     Route(
@@ -154,7 +160,6 @@ SEAT_ROUTES = (
         "The seat's own plan ahead (conditional moves) and the moves it may name",
         Plan,
         "The plan, secret to this seat",
-        (*LINK, *ANY),
     ),
     Route(
         "put",
@@ -163,7 +168,7 @@ SEAT_ROUTES = (
         "Keep a plan ahead (their move -> my answer, two levels at most); [] drops it",
         Plan,
         "The plan is kept: the plan as kept",
-        (*BODY, 409, *LINK, *ANY),
+        (409,),
         body=PlanRequest,
     ),
     Route(
@@ -173,7 +178,7 @@ SEAT_ROUTES = (
         "Drop the seat's plan ahead",
         Plan,
         "The plan is dropped",
-        (403, *LINK, *ANY),
+        (403,),
     ),
     Route(
         "get",
@@ -182,7 +187,6 @@ SEAT_ROUTES = (
         "The seat's own standing orders (Fantasy Business)",
         Standing,
         "The orders, secret to this seat",
-        (*LINK, *ANY),
     ),
     Route(
         "put",
@@ -191,7 +195,7 @@ SEAT_ROUTES = (
         "Keep standing orders: pass on every lot above N, price each article at its base",
         Standing,
         "The orders are kept (a move they decide now is played at once)",
-        (*BODY, 409, *LINK, *ANY),
+        (409,),
         body=StandingRequest,
     ),
     Route(
@@ -201,7 +205,7 @@ SEAT_ROUTES = (
         "Cancel the seat's standing orders",
         Standing,
         "The orders are cancelled",
-        (403, *LINK, *ANY),
+        (403,),
     ),
     Route(
         "post",
@@ -210,7 +214,7 @@ SEAT_ROUTES = (
         "Ask the next player to let this seat take back its last move (no body needed)",
         View,
         "The request waits for the next player's answer: the view",
-        (403, 409, *LINK, *ANY),
+        (403, 409),
     ),
     Route(
         "post",
@@ -219,7 +223,7 @@ SEAT_ROUTES = (
         "Allow or refuse the take back this seat is asked for",
         View,
         "Answered (allowed: the move is taken back): the new view",
-        (*BODY, 409, *LINK, *ANY),
+        (409,),
         body=TakeBackAnswer,
     ),
 )

@@ -22,7 +22,7 @@ from pbem.web.apimodels import (
     PlayerRatings,
     View,
 )
-from pbem.web.apiroutes import ANY, BODY, LINK, SIGNED, Route
+from pbem.web.apiroutes import SIGNED, Route
 
 SITE_ROUTES = (
     Route(
@@ -32,7 +32,6 @@ SITE_ROUTES = (
         "The onlooker's view: no hand, no secret",
         View,
         "The game as an onlooker may see it",
-        (*LINK, *ANY),
     ),
     Route(
         "get",
@@ -41,8 +40,7 @@ SITE_ROUTES = (
         "A player's name and ratings per game kind (404 when their page is private)",
         PlayerRatings,
         "The player's public facts",
-        (404, 503, *ANY),
-        token=False,
+        (404, 503),
     ),
     Route(
         "get",
@@ -51,8 +49,7 @@ SITE_ROUTES = (
         "The open tables: games waiting for players, newest first",
         OpenTables,
         "A page of the open tables (filtered by game and language)",
-        (400, 503, *ANY),
-        token=False,
+        (400, 503),
         query=(
             {
                 "name": "game",
@@ -86,7 +83,6 @@ SITE_ROUTES = (
         League,
         "The league: names, results, whose move, rounds played of all, each game's clock;"
         " nothing hidden",
-        (*LINK, *ANY),
     ),
     Route(
         "get",
@@ -95,8 +91,6 @@ SITE_ROUTES = (
         "This document",
         Document,
         "The OpenAPI document of this API",
-        ANY,
-        token=False,
     ),
     Route(
         "put",
@@ -106,8 +100,7 @@ SITE_ROUTES = (
         "messages hidden",
         Blocked,
         "The block stands (again: nothing more)",
-        (400, 403, 404, *SIGNED, *ANY),
-        token=False,
+        (400, 403, 404, *SIGNED),
     ),
     Route(
         "delete",
@@ -116,8 +109,7 @@ SITE_ROUTES = (
         "The signed-in player lifts their block of this one",
         Blocked,
         "No block stands",
-        (403, 404, *SIGNED, *ANY),
-        token=False,
+        (403, 404, *SIGNED),
     ),
     Route(
         "post",
@@ -126,9 +118,8 @@ SITE_ROUTES = (
         "The signed-in player takes a seat at an open table (the game starts when it is full)",
         Seated,
         "The seat taken, with its link",
-        (*BODY, 404, 409, 429, *SIGNED, *ANY),
+        (404, 409, 429, *SIGNED),
         body=JoinRequest,
-        token=False,
     ),
     Route(
         "post",
@@ -137,9 +128,8 @@ SITE_ROUTES = (
         "The signed-in player posts an open table, as the open tables page's form does",
         Seated,
         "The table is posted: the poster's seat, with its link",
-        (*BODY, 429, *SIGNED, *ANY),
+        (429, *SIGNED),
         body=OpenTableRequest,
-        token=False,
     ),
     Route(
         "delete",
@@ -148,8 +138,7 @@ SITE_ROUTES = (
         "The signed-in player calls off an open table of theirs (another's: 404)",
         Withdrawn,
         "The table is called off: everyone seated at it is told",
-        (403, 404, 409, *SIGNED, *ANY),
-        token=False,
+        (403, 404, 409, *SIGNED),
     ),
     Route(
         "post",
@@ -158,9 +147,8 @@ SITE_ROUTES = (
         "The signed-in player makes a league, as the new-league page's form does",
         NewLeague,
         "The league is made and its invitations mailed: its key and the league",
-        (*BODY, 429, *SIGNED, *ANY),
+        (429, *SIGNED),
         body=LeagueRequest,
-        token=False,
     ),
     Route(
         "post",
@@ -169,7 +157,7 @@ SITE_ROUTES = (
         "The signed-in player joins a league by its key (open, or one they are invited to)",
         League,
         "The league as it now stands (it starts once full)",
-        (*BODY, 401, 409, *LINK, *ANY),
+        (401, 409),
         body=JoinRequest,
     ),
     Route(
@@ -179,7 +167,7 @@ SITE_ROUTES = (
         "The signed-in player leaves a league: after its start, the computer plays their games",
         League,
         "The league as it now stands (not a member: nothing more)",
-        (*BODY, 401, *LINK, *ANY),
+        (401,),
         body=EmptyRequest,
     ),
     Route(
@@ -189,8 +177,7 @@ SITE_ROUTES = (
         "The signed-in player's standing seeks",
         Seeks,
         "The seeks, oldest first",
-        (*SIGNED, *ANY),
-        token=False,
+        SIGNED,
     ),
     Route(
         "post",
@@ -199,9 +186,8 @@ SITE_ROUTES = (
         "Keep a standing seek: a fitting open table seats the player at once",
         Seeks,
         "The seeks, and the seat taken at once if one fitted",
-        (*BODY, 429, *SIGNED, *ANY),
+        (429, *SIGNED),
         body=SeekRequest,
-        token=False,
     ),
     Route(
         "delete",
@@ -210,7 +196,6 @@ SITE_ROUTES = (
         "Remove one of the signed-in player's seeks",
         Seeks,
         "The seeks left",
-        (403, 404, *SIGNED, *ANY),
-        token=False,
+        (403, 404, *SIGNED),
     ),
 )

@@ -73,9 +73,20 @@ def _page(
         )
 
 
-def error_page(token: str, game_id: int, seat_no: int, exc: PlayError) -> tuple[str, int]:
-    """The seat's page with the error a request on it ended in."""
-    return _page(token, game_id, seat_no, status=exc.status, error=exc)
+def _game_of(token: str) -> Game:
+    """The game of a seat's link, read for a page that asks before an act."""
+    game_id, _ = seat_from(token)
+    with read_session(engine()) as session:
+        game = session.get(Game, game_id)
+    assert game is not None
+    return game
+
+
+def error_page(
+    token: str, game_id: int, seat_no: int, exc: PlayError, **extra: Any
+) -> tuple[str, int]:
+    """The seat's page with the error a request on it ended in (and what `extra` adds)."""
+    return _page(token, game_id, seat_no, status=exc.status, error=exc, **extra)
 
 
 def _render_page(
@@ -409,7 +420,7 @@ def _lobby_action(token: str, action: Any) -> Response | tuple[str, int]:
         with write_session(engine()) as session:
             action(session, site(), game_id, seat_no, now())
     except PlayError as exc:
-        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+        return error_page(token, game_id, seat_no, exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
 
 
@@ -428,11 +439,7 @@ def decline(token: str) -> Response | tuple[str, int]:
 @bp.get("/p/<token>/cancel")
 def cancel_page(token: str) -> tuple[str, int]:
     """Ask before calling the game off: it cannot be undone."""
-    game_id, seat_no = seat_from(token)
-    with read_session(engine()) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        title = game_title(game, g.lang)
+    title = game_title(_game_of(token), g.lang)
     return render_template("game/cancel.html", token=token, title=title), 200
 
 
@@ -460,7 +467,7 @@ def extend(token: str) -> Response | tuple[str, int]:
         with write_session(engine()) as session:
             account.add_time(session, game_id, seat_no, extra.seat, extra.days)
     except PlayError as exc:
-        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+        return error_page(token, game_id, seat_no, exc)
     return redirect(url_for("game.seat_page", token=token), code=303)
 
 
@@ -473,12 +480,11 @@ def talk_post(token: str) -> Response | tuple[str, int]:
         with write_session(engine()) as session:
             talk.post(session, game_id, seat_no, message, now())
     except PlayError as exc:
-        return _page(
+        return error_page(
             token,
             game_id,
             seat_no,
-            status=exc.status,
-            error=exc,
+            exc,
             draft=request.form.get("text", "")[:TALK_MAX],
         )
     return redirect(url_for("game.seat_page", token=token, _anchor="talk"), code=303)
@@ -519,7 +525,7 @@ def move(token: str) -> Response | tuple[str, int]:
         why = error_text(exc, _seat_lang(table, seat_no), names)
         return _page(token, id_of(game), seat_no, status=400, move_error=why)
     except PlayError as exc:
-        return _page(token, id_of(game), seat_no, status=exc.status, error=exc)
+        return error_page(token, id_of(game), seat_no, exc)
     done = redirect(url_for("game.seat_page", token=token, done=1), code=303)
     drafts.drop(done, token)
     return done
@@ -553,23 +559,19 @@ def rematch(token: str) -> Response | tuple[str, int]:
             ).one()
             link = urlsplit(site().seat_url(mine)).path
     except PlayError as exc:
-        return _page(token, game_id, seat_no, status=exc.status, error=exc)
+        return error_page(token, game_id, seat_no, exc)
     return redirect(link, code=303)
 
 
 @bp.get("/p/<token>/leave")
 def leave_page(token: str) -> tuple[str, int]:
     """Ask before leaving: leaving cannot be undone."""
-    game_id, seat_no = seat_from(token)
-    with read_session(engine()) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
-        title = game_title(game, g.lang)
-        # The game's takeover level takes the seat; with none chosen, the default one.
-        level = say(g.lang, f"lobby.level.{leaving_level(game)}")
-        rated = game.rated
+    game = _game_of(token)
+    title = game_title(game, g.lang)
+    # The game's takeover level takes the seat; with none chosen, the default one.
+    level = say(g.lang, f"lobby.level.{leaving_level(game)}")
     return render_template(
-        "game/leave.html", token=token, title=title, level=level, rated=rated
+        "game/leave.html", token=token, title=title, level=level, rated=game.rated
     ), 200
 
 

@@ -5,7 +5,8 @@ address). From a seat link (/p/<token>/mail) or signed in (/me/mail)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, g, redirect, render_template, request, url_for
@@ -153,19 +154,21 @@ def my_page() -> Any:
 @bp.post("/me/mail/test")
 def my_test() -> Any:
     """As seat_test, signed in."""
-    found = _signed_in()
-    if isinstance(found, Response):
-        return found
-    return _act(found, my_urls(), url_for("me.home"), "test")
+    return _my_act("test")
 
 
 @bp.post("/me/mail/address")
 def my_address() -> Any:
     """As seat_address, signed in."""
+    return _my_act("address")
+
+
+def _my_act(action: str) -> Any:
+    """_act for the signed-in player, from /me; without one, the way to sign in."""
     found = _signed_in()
     if isinstance(found, Response):
         return found
-    return _act(found, my_urls(), url_for("me.home"), "address")
+    return _act(found, my_urls(), url_for("me.home"), action)
 
 
 def _confirm_page(token: str, status: int = 200, **extra: Any) -> tuple[str, int]:
@@ -175,27 +178,30 @@ def _confirm_page(token: str, status: int = 200, **extra: Any) -> tuple[str, int
 @bp.get("/address/<token>")
 def confirm_page(token: str) -> tuple[str, int]:
     """The opened link shows a button: a GET changes nothing (mail scanners open links)."""
-    with read_session(engine()) as session:
-        try:
-            change = fix.read_link(session, site(), token, now())
-        except BadLink:
-            bad_link()
-        except PlayError as exc:
-            return _confirm_page(token, exc.status, error=exc)
-    if "lang" not in request.args:
-        g.lang = change.player.lang
-    return _confirm_page(token, name=change.player.name, email=change.email, done=change.done)
+
+    def read() -> fix.Change:
+        with read_session(engine()) as session:
+            return fix.read_link(session, site(), token, now())
+
+    return _confirm_shown(token, read)
 
 
 @bp.post("/address/<token>")
 def confirm(token: str) -> tuple[str, int]:
     """The button pressed: the player's address is the new one from now on."""
+    return _confirm_shown(
+        token, lambda: replace(fix.confirm(engine(), site(), token, now()), done=True)
+    )
+
+
+def _confirm_shown(token: str, change_of: Callable[[], fix.Change]) -> tuple[str, int]:
+    """The link's page for the change `change_of` reads or makes, or for its refusal."""
     try:
-        change = fix.confirm(engine(), site(), token, now())
+        change = change_of()
     except BadLink:
         bad_link()
     except PlayError as exc:
         return _confirm_page(token, exc.status, error=exc)
     if "lang" not in request.args:
         g.lang = change.player.lang
-    return _confirm_page(token, name=change.player.name, email=change.email, done=True)
+    return _confirm_page(token, name=change.player.name, email=change.email, done=change.done)

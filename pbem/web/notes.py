@@ -10,7 +10,7 @@ from pbem.players import notes
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.storage.db import write_session
 from pbem.web import engine, now
-from pbem.web.game import _page
+from pbem.web.game import error_page
 from pbem.web.seats import seat_from
 
 bp = Blueprint("notes", __name__)
@@ -29,12 +29,11 @@ def save_notes(token: str) -> Response | tuple[str, int]:
         if request.headers.get("X-Requested-With") == "fetch":
             return Response(status=exc.status)
         # The page again with what was typed (cut to the box's size), and why it was refused.
-        return _page(
+        return error_page(
             token,
             game_id,
             seat_no,
-            status=exc.status,
-            error=exc,
+            exc,
             notes_error=True,
             note_text=typed[:NOTE_MAX],
         )

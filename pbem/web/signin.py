@@ -101,18 +101,22 @@ def _link_page(token: str, status: int = 200, **extra: Any) -> tuple[str, int]:
     return render_template("signin/link.html", token=token, **extra), status
 
 
+def _refused(token: str, exc: Exception) -> tuple[str, int]:
+    """A link that cannot sign in: 404 for a wrong one, the link's page saying why (410)
+    for one used already or expired."""
+    if isinstance(exc, BadLink):
+        bad_link()
+    return _link_page(token, 410, problem="used" if isinstance(exc, signin.Used) else "expired")
+
+
 @bp.get("/signin/<token>")
 def link_page(token: str) -> tuple[str, int]:
     """The opened link shows a button: a GET changes nothing (mail scanners open links)."""
     with read_session(engine()) as db:
         try:
             row = signin.check(db, site(), token, now())
-        except BadLink:
-            bad_link()
-        except signin.Used:
-            return _link_page(token, 410, problem="used")
-        except signin.Expired:
-            return _link_page(token, 410, problem="expired")
+        except (BadLink, signin.Used, signin.Expired) as exc:
+            return _refused(token, exc)
         player = db.get(Player, row.player_id)
         if player is not None and "lang" not in request.args:
             g.lang = player.lang
@@ -128,12 +132,8 @@ def use(token: str) -> Response | tuple[str, int]:
             row = signin.use(db, site(), token, now())
             player_id, next_path = row.player_id, row.next_path
             generation = signin.generation(db, player_id)
-    except BadLink:
-        bad_link()
-    except signin.Used:
-        return _link_page(token, 410, problem="used")
-    except signin.Expired:
-        return _link_page(token, 410, problem="expired")
+    except (BadLink, signin.Used, signin.Expired) as exc:
+        return _refused(token, exc)
     if generation is None:
         bad_link()  # the player is gone
     open_session(player_id, generation)

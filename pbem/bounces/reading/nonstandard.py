@@ -17,7 +17,7 @@ from email.message import Message
 from flufl.bounce import all_failures
 
 from pbem.bounces.reading import mimeparts
-from pbem.bounces.reading.report import HARD, SOFT, Failure, Report
+from pbem.bounces.reading.report import HARD, SOFT, Failure, Report, worst
 from pbem.bounces.reading.standard import text_reason
 
 VIEW_LINES = 150  # lines of text flufl.bounce reads, in all parts together
@@ -75,16 +75,7 @@ def text_bounce(message: Message) -> Report | None:
         failures.append(Failure(recipient, kind, status, reason))
     if not failures:
         return None
-    worst = next((f for f in failures if f.kind == HARD), failures[0])
-    return Report(
-        worst.kind,
-        worst.status,
-        worst.reason,
-        recipients,
-        tuple(failures),
-        original_sender=_copy_sender(text),
-        read_as="text",
-    )
+    return worst(failures, recipients, _copy_sender(text), "text")
 
 
 def view(part: Message, budget: list[int]) -> Message:

@@ -35,3 +35,20 @@ class Report:
     feedback_type: str = ""
     original_sender: str = ""
     read_as: str = ""  # "dsn", "arf" or "text" (flufl.bounce)
+
+
+def worst(
+    failures: list[Failure], recipients: frozenset[str], original_sender: str, read_as: str
+) -> Report:
+    """The report of some failed recipients (one at least): the first hard failure's kind,
+    status and reason, else the first failure's."""
+    first = next((f for f in failures if f.kind == HARD), failures[0])
+    return Report(
+        first.kind,
+        first.status,
+        first.reason,
+        recipients,
+        tuple(failures),
+        original_sender=original_sender,
+        read_as=read_as,
+    )

@@ -16,6 +16,7 @@ from pbem.bounces.reading.report import (
     SOFT,
     Failure,
     Report,
+    worst,
 )
 
 # abuse: marked as spam; fraud: as phishing. Not not-spam (the opposite), virus (a scanner's
@@ -60,16 +61,8 @@ def dsn(message: Message, blocks: list[Block]) -> Report | None:
         failures.append(Failure(recipient, kind, status, reason))
     if not failures:
         return None
-    worst = next((f for f in failures if f.kind == HARD), failures[0])
-    return Report(
-        worst.kind,
-        worst.status,
-        worst.reason,
-        frozenset(f.recipient for f in failures) - {""},
-        tuple(failures),
-        original_sender=_returned_sender(message, blocks),
-        read_as="dsn",
-    )
+    recipients = frozenset(f.recipient for f in failures) - {""}
+    return worst(failures, recipients, _returned_sender(message, blocks), "dsn")
 
 
 def _returned_sender(message: Message, blocks: list[Block]) -> str:

@@ -203,10 +203,7 @@ def bid(state: State, seat: int, amount: Any) -> None:
         raise IllegalMove(_one("fb.bid_too_high", money), money=money)
     auction["bid"] = amount
     auction["bidder"] = seat
-    auction["log"].append([seat, amount])
-    event(state, "bid", seat=seat, amount=amount)
-    auction["turn"] = next_turn(auction, seat)
-    settle_open(state)
+    _logged(state, seat, amount, "bid", amount=amount)
 
 
 def pass_(state: State, seat: int) -> None:
@@ -217,8 +214,15 @@ def pass_(state: State, seat: int) -> None:
         unsold(state)
         return
     auction["in"].remove(seat)
-    auction["log"].append([seat, None])
-    event(state, "pass", seat=seat, auto=False)
+    _logged(state, seat, None, "pass", auto=False)
+
+
+def _logged(state: State, seat: int, amount: int | None, kind: str, /, **said: Any) -> None:
+    """An open auction's bid (`amount`) or pass (None) logged and told, then the turn moves
+    on; settle_open ends the auction when it is over."""
+    auction = state["auction"]
+    auction["log"].append([seat, amount])
+    event(state, kind, seat=seat, **said)
     auction["turn"] = next_turn(auction, seat)
     settle_open(state)
 
