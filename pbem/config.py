@@ -84,7 +84,7 @@ class Settings(BaseSettings):
 
     Read once when a process starts (load_settings); the comments are the operator's notes."""
 
-    # pbem doctor reads them with any key (pbem.watch.doctor.AnyKey): it has a line of its own.
+    # AnyKey reads them with any key, for what signs nothing.
     key_checked: ClassVar[bool] = True
     model_config = SettingsConfigDict(
         env_prefix="PBEM_", extra="forbid", validate_assignment=True, hide_input_in_errors=True
@@ -239,6 +239,13 @@ class Settings(BaseSettings):
                 " PBEM_DEBUG=1 only."
             )
         return self
+
+
+class AnyKey(Settings):
+    """The settings as every process reads them, any key taken: for pbem doctor (which reports
+    on the key on a line of its own) and a migration run outside `pbem migrate`."""
+
+    key_checked = False
 
 
 def weak_key(key: SecretStr) -> str:

@@ -25,6 +25,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from pbem.config import (
     MIN_SECRET_BYTES,
+    AnyKey,
     ConfigError,
     Settings,
     database_settings,
@@ -65,13 +66,6 @@ class Database:
     engine: Engine | None
     revision: str | None = None
     error: str = ""
-
-
-class AnyKey(Settings):
-    """The settings as every process reads them, any key taken: doctor reports on the key on
-    a line of its own, and on everything else too."""
-
-    key_checked = False
 
 
 class Doctor:

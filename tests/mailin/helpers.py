@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import select
 
+from pbem.config import settings_of
 from pbem.games import GAMES
 from pbem.models import Game, Outbox, Seat
 from pbem.players.reply_address import make_address
@@ -113,5 +114,5 @@ def reply_address(app: Any, game_id: int, seat_no: int) -> str:
         seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
     turn = GAMES[game.slug].turn_token(game.state, seat_no)
     site = app.extensions["pbem"]["site"]
-    domain = app.config["REPLY_DOMAIN"]
+    domain = settings_of(app).reply_domain
     return make_address(site.secret, domain, game_id, seat_no, turn, seat.link_key)
