@@ -10,9 +10,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 from urllib.parse import urlsplit
 
+from flask import Flask
 from pydantic import (
     BeforeValidator,
     Field,
@@ -23,9 +24,6 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
-
-if TYPE_CHECKING:
-    from flask import Flask
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
