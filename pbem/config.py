@@ -261,8 +261,8 @@ _WANTS = {
     "int_parsing": "a whole number",
     "int_from_float": "a whole number",
     "int_type": "a whole number",
-    "float_parsing": "a number",
-    "float_type": "a number",
+    "float_parsing": "a number of seconds",  # every float setting is a time in seconds
+    "float_type": "a number of seconds",
     "bool_parsing": "on or off (1, true, yes, on; 0, false, no, off)",
     "bool_type": "on or off (1, true, yes, on; 0, false, no, off)",
     "string_type": "text",
@@ -290,7 +290,7 @@ def _sentence(error: ErrorDetails) -> str:
         wants = f"one of {ctx['expected']}"
     elif kind in _BOUNDS:
         known = Settings.model_fields.get(field)
-        number = "a whole number" if known and known.annotation is int else "a number"
+        number = _WANTS["int_type" if known and known.annotation is int else "float_type"]
         limit = next(value for key, value in ctx.items() if key in ("ge", "gt", "le"))
         wants = f"{number} {_BOUNDS[kind]} {limit:g}"
     else:

@@ -121,9 +121,9 @@ def test_variables_are_read_as_what_they_say(bare: None, monkeypatch: pytest.Mon
     [
         ("SMTP_PORT", "abc", "PBEM_SMTP_PORT must be a whole number, not 'abc'."),
         ("SMTP_PORT", "70000", "PBEM_SMTP_PORT must be a whole number of at most 65535."),
-        ("SMTP_TIMEOUT", "ten", "PBEM_SMTP_TIMEOUT must be a number, not 'ten'."),
+        ("SMTP_TIMEOUT", "ten", "PBEM_SMTP_TIMEOUT must be a number of seconds, not 'ten'."),
         ("KEEP_DAYS", "-1", "PBEM_KEEP_DAYS must be a whole number of at least 0."),
-        ("READY_MAIL_AGE", "0", "PBEM_READY_MAIL_AGE must be a number above 0."),
+        ("READY_MAIL_AGE", "0", "PBEM_READY_MAIL_AGE must be a number of seconds above 0."),
         (
             "SMTP_SECURITY",
             "tls",
