@@ -53,6 +53,7 @@ from bench.instructions import commit, machine
 from bench.sweep import bad_plan, chunks, explain, short, wipe
 from pbem import create_app, moves, play
 from pbem.clock.scheduler import drain_outbox
+from pbem.config import settings_of
 from pbem.devservers import Postgres, pg_bin
 from pbem.games import GAMES
 from pbem.mailout.notify import queue_signin
@@ -123,7 +124,7 @@ def sample(scratch: Path) -> Sample:
             "CLOCK": lambda: clock[0],
         }
     )
-    migrate(app.config["DATABASE_URL"])
+    migrate(settings_of(app).database_url)
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
     invitees = [
         play.Invitee("Ana", "ana@example.org", "en"),

@@ -38,6 +38,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bench.throughput import make_games, make_site
+from pbem.config import load_settings
 from pbem.devservers import HOST, free_port
 from pbem.games import GAMES
 from pbem.mailout.mailer import SmtpBackend, build_message
@@ -123,14 +124,17 @@ def drain_copy(source: Path, scratch: Path, name: str, port: int, per_connection
     shutil.copy(source, target)
     url = f"sqlite:///{target}"
     engine = make_engine(url)
-    config = CONFIG | {
-        "SMTP_HOST": HOST,
-        "SMTP_PORT": port,
-        "SMTP_USER": "",
-        "SMTP_PASSWORD": "",
-        "SMTP_SECURITY": "none",
-        "SMTP_TIMEOUT": 30.0,
-    }
+    config = load_settings(
+        {"DEBUG": True, **CONFIG}
+        | {
+            "SMTP_HOST": HOST,
+            "SMTP_PORT": port,
+            "SMTP_USER": "",
+            "SMTP_PASSWORD": "",
+            "SMTP_SECURITY": "none",
+            "SMTP_TIMEOUT": 30.0,
+        }
+    )
     backend = SmtpBackend(config)
     backend.PER_CONNECTION = per_connection  # type: ignore[misc]
     stats: dict[str, float] = {}

@@ -29,6 +29,7 @@ import tempfile
 import timeit
 from datetime import UTC, datetime
 
+from pbem.config import load_settings
 from pbem.mailout.dkim import sign
 from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mailer import build_message
@@ -112,7 +113,9 @@ def main() -> None:
     args = parser.parse_args()
     row = turn_mail_row()
     if args.sign_only:  # one run under callgrind: `--count` signatures of one key
-        key = dkim_key(key_settings(args.sign_only, Path(args.keys)))
+        key = dkim_key(
+            load_settings({"DEBUG": True, **key_settings(args.sign_only, Path(args.keys))})
+        )
         data = build_message(row, "pbem@pbem.example.org", "pbem").data
         for _ in range(args.count):
             sign(data, key)  # type: ignore[arg-type]
@@ -122,7 +125,7 @@ def main() -> None:
     print(f"the mail: {len(data)} bytes; building it {build:.3f} ms")
     with tempfile.TemporaryDirectory() as folder:
         for kind in KINDS:
-            key = dkim_key(key_settings(kind, Path(folder)))
+            key = dkim_key(load_settings({"DEBUG": True, **key_settings(kind, Path(folder))}))
             assert key is not None
             cost = best(lambda key=key: sign(data, key), args.count, args.rounds)
             line = f"{kind:>9}: {cost:.3f} ms a signature, {cost / build:.0f}x building the mail"

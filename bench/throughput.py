@@ -613,7 +613,13 @@ def _sender_process(url: str, port: int, scratch: str, secret: str, stop: Any, r
     engine = make_engine(url)
     site = make_site(port)
     backend = FileBackend(str(Path(scratch) / "mail-sent"))
-    config = {"MAIL_FROM": "pbem@localhost", "MAIL_FROM_NAME": "pbem", "SENDER_BATCH": 50}
+    config: Any = {"MAIL_FROM": "pbem@localhost", "MAIL_FROM_NAME": "pbem", "SENDER_BATCH": 50}
+    try:
+        from pbem.config import load_settings
+    except ImportError:  # an older pbem, whose settings were a dict
+        pass
+    else:
+        config = load_settings({"DEBUG": True, **config})
     reply.send("ready")
 
     def backlog() -> None:
@@ -642,7 +648,7 @@ def _sender_process(url: str, port: int, scratch: str, secret: str, stop: Any, r
 
 
 def _drain(
-    engine: Any, site: Site, backend: FileBackend, config: dict[str, Any], stats: dict[str, float]
+    engine: Any, site: Site, backend: FileBackend, config: Any, stats: dict[str, float]
 ) -> None:
     """One pass of the sender; an older pbem (mail rendered in the request) only sends."""
     if "site" in inspect.signature(drain).parameters:

@@ -22,6 +22,7 @@ from typing import Any
 
 from bench import floor
 from bench.throughput import move_fields
+from pbem.config import settings_of
 
 SECRET = "bench-instructions-secret-key-0123456789"
 BASE_URL = "http://127.0.0.1:8000"
@@ -82,7 +83,9 @@ def drain_mail(app: Any, now: datetime) -> int:
     from pbem.mailout.sender import drain
 
     parts = app.extensions["pbem"]
-    done = drain(parts["engine"], parts["site"], SmtpBackend(app.config), app.config, now)
+    done = drain(
+        parts["engine"], parts["site"], SmtpBackend(settings_of(app)), settings_of(app), now
+    )
     return int(done["sent"])
 
 
@@ -93,7 +96,7 @@ def new_games(
     from pbem.players.links import make_token
 
     client = app.test_client()
-    db = sqlite3.connect(app.config["DATABASE_URL"].split("///", 1)[1])
+    db = sqlite3.connect(settings_of(app).database_url.split("///", 1)[1])
     (before,) = db.execute("SELECT count(*) FROM game").fetchone()
     for number in range(before, before + count):
         form = {"game": slug, "csrf": csrf_for(app, "")}
@@ -149,7 +152,7 @@ def form_of(slug: str, move: dict[str, Any]) -> dict[str, str]:
 def outbox_keep(app: Any, count: int, stagger: bool) -> None:
     """Leave `count` mails due, the oldest (the rest marked sent); staggered a minute apart
     after LATER when `stagger`, so that each drain finds one."""
-    db = sqlite3.connect(app.config["DATABASE_URL"].split("///", 1)[1])
+    db = sqlite3.connect(settings_of(app).database_url.split("///", 1)[1])
     rows = db.execute("SELECT id, next_attempt_at FROM outbox WHERE sent_at IS NULL ORDER BY id")
     pending = rows.fetchall()
     assert len(pending) >= count, (len(pending), count)

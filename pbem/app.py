@@ -14,13 +14,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.wrappers import Response
 
 from pbem.cli import register
-from pbem.config import (
-    check_config,
-    database_settings,
-    load_config,
-    thread_domain,
-    trusted_proxies,
-)
+from pbem.config import database_settings, load_settings, thread_domain
 from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mailer import make_templates
 from pbem.players.links import Site
@@ -89,6 +83,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# What a test's config may hold beside pbem's settings: Flask's TESTING, the clock it moves,
+# and catalogues of its own (a new language). The rest are settings (pbem.config.Settings).
+NO_SETTINGS = ("TESTING", "CLOCK", "TRANSLATIONS_DIRS")
+
+
 def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create the application; see pbem.create_app."""
     app = Flask(
@@ -97,31 +96,33 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(folder("static")),
         instance_path=str(Path.cwd() / "instance"),
     )
-    config = load_config(test_config)
-    check_config(config)
-    dkim_key(config)  # a bad DKIM key stops every process at start, naming the setting
-    app.config.update(config)
+    given = dict(test_config or {})
+    own = {key: given.pop(key) for key in NO_SETTINGS if key in given}
+    settings = load_settings(given)
+    dkim_key(settings)  # a bad DKIM key stops every process at start, naming the setting
+    # Flask's own keys: its session's signing key and debug mode are pbem's settings.
+    app.config.update(own, SECRET_KEY=settings.secret_key.get_secret_value(), DEBUG=settings.debug)
     # Signing in keeps the player in Flask's signed session cookie, 90 days on the device.
     app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=SESSION_DAYS)
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    app.config["SESSION_COOKIE_SECURE"] = config["BASE_URL"].startswith("https://")
+    app.config["SESSION_COOKIE_SECURE"] = settings.base_url.startswith("https://")
     app.config.setdefault("CLOCK", utcnow)
-    settings = database_settings(config)
-    engine = make_engine(config["DATABASE_URL"], settings)
+    database = database_settings(settings)
+    engine = make_engine(settings.database_url, database)
     # Every process is built here (gunicorn's workers, the clock, computer workers, inbound,
     # the commands): none runs over connections that fail after five uses of a statement.
-    refuse_unannounced_pooler(config["DATABASE_URL"], settings)
+    refuse_unannounced_pooler(settings.database_url, database)
     site = Site(
-        secret=config["SECRET_KEY"],
-        base_url=config["BASE_URL"],
-        mail_templates=make_templates(reload=bool(config["DEBUG"])),
-        domain=thread_domain(config),
-        reply_domain=config["REPLY_DOMAIN"],
-        turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),
-        operator_email=config["OPERATOR_EMAIL"],
+        secret=settings.secret_key.get_secret_value(),
+        base_url=settings.base_url,
+        mail_templates=make_templates(reload=settings.debug),
+        domain=thread_domain(settings),
+        reply_domain=settings.reply_domain,
+        turn_mail_delay=timedelta(seconds=settings.turn_mail_delay),
+        operator_email=settings.operator_email,
     )
-    app.extensions["pbem"] = {"engine": engine, "site": site}
-    trusted = trusted_proxies(config)
+    app.extensions["pbem"] = {"engine": engine, "site": site, "settings": settings}
+    trusted = settings.trusted_proxies
     if trusted:
         # Off: no header is read, exactly as without a proxy.
         app.wsgi_app = TrustedProxies(app.wsgi_app, trusted)  # type: ignore[method-assign]
@@ -149,14 +150,14 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(apileagues.bp)
     app.register_blueprint(opentables.bp)
     app.register_blueprint(leagues.bp)
-    if config["MAIL_BACKEND"] == "file":
-        if config["DEBUG"]:
+    if settings.mail_backend == "file":
+        if settings.debug:
             # The mailbox shows every player's links: only for local use.
             app.register_blueprint(devmail.bp)
         else:
-            app_log.warning(FILE_MAIL_WARNING, config["MAIL_DIR"])
+            app_log.warning(FILE_MAIL_WARNING, settings.mail_dir)
 
-    base = urlsplit(config["BASE_URL"])
+    base = urlsplit(settings.base_url)
     headers = dict(SECURITY_HEADERS)
     if base.scheme == "https":
         headers["Strict-Transport-Security"] = HSTS
@@ -166,7 +167,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         for name, value in headers.items():
             response.headers.setdefault(name, value)
         # Read per answer: `pbem serve` points PBEM_LIVE_URL at its own live port.
-        streams = connect_sources(live_base(app.config))
+        streams = connect_sources(live_base(settings))
         if streams != "'self'":
             policy = response.headers["Content-Security-Policy"]
             response.headers["Content-Security-Policy"] = f"{policy}; connect-src {streams}"
@@ -184,9 +185,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         return response
 
     # Catalogues: translations/ plus any directories a test config adds (a new language).
-    set_directories(config.get("TRANSLATIONS_DIRS", ()))
+    set_directories(own.get("TRANSLATIONS_DIRS", ()))
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(
-        str(d) for d in (*config.get("TRANSLATIONS_DIRS", ()), folder("translations"))
+        str(d) for d in (*own.get("TRANSLATIONS_DIRS", ()), folder("translations"))
     )
     Babel(app, locale_selector=_select_locale, configure_jinja=False)
     install_jinja(app.jinja_env)

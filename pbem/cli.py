@@ -29,7 +29,7 @@ from pbem.clock.scheduler import (
     sweep_due,
 )
 from pbem.clock.workers import run_computers
-from pbem.config import DEFAULTS, ConfigError, start_logging
+from pbem.config import ConfigError, Settings, settings_of, start_logging
 from pbem.errors import PlayError
 from pbem.games import GAMES, fairdeal
 from pbem.games.message import Message
@@ -65,7 +65,7 @@ def _app() -> Flask:
 def migrate_command() -> None:
     """Apply the database migrations."""
     site = current_app.extensions["pbem"]["site"]
-    run_migrations(current_app.config["DATABASE_URL"], thread_domain=site.domain)
+    run_migrations(settings_of(current_app).database_url, thread_domain=site.domain)
     click.echo("Database is up to date.")
 
 
@@ -79,7 +79,8 @@ def serve_command(host: str, port: int, live_port: int | None) -> None:
     use."""
     start_logging()
     app = _app()
-    run_migrations(app.config["DATABASE_URL"], thread_domain=app.extensions["pbem"]["site"].domain)
+    settings, site = settings_of(app), app.extensions["pbem"]["site"]
+    run_migrations(settings.database_url, thread_domain=site.domain)
     scheduler = make_scheduler(app, blocking=False)
     scheduler.start()
     streams = _live_beside(app, host, live_port or port + 1)
@@ -99,7 +100,8 @@ def serve_command(host: str, port: int, live_port: int | None) -> None:
 def _live_beside(app: Flask, host: str, port: int) -> InThread | None:
     """The live pages' streams in a thread on `port`, the pages pointed at them; none when
     PBEM_LIVE_URL is off or names a `pbem live` of its own."""
-    if app.config["LIVE_URL"] != DEFAULTS["LIVE_URL"]:
+    settings = settings_of(app)
+    if settings.live_url != Settings.model_fields["live_url"].default:
         return None
     try:
         streams = InThread(app, host, port).start()
@@ -107,8 +109,8 @@ def _live_beside(app: Flask, host: str, port: int) -> InThread | None:
         click.echo(f"No live streams (the pages poll instead): {exc}", err=True)
         return None
     # The page's host, as the links in mail name it (a host of 0.0.0.0 is no address).
-    name = urlsplit(app.config["BASE_URL"]).hostname or host
-    app.config["LIVE_URL"] = f"http://{name}:{port}/live/"
+    name = urlsplit(settings.base_url).hostname or host
+    settings.live_url = f"http://{name}:{port}/live/"
     return streams
 
 
@@ -120,8 +122,8 @@ def live_command(host: str | None, port: int | None) -> None:
     """Serve the live pages' streams (Server-Sent Events) for nginx's /live/."""
     start_logging()
     app = _app()
-    host = host or app.config["LIVE_HOST"]
-    port = port or int(app.config["LIVE_PORT"])
+    host = host or settings_of(app).live_host
+    port = port or settings_of(app).live_port
     click.echo(f"pbem live on http://{host}:{port}/live/")
     try:
         serve_live(app, host, port)
@@ -179,8 +181,8 @@ def send_mail_command() -> None:
 def prune_command() -> None:
     """Delete the sent mail, webhook deliveries and received mail past PBEM_KEEP_DAYS that
     nothing reads any more; drop the text of the sent mail kept."""
-    days = current_app.config["KEEP_DAYS"]
-    if float(days) <= 0:
+    days = settings_of(current_app).keep_days
+    if days <= 0:
         click.echo("PBEM_KEEP_DAYS is 0: everything is kept, nothing pruned.")
         return
     result = prune_old(_app(), since=None)  # the whole history, not the clock's last week
@@ -416,7 +418,7 @@ def verify_command(export: Any, lang: str) -> None:
 @with_appcontext
 def dkim_record_command() -> None:
     """Print the DNS TXT record that publishes the DKIM key pbem signs its mail with."""
-    key = dkim_key(current_app.config)  # checked when the app was made
+    key = dkim_key(settings_of(current_app))  # checked when the app was made
     if key is None:
         raise click.ClickException(
             "pbem does not sign its mail: set PBEM_DKIM_SELECTOR and PBEM_DKIM_KEY_FILE."

@@ -7,6 +7,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
+from pbem.config import settings_of
+
 SECRET_KEY = "test-secret-key-of-at-least-32-bytes"
 BASE_URL = "http://pbem.test"
 # PostgreSQL for the database tests when set (CI's second pass); SQLite files otherwise.
@@ -40,5 +44,11 @@ def app_settings(database_url: str, tmp_path: Path, **extra: Any) -> dict[str, A
 def process_env(app: Any, **extra: Any) -> dict[str, str]:
     """The PBEM_* variables that give a pbem process the settings of `app`; `extra` adds
     or overrides some (a process of its own may keep its mail elsewhere, say)."""
-    settings = {key: app.config[key] for key in PASSED_ON} | extra
-    return {f"PBEM_{key}": str(value) for key, value in settings.items()}
+    typed = settings_of(app)
+    settings = {key: getattr(typed, key.lower()) for key in PASSED_ON} | extra
+    return {f"PBEM_{key}": _text(value) for key, value in settings.items()}
+
+
+def _text(value: Any) -> str:
+    """A setting as a PBEM_* variable spells it (a secret's own text)."""
+    return value.get_secret_value() if isinstance(value, SecretStr) else str(value)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pbem import create_app
-from pbem.config import ConfigError
+from pbem.config import ConfigError, settings_of
 from pbem.models import Game
 from pbem.storage.db import write_session
 from tests.app import FormClient
@@ -51,8 +51,8 @@ def test_environment_overrides_defaults(monkeypatch: Any, database_url: str) -> 
     monkeypatch.setenv("PBEM_BASE_URL", "https://pbem.example.org")
     app = create_app({"DATABASE_URL": database_url})
     assert app.config["SECRET_KEY"] == "from-the-environment-" + "x" * 16
-    assert app.config["SMTP_PORT"] == 2525
-    assert app.config["BASE_URL"] == "https://pbem.example.org"
+    assert settings_of(app).smtp_port == 2525
+    assert settings_of(app).base_url == "https://pbem.example.org"
 
 
 def test_cli_new_game_list_and_log(app: Any, runner: Any, smtpd: Any, client: Any) -> None:

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import context, op
 
-from pbem.config import load_config, thread_domain
+from pbem.config import AnyKey, load_settings, thread_domain
 
 revision: str = "0027"
 down_revision: str | None = "0026"
@@ -41,7 +41,8 @@ def upgrade() -> None:
             sa.Column("thread", sqlmodel.sql.sqltypes.AutoString(length=200), nullable=True)
         )
     # `pbem migrate` passes the app's domain; otherwise (a bare migrate()) the environment's.
-    domain = context.config.attributes.get("thread_domain") or thread_domain(load_config())
+    domain = context.config.attributes.get("thread_domain")
+    domain = domain or thread_domain(load_settings(kind=AnyKey))
     op.execute(FROM_OLDEST_MAIL)
     op.execute(FROM_SETTING.bindparams(at=f"@{domain}>"))
 

@@ -20,6 +20,7 @@ from flask import Flask
 from pbem.clock.computer_play import sweep_computers
 from pbem.clock.league_sweeps import sweep_leagues
 from pbem.clock.sweeps import sweep
+from pbem.config import settings_of
 from pbem.counters import metrics
 from pbem.mailout.mailer import make_backend
 from pbem.mailout.sender import drain
@@ -68,14 +69,15 @@ def _drain_once(app: Flask) -> dict[str, int]:
     engine = app.extensions["pbem"]["engine"]
     site = app.extensions["pbem"]["site"]
     with metrics.JOB_SECONDS.labels("outbox").time():
-        return drain(engine, site, make_backend(app.config), app.config, app.config["CLOCK"]())
+        settings = settings_of(app)
+        return drain(engine, site, make_backend(settings), settings, app.config["CLOCK"]())
 
 
 def drain_webhooks(app: Flask) -> dict[str, int]:
     """Post the webhook events that are due now."""
     ext = app.extensions["pbem"]
     with metrics.JOB_SECONDS.labels("webhooks").time():
-        result = drain_hooks(ext["engine"], ext["site"], app.config, app.config["CLOCK"]())
+        result = drain_hooks(ext["engine"], ext["site"], ext["settings"], app.config["CLOCK"]())
     if any(result.values()):
         log.info("webhooks: %(sent)d sent, %(failed)d failed, %(disabled)d disabled", result)
     return result
@@ -85,8 +87,8 @@ def sweep_due(app: Flask) -> dict[str, int]:
     """Timeouts, reminders, digests, vacation ends, unstarted games and bounce reports that are
     due, then the mail they made."""
     engine = app.extensions["pbem"]["engine"]
-    site, days = app.extensions["pbem"]["site"], int(app.config["FORMING_DAYS"])
-    threshold = int(app.config["BOUNCE_THRESHOLD"])
+    site, settings = app.extensions["pbem"]["site"], settings_of(app)
+    days, threshold = settings.forming_days, settings.bounce_threshold
     with metrics.JOB_SECONDS.labels("sweep").time():  # its drain below is timed as one
         now = app.config["CLOCK"]()
         result = sweep(engine, site, now, forming_days=days, bounce_threshold=threshold)
@@ -99,15 +101,15 @@ def sweep_due(app: Flask) -> dict[str, int]:
 
 def computer_moves(app: Flask) -> int:
     """Make the computer moves due for the delay, then send the mail they made."""
-    engine, config = app.extensions["pbem"]["engine"], app.config
+    engine, settings = app.extensions["pbem"]["engine"], settings_of(app)
     with metrics.JOB_SECONDS.labels("computers").time():
         made = sweep_computers(
             engine,
             app.extensions["pbem"]["site"],
-            config["CLOCK"](),
-            timedelta(seconds=float(config["COMPUTER_DELAY"])),
-            int(config["COMPUTER_BATCH"]),
-            timedelta(seconds=float(config["COMPUTER_LEASE"])),
+            app.config["CLOCK"](),
+            timedelta(seconds=settings.computer_delay),
+            settings.computer_batch,
+            timedelta(seconds=settings.computer_lease),
         )
     if made:
         log.info("computer moves: %d", made)
@@ -122,7 +124,7 @@ def prune_old(app: Flask, since: timedelta | None = CATCH_UP) -> dict[str, int]:
     ext = app.extensions["pbem"]
     now = app.config["CLOCK"]()
     with metrics.JOB_SECONDS.labels("prune").time():
-        result = prune(ext["engine"], now, float(app.config["KEEP_DAYS"]), since=since)
+        result = prune(ext["engine"], now, ext["settings"].keep_days, since=since)
     if any(result.values()):
         log.info(
             "prune: deleted %(mails)d mails, %(webhooks)d webhooks, %(received)d received;"
@@ -160,24 +162,25 @@ def make_scheduler(app: Flask, blocking: bool) -> Any:
     scheduler = BlockingScheduler() if blocking else BackgroundScheduler(daemon=True)
     # `pbem clock` blocks on its scheduler; `pbem serve` runs it beside the web pages.
     beats.for_app(app, "clock" if blocking else "serve")
-    every = float(app.config["SWEEP_INTERVAL"])
+    settings = settings_of(app)
+    every = settings.sweep_interval
     # A job of its own, not a step of the sweep: a beat says the scheduler runs jobs, and a
     # sweep catching up after downtime does not make the clock look dead.
     _every(scheduler, app, beat, every, int(every) + 1, next_run_time=datetime.now(UTC))
-    interval = float(app.config["SENDER_INTERVAL"])
+    interval = settings.sender_interval
     # A first run at once, then every interval. (None here would mean "paused" to
     # APScheduler 3: the clock would then send mail only after each sweep.)
     _every(scheduler, app, drain_outbox, interval, 60, next_run_time=datetime.now(UTC))
     # Computer players move a few seconds after their turn comes, by this job or by
     # `pbem computers` workers (never in a web request); each seat claimed, each move in
     # its own transaction. PBEM_CLOCK_COMPUTERS=0 leaves them to the workers.
-    if app.config["CLOCK_COMPUTERS"]:
-        _every(scheduler, app, computer_moves, float(app.config["COMPUTER_INTERVAL"]), 60)
+    if settings.clock_computers:
+        _every(scheduler, app, computer_moves, settings.computer_interval, 60)
     # Webhooks have their own outbox and sender, so a slow chat server never delays mail.
     _every(scheduler, app, drain_webhooks, interval, 60)
     # The sweep finds due rows by indexed queries; a late or doubled run is harmless, and
     # after downtime the first run handles everything that fell due.
-    _every(scheduler, app, sweep_due, float(app.config["SWEEP_INTERVAL"]), 300, id="sweep")
+    _every(scheduler, app, sweep_due, settings.sweep_interval, 300, id="sweep")
     # Retention once a day, and some minutes after a start (a clock restarted every day
     # would otherwise never reach its first run), after the catching up that a start does.
     first = datetime.now(UTC) + timedelta(minutes=10)

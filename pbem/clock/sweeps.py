@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Engine, Update, update
 from sqlmodel import Session, col, select
 
-from pbem.config import DEFAULTS
+from pbem.config import Settings
 from pbem.games import GAMES
 from pbem.mailfix.score import sweep_bounces
 from pbem.mailin import receive
@@ -56,7 +56,7 @@ def sweep(
     now: datetime,
     batch: int = 100,
     forming_days: int = 14,
-    bounce_threshold: int = DEFAULTS["BOUNCE_THRESHOLD"],
+    bounce_threshold: int = Settings.model_fields["bounce_threshold"].default,
 ) -> dict[str, int]:
     """Handle everything due at `now`: timeouts first, then reminders, digests, vacation ends,
     the games that never started (called off after `forming_days`; 0: never), and the

@@ -14,6 +14,7 @@ import threading
 from flask import Flask
 
 from pbem.clock.scheduler import computer_moves
+from pbem.config import settings_of
 from pbem.watch import beats
 
 log = logging.getLogger(__name__)
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 
 def run_computers(app: Flask, stop: threading.Event) -> int:
     """Make the computer moves that fall due until `stop` is set: how many were made."""
-    interval = float(app.config["COMPUTER_INTERVAL"])
+    interval = settings_of(app).computer_interval
     heart = beats.for_app(app, "computers")
     made = 0
     while not stop.is_set():

@@ -22,7 +22,7 @@ import uvicorn
 from flask import Flask
 from starlette.applications import Starlette
 
-from pbem.config import ConfigError, trusted_proxies
+from pbem.config import ConfigError, Settings, settings_of
 from pbem.live.hub import Hub
 from pbem.live.streams import Live, routes
 from pbem.live.watch import Notices, mark_looking, poll_versions
@@ -39,39 +39,40 @@ POOLED = (
 )
 
 
-def listen_database(config: dict[str, Any]) -> str:
+def listen_database(settings: Settings) -> str:
     """Where the process LISTENs: PBEM_LIVE_DATABASE_URL, else PBEM_DATABASE_URL."""
-    return str(config.get("LIVE_DATABASE_URL") or config["DATABASE_URL"])
+    return settings.live_database_url or settings.database_url
 
 
-def refuse_pooler(config: dict[str, Any]) -> None:
+def refuse_pooler(settings: Settings) -> None:
     """ConfigError, with the reason, when the LISTEN address is a transaction pooler: the
     settings say so (the database URL named as pooled and no live URL of its own), or the
     probe of pbem.storage.pooler finds one."""
-    url = listen_database(config)
+    url = listen_database(settings)
     if not is_postgres(url):
         return
-    named = not config.get("LIVE_DATABASE_URL") and config["DATABASE_POOLER"] == "transaction"
+    own = bool(settings.live_database_url)
+    named = not own and settings.database_pooler == "transaction"
     if named or probe(url).pooled:
-        which = "PBEM_LIVE_DATABASE_URL" if config.get("LIVE_DATABASE_URL") else "PBEM_DATABASE_URL"
+        which = "PBEM_LIVE_DATABASE_URL" if own else "PBEM_DATABASE_URL"
         raise ConfigError(POOLED.format(url=which))
 
 
 def build(app: Flask) -> tuple[Starlette, Hub]:
     """The streams' ASGI app for the Flask app's settings, its watchers started with it;
     its hub."""
-    config = app.config
+    settings = settings_of(app)
     engine = app.extensions["pbem"]["engine"]
     hub = Hub()
     live = Live(
         hub,
         engine,
-        config["SECRET_KEY"],
-        trusted_proxies(config),
-        config["CLOCK"],
-        keepalive=float(config["LIVE_KEEPALIVE"]),
+        settings.secret_key.get_secret_value(),
+        settings.trusted_proxies,
+        app.config["CLOCK"],
+        keepalive=settings.live_keepalive,
     )
-    url = listen_database(config)
+    url = listen_database(settings)
     jobs: list[Callable[[], Coroutine[Any, Any, None]]] = []
     listening: Callable[[], bool | None] = lambda: None  # noqa: E731
     if is_postgres(url):
@@ -112,7 +113,7 @@ class Server(uvicorn.Server):
 
 def server(app: Flask, host: str, port: int) -> Server:
     """A uvicorn server of the streams (no access log: its lines would hold the links)."""
-    refuse_pooler(app.config)
+    refuse_pooler(settings_of(app))
     streams, hub = build(app)
     config = uvicorn.Config(
         streams,

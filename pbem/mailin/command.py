@@ -9,7 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from pbem.config import start_logging
+from pbem.config import settings_of, start_logging
 from pbem.mailin.server import make_controller
 from pbem.watch.beats import beating
 
@@ -22,14 +22,20 @@ from pbem.watch.beats import beating
 def inbound_command(host: str | None, port: int | None, lmtp: bool) -> None:
     """Take replies to turn mails (the MTA hands the reply domain to this) and play them."""
     start_logging()  # its verdicts are INFO lines (pbem.mailin.server)
-    config = current_app.config
+    settings = settings_of(current_app)
     site = current_app.extensions["pbem"]["site"]
     if not site.reply_domain:
         raise click.ClickException("Set PBEM_REPLY_DOMAIN: the domain replies are sent to.")
-    host = host or config["INBOUND_HOST"]
-    port = port or int(config["INBOUND_PORT"])
+    host = host or settings.inbound_host
+    port = port or settings.inbound_port
     controller = make_controller(
-        current_app.extensions["pbem"]["engine"], site, config, host, port, lmtp
+        current_app.extensions["pbem"]["engine"],
+        site,
+        settings,
+        host,
+        port,
+        lmtp,
+        current_app.config["CLOCK"],
     )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -22,6 +23,7 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbem.bounces import verp
+from pbem.config import Settings
 from pbem.counters import metrics
 from pbem.mailin.bounces import bounce_ok, receive_bounce
 from pbem.mailin.receive import address_ok, receive
@@ -63,11 +65,17 @@ def _client(session: Session) -> str:
 class InboundHandler:
     """The aiosmtpd handler: check the address at RCPT, read and apply the mail at DATA."""
 
-    def __init__(self, engine: Any, site: Any, config: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        engine: Any,
+        site: Any,
+        settings: Settings,
+        clock: Callable[[], datetime] = _utcnow,
+    ) -> None:
         self.engine = engine
         self.site = site
-        self.max_bytes = int(config["INBOUND_MAX_BYTES"])
-        self.clock = config.get("CLOCK", _utcnow)
+        self.max_bytes = settings.inbound_max_bytes
+        self.clock = clock
         self.verdicts: list[Any] = []  # what became of each mail, newest last (kept short)
 
     async def handle_RCPT(  # noqa: N802
@@ -145,19 +153,25 @@ class InboundController(Controller):
 
 
 def make_controller(
-    engine: Any, site: Any, config: dict[str, Any], host: str, port: int, lmtp: bool = False
+    engine: Any,
+    site: Any,
+    settings: Settings,
+    host: str,
+    port: int,
+    lmtp: bool = False,
+    clock: Callable[[], datetime] = _utcnow,
 ) -> InboundController:
     """A controller for `pbem inbound`, not yet started."""
     # aiosmtpd logs every command at INFO, RCPT TO and the reply address's signature with it:
     # only its warnings go to the log.
     logging.getLogger("mail.log").setLevel(logging.WARNING)
-    handler = InboundHandler(engine, site, config)
+    handler = InboundHandler(engine, site, settings, clock)
     return InboundController(
         handler,
         lmtp=lmtp,
         hostname=host,
         port=port,
-        data_size_limit=int(config["INBOUND_MAX_BYTES"]),
+        data_size_limit=settings.inbound_max_bytes,
         server_hostname=site.reply_domain or None,
         ident="pbem inbound",
     )

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, Integer, bindparam, case, func, or_, update
 from sqlmodel import select
 
 from pbem.bounces.state import may_mail
+from pbem.config import Settings
 from pbem.mailout.render import ensure_unsubscribe_key, needs_key
 from pbem.models import MailAddress, Outbox, Player
 from pbem.storage.db import write_session
@@ -29,16 +30,16 @@ log = logging.getLogger(__name__)
 SUPPRESSED = "not sent: the address bounces"
 
 
-def lease_for(config: dict[str, Any]) -> timedelta:
+def lease_for(settings: Settings) -> timedelta:
     """How long a claimed mail is left to its sender: a few SMTP timeouts, not minutes.
 
     Only the mail being sent is claimed, so after a crash the others wait for nothing,
     and the one in flight waits this long (it may then go twice, with one Message-ID).
     """
-    return timedelta(seconds=3 * float(config.get("SMTP_TIMEOUT", 10.0)))
+    return timedelta(seconds=3 * settings.smtp_timeout)
 
 
-LEASE = lease_for({})
+LEASE = lease_for(Settings.model_construct())  # at the default PBEM_SMTP_TIMEOUT
 
 
 # Statements built once (the sender runs them for every mail); run on the session's

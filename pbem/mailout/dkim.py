@@ -10,13 +10,12 @@ from __future__ import annotations
 import base64
 import os
 from collections.abc import Callable
-from typing import Any
 
 import dkim  # type: ignore[import-untyped]
 from dkim.crypto import parse_private_key  # type: ignore[import-untyped]
 from nacl.signing import SigningKey
 
-from pbem.config import ConfigError
+from pbem.config import ConfigError, Settings
 from pbem.mailout.dkimkey import DkimKey, dkim_key
 
 # The headers pbem writes that a reader relies on, signed when present (RFC 6376 5.4.1);
@@ -112,19 +111,19 @@ def zone_line(key: DkimKey) -> str:
 
 
 def dkim_problems(
-    config: dict[str, Any], lookup: Callable[[str], str | None] | None = None
+    settings: Settings, lookup: Callable[[str], str | None] | None = None
 ) -> list[str]:
     """What is wrong with pbem's DKIM signing as configured, one sentence each (none when it
     does not sign or all is well); with `lookup` (a name -> its TXT text, or None), the
     record published is compared with the key."""
     try:
-        key = dkim_key(config)
+        key = dkim_key(settings)
     except ConfigError as exc:
         return [str(exc)]
     if key is None:
         return []
     problems = []
-    sender_domain = str(config["MAIL_FROM"]).rpartition("@")[2].lower()
+    sender_domain = settings.mail_from.rpartition("@")[2].lower()
     if sender_domain != key.domain and not sender_domain.endswith("." + key.domain):
         # DMARC (RFC 7489 3.1.1) counts a signature whose domain is the From's or a parent.
         problems.append(
@@ -134,7 +133,7 @@ def dkim_problems(
     if key.algorithm == "rsa" and key.bits < 2048:
         problems.append(f"The DKIM key has {key.bits} bits: make a 2048-bit one.")
     try:
-        mode = os.stat(str(config["DKIM_KEY_FILE"]).strip()).st_mode
+        mode = os.stat(settings.dkim_key_file.strip()).st_mode
     except OSError:
         mode = 0  # read before (the key is read once a process), gone since
     if mode & 0o077:

@@ -10,11 +10,10 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from dkim.crypto import UnparsableKeyError, parse_private_key  # type: ignore[import-untyped]
 
-from pbem.config import ConfigError
+from pbem.config import ConfigError, Settings
 
 # RFC 6376 3.1: a selector, like the signing domain, is dot-separated DNS labels.
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -38,12 +37,12 @@ class DkimKey:
     private: bytes = field(repr=False)
 
 
-def dkim_key(config: dict[str, Any]) -> DkimKey | None:
+def dkim_key(settings: Settings) -> DkimKey | None:
     """The DKIM key the settings name, read and checked; None when pbem does not sign.
 
     ConfigError names the setting and what is wrong with it, never the key's text."""
-    selector = str(config.get("DKIM_SELECTOR") or "").strip()
-    path = str(config.get("DKIM_KEY_FILE") or "").strip()
+    selector = settings.dkim_selector.strip()
+    path = settings.dkim_key_file.strip()
     if not selector and not path:
         return None
     if not selector or not path:
@@ -57,13 +56,12 @@ def dkim_key(config: dict[str, Any]) -> DkimKey | None:
             f" separated by dots, not {selector!r}."
         )
     algorithm, bits, private = _read_key(path)
-    return DkimKey(selector, dkim_domain(config), algorithm, bits, private)
+    return DkimKey(selector, dkim_domain(settings), algorithm, bits, private)
 
 
-def dkim_domain(config: dict[str, Any]) -> str:
+def dkim_domain(settings: Settings) -> str:
     """The DKIM signing domain (d=): PBEM_DKIM_DOMAIN, else PBEM_MAIL_FROM's domain."""
-    raw = str(config.get("DKIM_DOMAIN") or "").strip()
-    raw = raw or str(config["MAIL_FROM"]).rpartition("@")[2]
+    raw = settings.dkim_domain.strip() or settings.mail_from.rpartition("@")[2]
     try:
         domain = raw.rstrip(".").encode("idna").decode("ascii").lower()
     except UnicodeError:

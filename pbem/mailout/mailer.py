@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from pbem.config import Settings
 from pbem.mailout.dkim import sign
 from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mime import Mail, Value, ascii_address, compose
@@ -149,17 +150,17 @@ class SmtpBackend:
 
     PER_CONNECTION = 50  # then a new one: providers limit the mails a connection may carry
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        self.host = config["SMTP_HOST"]
-        self.port = int(config["SMTP_PORT"])
-        self.user = config["SMTP_USER"]
-        self.password = config["SMTP_PASSWORD"]
-        self.security = config["SMTP_SECURITY"]
-        self.timeout = float(config["SMTP_TIMEOUT"])
+    def __init__(self, settings: Settings) -> None:
+        self.host = settings.smtp_host
+        self.port = settings.smtp_port
+        self.user = settings.smtp_user
+        self.password = settings.smtp_password.get_secret_value()
+        self.security = settings.smtp_security
+        self.timeout = settings.smtp_timeout
         self._smtp: smtplib.SMTP | None = None
         self._carried = 0  # mails sent on the open connection
-        # Read and checked when the process started (check_config), kept since.
-        self.dkim = dkim_key(config)
+        # Read and checked when the process started (pbem.app), kept since.
+        self.dkim = dkim_key(settings)
 
     def _open(self) -> smtplib.SMTP:
         """Connect, say hello (and STARTTLS), log in if configured."""
@@ -235,7 +236,7 @@ class SmtpBackend:
 class FileBackend:
     """Store each message as an .eml file; the mailbox page reads them back."""
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
 
     def send(self, mail: Mail) -> None:
@@ -251,8 +252,8 @@ class FileBackend:
         """Nothing is held open."""
 
 
-def make_backend(config: dict[str, Any]) -> Backend:
-    """The backend the configuration names."""
-    if config["MAIL_BACKEND"] == "smtp":
-        return SmtpBackend(config)
-    return FileBackend(config["MAIL_DIR"])
+def make_backend(settings: Settings) -> Backend:
+    """The backend the settings name."""
+    if settings.mail_backend == "smtp":
+        return SmtpBackend(settings)
+    return FileBackend(settings.mail_dir)

@@ -28,6 +28,7 @@ from sqlmodel import col
 
 from pbem.bounces import verp
 from pbem.bounces.record import REFUSED, record
+from pbem.config import Settings
 from pbem.counters import metrics
 from pbem.mailout import claims
 from pbem.mailout.mailer import Backend, Refused, build_message
@@ -141,7 +142,7 @@ def _send_next(
     engine: Engine,
     site: Site,
     backend: Backend,
-    config: dict[str, Any],
+    settings: Settings,
     now: datetime,
     at: datetime,
     lease: timedelta,
@@ -174,8 +175,9 @@ def _send_next(
     row = ready[0]
     clock = time.perf_counter()
     try:
-        envelope = verp.envelope_sender(site.secret, site.reply_domain, row, config["MAIL_FROM"])
-        mail = build_message(row, config["MAIL_FROM"], config["MAIL_FROM_NAME"], envelope)
+        sender = settings.mail_from
+        envelope = verp.envelope_sender(site.secret, site.reply_domain, row, sender)
+        mail = build_message(row, sender, settings.mail_from_name, envelope)
     except (UnsafeMessage, ValueError, TypeError) as exc:
         # Never send a mail whose headers would not arrive as built (header injection).
         log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
@@ -204,7 +206,7 @@ def drain(
     engine: Engine,
     site: Site,
     backend: Backend,
-    config: dict[str, Any],
+    settings: Settings,
     now: datetime,
     stats: dict[str, float] | None = None,
 ) -> dict[str, int]:
@@ -218,14 +220,14 @@ def drain(
     added to: rows rendered and sent, seconds rendering and sending.
     """
     stats = stats if stats is not None else {}
-    lease = claims.lease_for(config)
+    lease = claims.lease_for(settings)
     started = time.monotonic()
     done = {"sent": 0, "failed": 0}
     unmarked: list[int] = []  # the mail just sent, marked with the next claim
     try:
         while True:
             at = now + timedelta(seconds=time.monotonic() - started)
-            outcome = _send_next(engine, site, backend, config, now, at, lease, stats, unmarked)
+            outcome = _send_next(engine, site, backend, settings, now, at, lease, stats, unmarked)
             if outcome == "none":
                 break
             if outcome == "dropped":

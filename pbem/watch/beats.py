@@ -28,6 +28,7 @@ from sqlalchemy import Engine, delete, func, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
+from pbem.config import settings_of
 from pbem.counters import metrics
 from pbem.counters.samples import Snapshot, snapshot
 from pbem.models import Heartbeat
@@ -114,7 +115,7 @@ def for_app(app: Any, kind: str) -> Beats:
     process is one thing, `pbem serve` a "serve" whatever it runs)."""
     beats: Beats | None = app.extensions.get("pbem.beats")
     if beats is None:
-        engine, interval = app.extensions["pbem"]["engine"], float(app.config["SWEEP_INTERVAL"])
+        engine, interval = app.extensions["pbem"]["engine"], settings_of(app).sweep_interval
         # dict.setdefault is atomic: two threads asking at once get one Beats.
         beats = app.extensions.setdefault(
             "pbem.beats", Beats(engine, kind, app.config["CLOCK"], interval)

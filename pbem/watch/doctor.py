@@ -15,23 +15,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from alembic.migration import MigrationContext
+from pydantic import SecretStr
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from pbem.config import (
-    DEFAULT_SECRET_KEY,
     MIN_SECRET_BYTES,
+    AnyKey,
     ConfigError,
-    DatabaseSettings,
-    check_config,
+    Settings,
     database_settings,
-    load_config,
+    load_settings,
     thread_domain,
+    weak_key,
 )
 from pbem.mailout.dkim import dkim_problems, txt_lookup
 from pbem.mailout.mailer import SmtpBackend
@@ -71,14 +71,14 @@ class Database:
 class Doctor:
     """What the checks share: the settings, and the database, connected to once."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        """A doctor for these settings (pbem.config.load_config's)."""
-        self.config = config
+    def __init__(self, settings: Settings) -> None:
+        """A doctor for these settings (pbem.config.load_settings's)."""
+        self.settings = settings
 
     @cached_property
     def database(self) -> Database:
         """Connect once, with a time limit, as the app would (make_engine)."""
-        url = str(self.config["DATABASE_URL"])
+        url = self.settings.database_url
         parsed = make_url(url)
         if not is_postgres(url):
             path = parsed.database or ""
@@ -86,10 +86,7 @@ class Doctor:
                 return Database(None, error=f"no database file at {path}")
         else:
             parsed = parsed.update_query_dict({"connect_timeout": str(TIMEOUT)})
-        try:
-            settings = database_settings(self.config)
-        except ConfigError:
-            settings = DatabaseSettings()  # the settings line names the bad value
+        settings = database_settings(self.settings)
         engine = make_engine(parsed.render_as_string(hide_password=False), settings)
         try:
             with engine.connect() as connection:
@@ -114,20 +111,15 @@ def first_line(exc: BaseException) -> str:
 
 
 def check_settings(doctor: Doctor) -> Finding:
-    """Every setting the app checks at start, but the key (which has its own line)."""
-    try:
-        check_config(doctor.config | {"SECRET_KEY": "k" * MIN_SECRET_BYTES})
-    except ConfigError as exc:
-        return Finding(FAIL, "settings", str(exc))
+    """Every setting the app checks at start, but the key (which has its own line): read,
+    they passed (examine reports the settings it cannot read instead of the checks)."""
     return Finding(OK, "settings", "the PBEM_* settings are well-formed")
 
 
 def check_secret_key(doctor: Doctor) -> Finding:
     """A key of our own, long enough: it signs every seat link and session."""
-    key = str(doctor.config.get("SECRET_KEY") or "")
-    debug = bool(doctor.config["DEBUG"])
-    if key == DEFAULT_SECRET_KEY or len(key.encode()) < MIN_SECRET_BYTES:
-        what = "the default" if key == DEFAULT_SECRET_KEY else f"under {MIN_SECRET_BYTES} bytes"
+    what, debug = weak_key(doctor.settings.secret_key), doctor.settings.debug
+    if what:
         fix = f"set PBEM_SECRET_KEY to a random value ({NEW_KEY})"
         if debug:
             return Finding(WARN, "secret key", f"PBEM_SECRET_KEY is {what} (PBEM_DEBUG): {fix}")
@@ -138,14 +130,14 @@ def check_secret_key(doctor: Doctor) -> Finding:
 
 def check_base_url(doctor: Doctor) -> Finding:
     """The address in every mailed link: https, unless debug."""
-    base = urlsplit(str(doctor.config["BASE_URL"]))
+    base = urlsplit(doctor.settings.base_url)
     shown = f"{base.scheme}://{base.hostname or ''}{f':{base.port}' if base.port else ''}"
     if base.scheme not in ("http", "https") or not base.hostname:
         said = "PBEM_BASE_URL must be the address players open, as https://pbem.example.org"
         return Finding(FAIL, "base URL", said)
     if base.scheme == "https":
         return Finding(OK, "base URL", f"{shown}{base.path}")
-    if doctor.config["DEBUG"]:
+    if doctor.settings.debug:
         return Finding(OK, "base URL", f"{shown}{base.path} (http: PBEM_DEBUG is on)")
     fix = "serve pbem over TLS (a proxy such as nginx) and set PBEM_BASE_URL=https://..."
     said = f"PBEM_BASE_URL is {shown}: seat links and sign-in cookies cross networks in clear"
@@ -154,9 +146,9 @@ def check_base_url(doctor: Doctor) -> Finding:
 
 def check_database(doctor: Doctor) -> Finding:
     """The database answers and is migrated to this pbem's head."""
-    shown = make_url(str(doctor.config["DATABASE_URL"])).render_as_string(hide_password=True)
+    shown = make_url(doctor.settings.database_url).render_as_string(hide_password=True)
     found = doctor.database
-    if found.engine is None and not is_postgres(str(doctor.config["DATABASE_URL"])):
+    if found.engine is None and not is_postgres(doctor.settings.database_url):
         fix = "run pbem migrate (it makes the file), or correct PBEM_DATABASE_URL"
         return Finding(FAIL, "database", f"{found.error}: {fix}")
     if found.engine is None:
@@ -176,10 +168,10 @@ def check_database(doctor: Doctor) -> Finding:
 
 def check_pooler(doctor: Doctor) -> Finding:
     """Not behind a transaction pooler that PBEM_DATABASE_POOLER does not name."""
-    url = str(doctor.config["DATABASE_URL"])
+    url = doctor.settings.database_url
     if not is_postgres(url):
         return Finding(OK, "pooler", "SQLite: no pooler")
-    if str(doctor.config["DATABASE_POOLER"]).strip().lower() == "transaction":
+    if doctor.settings.database_pooler == "transaction":
         said = "PBEM_DATABASE_POOLER=transaction: no statement is prepared on the server"
         return Finding(OK, "pooler", said)
     if doctor.database.engine is None:
@@ -194,21 +186,21 @@ def check_pooler(doctor: Doctor) -> Finding:
 
 def check_mail(doctor: Doctor) -> Finding:
     """Mail goes somewhere: the SMTP server takes a session (no mail is sent)."""
-    config = doctor.config
-    if config["MAIL_BACKEND"] != "smtp":
-        if config["DEBUG"]:
-            return Finding(OK, "mail", f"kept in {config['MAIL_DIR']}, shown at /mailbox/")
+    settings = doctor.settings
+    if settings.mail_backend != "smtp":
+        if settings.debug:
+            return Finding(OK, "mail", f"kept in {settings.mail_dir}, shown at /mailbox/")
         fix = "set PBEM_MAIL_BACKEND=smtp and PBEM_SMTP_HOST, _PORT, _SECURITY, _USER, _PASSWORD"
-        said = f"PBEM_MAIL_BACKEND is '{config['MAIL_BACKEND']}' and PBEM_DEBUG is off"
+        said = f"PBEM_MAIL_BACKEND is '{settings.mail_backend}' and PBEM_DEBUG is off"
         return Finding(FAIL, "mail", f"{said}: mail goes nowhere; {fix}")
-    where = f"{config['SMTP_HOST']}:{config['SMTP_PORT']}"
-    security = str(config["SMTP_SECURITY"])
+    where = f"{settings.smtp_host}:{settings.smtp_port}"
+    security = settings.smtp_security
     steps = ["TLS"] if security == "ssl" else []
     steps += ["EHLO"] + (["STARTTLS"] if security == "starttls" else [])
-    steps += [f"LOGIN as {config['SMTP_USER']}"] if config["SMTP_USER"] else []
+    steps += [f"LOGIN as {settings.smtp_user}"] if settings.smtp_user else []
     try:
         # The sender's own way in: what passes here is what each drain of the outbox does.
-        smtp = SmtpBackend(config)._open()
+        smtp = SmtpBackend(settings)._open()
         try:
             smtp.ehlo_or_helo_if_needed()
         finally:
@@ -232,14 +224,14 @@ def check_mail(doctor: Doctor) -> Finding:
 
 def check_replies(doctor: Doctor) -> Finding:
     """With a reply domain, pbem inbound listens where the MTA hands it the replies."""
-    config = doctor.config
-    domain = str(config["REPLY_DOMAIN"]).strip()
+    settings = doctor.settings
+    domain = settings.reply_domain.strip()
     if not domain:
         return Finding(OK, "replies", "PBEM_REPLY_DOMAIN is not set: replies by mail are off")
-    where = f"{config['INBOUND_HOST']}:{config['INBOUND_PORT']}"
+    where = f"{settings.inbound_host}:{settings.inbound_port}"
     try:
         # The greeting (220) and QUIT: what the MTA meets before it hands a reply over.
-        smtplib.SMTP(config["INBOUND_HOST"], int(config["INBOUND_PORT"]), timeout=TIMEOUT).quit()
+        smtplib.SMTP(settings.inbound_host, settings.inbound_port, timeout=TIMEOUT).quit()
     except (smtplib.SMTPException, OSError) as exc:
         fix = "run pbem inbound there, or unset PBEM_REPLY_DOMAIN to turn replies by mail off"
         said = f"nothing answers at {where} ({first_line(exc)}), where mail to @{domain} goes"
@@ -249,9 +241,9 @@ def check_replies(doctor: Doctor) -> Finding:
 
 def check_thread_domain(doctor: Doctor) -> Finding:
     """The domain of threads and Message-IDs is a name the site keeps."""
-    name = thread_domain(doctor.config)
-    source = "PBEM_THREAD_DOMAIN" if doctor.config.get("THREAD_DOMAIN") else "PBEM_BASE_URL's host"
-    if _lasting(name) or doctor.config["DEBUG"]:
+    name = thread_domain(doctor.settings)
+    source = "PBEM_THREAD_DOMAIN" if doctor.settings.thread_domain else "PBEM_BASE_URL's host"
+    if _lasting(name) or doctor.settings.debug:
         return Finding(OK, "thread domain", f"{name} ({source})")
     said = f"{name} ({source}) is no name of the site's own, and mail clients thread by it"
     return Finding(WARN, "thread domain", f"{said}: set PBEM_THREAD_DOMAIN to the site's domain")
@@ -269,7 +261,7 @@ def _lasting(name: str) -> bool:
 
 def check_game_threads(doctor: Doctor) -> Finding:
     """The newest game threads under the domain new games will get."""
-    name = thread_domain(doctor.config)
+    name = thread_domain(doctor.settings)
     engine = doctor.database.engine
     if engine is None:
         return Finding(WARN, "game threads", "not checked: the database does not answer")
@@ -290,9 +282,9 @@ def check_game_threads(doctor: Doctor) -> Finding:
 
 def check_dkim(doctor: Doctor) -> Finding:
     """pbem's own DKIM signature, when it signs: the key, the domain, the record published."""
-    if not (doctor.config.get("DKIM_SELECTOR") or doctor.config.get("DKIM_KEY_FILE")):
+    if not (doctor.settings.dkim_selector or doctor.settings.dkim_key_file):
         return Finding(OK, "dkim", "pbem does not sign: the relay or the MTA should (DMARC)")
-    problems = dkim_problems(doctor.config, lookup=txt_lookup)
+    problems = dkim_problems(doctor.settings, lookup=txt_lookup)
     if problems:
         return Finding(FAIL, "dkim", " ".join(problems))
     return Finding(OK, "dkim", "the key signs, and DNS publishes it")
@@ -300,7 +292,7 @@ def check_dkim(doctor: Doctor) -> Finding:
 
 def check_metrics(doctor: Doctor) -> Finding:
     """/metrics: off, or open to the bearer of a token (never to anyone)."""
-    if not doctor.config.get("METRICS_TOKEN"):
+    if not doctor.settings.metrics_token.get_secret_value():
         return Finding(OK, "metrics", "/metrics is off (set PBEM_METRICS_TOKEN to scrape it)")
     return Finding(OK, "metrics", "/metrics answers requests bearing PBEM_METRICS_TOKEN only")
 
@@ -321,17 +313,18 @@ CHECKS: list[Check] = [
 ]
 
 
-def secrets_in(config: dict[str, Any]) -> list[str]:
-    """The values no line may show: the key, passwords, tokens, the database's password."""
+def secrets_in(settings: Settings) -> list[str]:
+    """The values no line may show: the key, passwords, tokens, the databases' passwords."""
     found = [
-        str(value)
-        for name, value in config.items()
-        if name == "SECRET_KEY" or name.endswith(("_PASSWORD", "_TOKEN", "_SECRET"))
+        value.get_secret_value()
+        for value in settings.__dict__.values()
+        if isinstance(value, SecretStr)
     ]
-    try:
-        found.append(make_url(str(config.get("DATABASE_URL") or "")).password or "")
-    except ArgumentError:
-        pass  # a URL that does not parse has no password to hide
+    for url in (settings.database_url, settings.live_database_url):
+        try:
+            found.append(make_url(url).password or "" if url else "")
+        except ArgumentError:
+            pass  # a URL that does not parse has no password to hide
     # Longest first, so a secret inside another is not left half shown.
     return sorted((s for s in found if s), key=len, reverse=True)
 
@@ -347,10 +340,11 @@ def examine() -> tuple[list[str], bool]:
     """Run the checks on the settings in force; the lines to print, and whether all passed
     (no FAIL). A check that breaks is a FAIL line, and the others still run."""
     try:
-        config = load_config()
+        settings = load_settings(kind=AnyKey)
     except ConfigError as exc:
+        # Nothing else is checked: the settings read are those of no process that starts.
         return [Finding(FAIL, "settings", str(exc)).line()], False
-    doctor = Doctor(config)
+    doctor = Doctor(settings)
     findings = []
     try:
         for check in CHECKS:
@@ -361,6 +355,6 @@ def examine() -> tuple[list[str], bool]:
                 findings.append(Finding(FAIL, name, f"the check broke: {first_line(exc)}"))
     finally:
         doctor.close()
-    hidden = secrets_in(config)
+    hidden = secrets_in(settings)
     lines = [scrub(finding.line(), hidden) for finding in findings]
     return lines, all(finding.status != FAIL for finding in findings)

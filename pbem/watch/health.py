@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from alembic.migration import MigrationContext
 from sqlalchemy import Engine, func, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
+from pbem.config import Settings
 from pbem.models import Outbox
 from pbem.storage.db import head_revision, standing
 from pbem.watch.beats import newest_clock_beat
@@ -44,7 +44,7 @@ def outbox_due(session: Session, now: datetime) -> tuple[int, float | None]:
     return int(count), max((now - oldest).total_seconds(), 0.0)
 
 
-def readiness(engine: Engine, config: dict[str, Any], now: datetime) -> list[Check]:
+def readiness(engine: Engine, settings: Settings, now: datetime) -> list[Check]:
     """The four checks, in order: database, migrations, clock, mail."""
     try:
         session = Session(engine)
@@ -60,14 +60,14 @@ def readiness(engine: Engine, config: dict[str, Any], now: datetime) -> list[Che
         checks = [Check("database", True, "answers")]
         for name, check in (("migrations", _migrations), ("clock", _clock), ("mail", _mail)):
             try:
-                checks.append(check(session, config, now))
+                checks.append(check(session, settings, now))
             except SQLAlchemyError as exc:
                 session.rollback()  # PostgreSQL refuses the rest of a failed transaction
                 checks.append(Check(name, False, f"cannot be read ({type(exc).__name__})"))
     return checks
 
 
-def _migrations(session: Session, config: dict[str, Any], now: datetime) -> Check:
+def _migrations(session: Session, settings: Settings, now: datetime) -> Check:
     """The database's revision is the head of the migrations this code ships."""
     found = MigrationContext.configure(session.connection()).get_current_revision()
     head, where = head_revision(), standing(found)
@@ -82,9 +82,9 @@ def _migrations(session: Session, config: dict[str, Any], now: datetime) -> Chec
     )
 
 
-def _clock(session: Session, config: dict[str, Any], now: datetime) -> Check:
+def _clock(session: Session, settings: Settings, now: datetime) -> Check:
     """A clock (or `pbem serve`) beat within two sweep intervals."""
-    limit = 2 * float(config["SWEEP_INTERVAL"])
+    limit = 2 * settings.sweep_interval
     last = newest_clock_beat(session)
     if last is None:
         return Check("clock", False, "no clock has beaten: is pbem clock running?")
@@ -94,9 +94,9 @@ def _clock(session: Session, config: dict[str, Any], now: datetime) -> Check:
     return Check("clock", True, f"last beat {age:.0f} s ago")
 
 
-def _mail(session: Session, config: dict[str, Any], now: datetime) -> Check:
+def _mail(session: Session, settings: Settings, now: datetime) -> Check:
     """The mail due longest has waited less than PBEM_READY_MAIL_AGE past its time."""
-    limit = float(config["READY_MAIL_AGE"])
+    limit = settings.ready_mail_age
     count, waited = outbox_due(session, now)
     if waited is None:
         return Check("mail", True, "no mail due")

@@ -22,6 +22,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, func, select
 
+from pbem.config import Settings
 from pbem.counters import metrics
 from pbem.counters.samples import Answer, snapshot
 from pbem.games import GAMES
@@ -39,14 +40,14 @@ def own_series() -> dict[str, Any]:
     return snapshot(metrics.REGISTRY)
 
 
-def answer(engine: Any, config: dict[str, Any], own: Any, now: datetime) -> bytes:
+def answer(engine: Any, settings: Settings, own: Any, now: datetime) -> bytes:
     """The /metrics text. `own`: this process's Beats when it beats (`pbem serve`)."""
     found = Answer()
     kind = own.kind if own is not None else "web"
     found.add(own_series(), {"process": kind, "host": beats.HOST})
     try:
         with Session(engine) as session:
-            read = _read(session, now, float(config["SWEEP_INTERVAL"]))
+            read = _read(session, now, settings.sweep_interval)
     except SQLAlchemyError:
         read = None  # this process's own series are still worth having
     up = "Whether the database answered this scrape."

@@ -15,6 +15,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, render_template, request
 from markupsafe import Markup, escape
 
+from pbem.config import settings_of
+
 bp = Blueprint("devmail", __name__, url_prefix="/mailbox")
 _NAME = re.compile(r"^[0-9a-f]{16}\.eml$")
 _SANDBOX = (
@@ -25,7 +27,7 @@ _URL = re.compile(r"https?://[^\s<>\"]+")
 
 
 def _folder() -> Path:
-    return Path(current_app.config["MAIL_DIR"])
+    return settings_of(current_app).mail_dir
 
 
 def _read(path: Path) -> EmailMessage:

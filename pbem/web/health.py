@@ -16,6 +16,7 @@ from flask import Blueprint, current_app, jsonify, request
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 from werkzeug.wrappers import Response
 
+from pbem.config import settings_of
 from pbem.watch import beats, scrape
 from pbem.watch.health import readiness
 
@@ -32,7 +33,7 @@ def healthz() -> Any:
 def readyz() -> Any:
     """Each readiness check, ok or not and why; 503 when any fails."""
     app = current_app
-    checks = readiness(app.extensions["pbem"]["engine"], app.config, app.config["CLOCK"]())
+    checks = readiness(app.extensions["pbem"]["engine"], settings_of(app), app.config["CLOCK"]())
     ready = all(check.ok for check in checks)
     body = {
         "status": "ready" if ready else "not ready",
@@ -48,11 +49,11 @@ def metrics() -> Response | None:
     if request.path != "/metrics" or request.method not in ("GET", "HEAD"):
         return None
     app = current_app
-    token = str(app.config.get("METRICS_TOKEN") or "")
+    token = settings_of(app).metrics_token.get_secret_value()
     given = request.headers.get("Authorization", "")
     # Compared in constant time: the time taken says nothing of how much of it was right.
     if not token or not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
         return None
     ext = app.extensions["pbem"]
-    text = scrape.answer(ext["engine"], app.config, beats.of_app(app), app.config["CLOCK"]())
+    text = scrape.answer(ext["engine"], ext["settings"], beats.of_app(app), app.config["CLOCK"]())
     return Response(text, mimetype=None, content_type=CONTENT_TYPE_PLAIN_0_0_4)

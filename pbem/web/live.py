@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from flask import current_app, jsonify, make_response, request
 from werkzeug.wrappers import Response
 
+from pbem.config import Settings, settings_of
 from pbem.storage.versions import Shown
 
 
@@ -26,7 +27,7 @@ def page_live(
     """What templates/game/_live.html puts on the page's .live element: the stream (at
     PBEM_LIVE_URL + `stream`, as "p/<token>"; "" with it off), the poll, the page's own
     address, the version and ply it shows, and where a seat's page says it is left."""
-    base = live_base(current_app.config)
+    base = live_base(settings_of(current_app))
     return {
         "kind": kind,
         "stream": f"{base}{stream}" if base else "",
@@ -38,9 +39,9 @@ def page_live(
     }
 
 
-def live_base(config: Any) -> str:
+def live_base(settings: Settings) -> str:
     """PBEM_LIVE_URL as pages use it: ending in "/"; "" when off."""
-    base = str(config.get("LIVE_URL") or "").strip()
+    base = settings.live_url.strip()
     if not base or base.lower() == "off":
         return ""
     return base if base.endswith("/") else base + "/"

@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, redirect, request
 from sqlmodel import select
 from werkzeug.wrappers import Response
 
+from pbem.config import settings_of
 from pbem.errors import PlayError
 from pbem.models import Game, Player, Seat
 from pbem.storage.db import write_session
@@ -48,7 +49,7 @@ def add(token: str) -> Response | tuple[str, int]:
                 form.get("scope", "mine"),
                 form.get("url", "")[:600],
                 form.get("kind", "auto"),
-                bool(current_app.config.get("WEBHOOK_ALLOW_LOOPBACK")),
+                settings_of(current_app).webhook_allow_loopback,
                 now(),
             )
     except PlayError as exc:

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import Engine, func, or_, update
 from sqlmodel import col, select
 
+from pbem.config import Settings
 from pbem.counters import metrics
 from pbem.mailout.notify import queue_player_mail
 from pbem.mailout.sender import backoff
@@ -49,17 +50,17 @@ WORKERS = 4  # webhooks one drain posts to at once
 Outcome = Literal["sent", "failed", "silent", "disabled", "dropped"]
 
 
-def lease_for(config: dict[str, Any]) -> timedelta:
+def lease_for(settings: Settings) -> timedelta:
     """How long a claimed event is left to its drain: three deadlines of its request, and
     half a minute for the database writes around it (only then may another drain post it)."""
-    return timedelta(seconds=3 * float(config.get("WEBHOOK_TIMEOUT", 5.0)) + 30)
+    return timedelta(seconds=3 * settings.webhook_timeout + 30)
 
 
-def budget_for(config: dict[str, Any]) -> float:
+def budget_for(settings: Settings) -> float:
     """Seconds after which a drain takes no new event (the next drain takes them), so that a
     webhook answering slowly but in time does not hold up the next drain: two deadlines,
     and at least ten seconds."""
-    return max(2 * float(config.get("WEBHOOK_TIMEOUT", 5.0)), 10.0)
+    return max(2 * settings.webhook_timeout, 10.0)
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -135,7 +136,7 @@ def claim_next(
 def _post_one(
     engine: Engine,
     site: Any,
-    config: dict[str, Any],
+    settings: Settings,
     row: WebhookDelivery,
     hook: Webhook,
     now: datetime,
@@ -153,8 +154,8 @@ def _post_one(
     }
     if hook.kind == "generic":
         headers["X-Pbem-Signature"] = signature(hook.secret, body)
-    timeout = float(config.get("WEBHOOK_TIMEOUT", 5.0))
-    answer = post(hook.url, body, headers, timeout, bool(config.get("WEBHOOK_ALLOW_LOOPBACK")))
+    timeout, loopback = settings.webhook_timeout, settings.webhook_allow_loopback
+    answer = post(hook.url, body, headers, timeout, loopback)
     if answer.ok:
         _finish(engine, row.id, now, None, given_up=False)
         return "sent"
@@ -167,7 +168,7 @@ def _post_one(
 def _post_all(
     engine: Engine,
     site: Any,
-    config: dict[str, Any],
+    settings: Settings,
     hook_id: int,
     now: datetime,
     at: Callable[[], datetime],
@@ -176,14 +177,14 @@ def _post_all(
     """Post one webhook's due events in order, each claimed just before it goes, until none
     is left, the server does not answer, or the drain's time is up (time.monotonic() > stop)."""
     counts = {"sent": 0, "failed": 0, "disabled": 0}
-    lease = lease_for(config)
+    lease = lease_for(settings)
     posting = False
     while time.monotonic() < stop:
         claimed = claim_next(engine, hook_id, now, at(), lease, wait=posting)
         if claimed is None:
             break
         posting = True
-        outcome = _post_one(engine, site, config, *claimed, now)
+        outcome = _post_one(engine, site, settings, *claimed, now)
         metrics.webhook_delivered(outcome)
         if outcome == "dropped":
             continue
@@ -194,7 +195,7 @@ def _post_all(
     return counts
 
 
-def drain(engine: Engine, site: Any, config: dict[str, Any], now: datetime) -> dict[str, int]:
+def drain(engine: Engine, site: Any, settings: Settings, now: datetime) -> dict[str, int]:
     """Send every due webhook event once; count the sent, failed and disabled.
 
     The time of a claim is `now` moved on by the time this drain has run (so a lease starts
@@ -205,12 +206,12 @@ def drain(engine: Engine, site: Any, config: dict[str, Any], now: datetime) -> d
         return now + timedelta(seconds=time.monotonic() - started)
 
     counts = {"sent": 0, "failed": 0, "disabled": 0}
-    hooks = due_webhooks(engine, now, at(), int(config.get("SENDER_BATCH", 50)))
+    hooks = due_webhooks(engine, now, at(), settings.sender_batch)
     if not hooks:
         return counts
-    stop = started + budget_for(config)
+    stop = started + budget_for(settings)
     with ThreadPoolExecutor(min(WORKERS, len(hooks)), thread_name_prefix="webhook") as pool:
-        jobs = [pool.submit(_post_all, engine, site, config, h, now, at, stop) for h in hooks]
+        jobs = [pool.submit(_post_all, engine, site, settings, h, now, at, stop) for h in hooks]
         for job in jobs:
             for key, value in job.result().items():
                 counts[key] += value

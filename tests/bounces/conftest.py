@@ -29,7 +29,13 @@ def inbound(app: Any) -> Iterator[InboundController]:
     """`pbem inbound` speaking SMTP on a free loopback port."""
     ext = app.extensions["pbem"]
     controller = make_controller(
-        ext["engine"], ext["site"], app.config, "127.0.0.1", free_port(), lmtp=False
+        ext["engine"],
+        ext["site"],
+        ext["settings"],
+        "127.0.0.1",
+        free_port(),
+        False,
+        app.config["CLOCK"],
     )
     controller.start()
     try:

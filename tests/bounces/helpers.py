@@ -11,6 +11,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem.bounces.record import record
+from pbem.config import settings_of
 from pbem.mailfix.score import sweep_bounces
 from pbem.models import Bounce, MailAddress, Outbox
 from pbem.storage.db import read_session, write_session
@@ -77,5 +78,5 @@ def add_report(
 def score_all(app: Any, threshold: int | None = None) -> int:
     """One scoring sweep at the app's clock's time."""
     ext = app.extensions["pbem"]
-    limit = threshold or int(app.config["BOUNCE_THRESHOLD"])
+    limit = threshold or int(settings_of(app).bounce_threshold)
     return sweep_bounces(ext["engine"], ext["site"], app.config["CLOCK"](), limit, 5000)

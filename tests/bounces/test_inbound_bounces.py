@@ -14,6 +14,7 @@ from sqlmodel import col, select
 
 from pbem import play
 from pbem.bounces import verp
+from pbem.config import settings_of
 from pbem.counters import metrics
 from pbem.mailin import bounces
 from pbem.mailin.bounces import BY_ADDRESS, receive_bounce
@@ -77,7 +78,8 @@ def test_a_dsn_records_a_hard_bounce_for_the_address_its_bounce_address_names(
     assert "unknown user" in report.reason and report.scored_at is None
     assert report.game_id == game
     assert (
-        report.outbox_id == verp.parse_address(bounce_address, app.config["REPLY_DOMAIN"]).outbox_id
+        report.outbox_id
+        == verp.parse_address(bounce_address, settings_of(app).reply_domain).outbox_id
     )
     assert bounced() == counted + 1
     assert len(outbox(app)) == queued  # never answered
@@ -105,9 +107,9 @@ def test_a_forged_or_stale_bounce_address_changes_nothing_and_is_logged(
 ) -> None:
     caplog.set_level(logging.INFO)
     real = bea_bounce_address(smtpd)
-    bounce = verp.parse_address(real, app.config["REPLY_DOMAIN"])
+    bounce = verp.parse_address(real, settings_of(app).reply_domain)
     assert bounce is not None
-    secret, domain = app.extensions["pbem"]["site"].secret, app.config["REPLY_DOMAIN"]
+    secret, domain = app.extensions["pbem"]["site"].secret, settings_of(app).reply_domain
     forged = {
         "forged": real.replace(bounce.signature, "a" * 16),
         # Ana, signing up to make Bea's address bounce with her own mail's bounce address.
@@ -129,7 +131,7 @@ def test_a_forged_or_stale_bounce_address_changes_nothing_and_is_logged(
 def test_a_forged_address_is_refused_at_data_too(app: Any, smtpd: Any, game: int) -> None:
     """receive_bounce checks the signature itself, whatever checked RCPT."""
     real = bea_bounce_address(smtpd)
-    bounce = verp.parse_address(real, app.config["REPLY_DOMAIN"])
+    bounce = verp.parse_address(real, settings_of(app).reply_domain)
     assert bounce is not None
     forged = real.replace(bounce.signature, "b" * 16)
     ext = app.extensions["pbem"]

@@ -71,7 +71,9 @@ def through_postfix(
         BOUNCE_THRESHOLD=2,
     )  # fmt: skip
     ext = app.extensions["pbem"]
-    inbound = make_controller(ext["engine"], ext["site"], app.config, HOST, port, lmtp=lmtp)
+    inbound = make_controller(
+        ext["engine"], ext["site"], ext["settings"], HOST, port, lmtp, app.config["CLOCK"]
+    )
     inbound.start()
     postfix.start()
     try:

@@ -14,7 +14,7 @@ from werkzeug.serving import make_server
 
 from pbem import create_app
 from pbem.clock.scheduler import drain_outbox
-from pbem.config import DEFAULTS
+from pbem.config import Settings, settings_of
 from pbem.devservers import free_port
 from pbem.live.serve import InThread
 from tests.browser.helpers import SENDER_INTERVAL, VIEWPORTS, LiveServer
@@ -96,9 +96,9 @@ def live_server(
     app = create_app(settings | live_config)
     holder["app"] = app
     streams = None
-    if app.config["LIVE_URL"] == DEFAULTS["LIVE_URL"]:
+    if settings_of(app).live_url == Settings.model_fields["live_url"].default:
         streams = InThread(app, "127.0.0.1", free_port()).start()
-        app.config["LIVE_URL"] = f"http://127.0.0.1:{streams.server.config.port}/live/"
+        settings_of(app).live_url = f"http://127.0.0.1:{streams.server.config.port}/live/"
     live = LiveServer(url=url, app=app)
     stop = threading.Event()
 

@@ -26,6 +26,7 @@ from sqlmodel import select
 
 from pbem import play
 from pbem.clock.scheduler import computer_moves
+from pbem.config import settings_of
 from pbem.models import Game, Seat
 from pbem.players import talk
 from pbem.present.forms import TalkForm
@@ -281,7 +282,7 @@ def test_your_own_move_stays_yours_when_the_stream_tells_it_first(
     link = new_game_against_the_computer(live_server)
     path = urlsplit(link).path
     # The computer answers after the held answer and the held fetch are through.
-    live_server.app.config["COMPUTER_DELAY"] = 5.0
+    settings_of(live_server.app).computer_delay = 5.0
 
     def slowly(route: Any) -> None:
         # Handlers run one after the other. The Send's answer (its redirect) is held 2 s,

@@ -22,7 +22,8 @@ from tests.web.helpers import PLAYERS
 def test_pbem_clock_sends_mail_every_sender_interval(client: Any, app: Any, smtpd: Any) -> None:
     # The sweep (which also drains the outbox) is an hour away: only the sender job can
     # deliver within the test.
-    app.config.update(SENDER_INTERVAL=0.2, SWEEP_INTERVAL=3600.0)
+    settings = app.extensions["pbem"]["settings"]
+    settings.sender_interval, settings.sweep_interval = 0.2, 3600.0
     scheduler = make_scheduler(app, blocking=True)  # the BlockingScheduler of `pbem clock`
     runner = threading.Thread(target=scheduler.start, daemon=True)
     runner.start()

@@ -25,6 +25,7 @@ from pbem.clock import computer_play
 from pbem.clock.computer_play import claim_due, move_claimed
 from pbem.clock.scheduler import computer_moves, make_scheduler
 from pbem.clock.workers import run_computers
+from pbem.config import settings_of
 from pbem.models import Outbox, Seat
 from pbem.storage.db import read_session, write_session
 from tests.app import make_test_app
@@ -132,7 +133,7 @@ def test_a_dead_workers_seats_are_taken_once_its_lease_is_past(
     _games(app, clock)
     clock.advance(seconds=4)
     engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
-    lease = timedelta(seconds=float(app.config["COMPUTER_LEASE"]))
+    lease = timedelta(seconds=float(settings_of(app).computer_lease))
     # A worker claims the seats due, then dies before working any of them out.
     now, before = clock(), clock() - timedelta(seconds=3)
     claimed = claim_due(engine, now, before, GAMES, lease)
@@ -171,7 +172,7 @@ def test_pbem_computers_once_makes_the_moves_due(app: Any, runner: Any, clock: A
 def test_a_worker_loop_plays_until_stopped(app: Any, second: Any, clock: Any) -> None:
     _games(app, clock)
     clock.advance(seconds=4)
-    second.config["COMPUTER_INTERVAL"] = 0.05
+    settings_of(second).computer_interval = 0.05
     stop = threading.Event()
     result: list[int] = []
     worker = threading.Thread(target=lambda: result.append(run_computers(second, stop)))

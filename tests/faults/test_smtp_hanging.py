@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.clock.scheduler import drain_outbox
+from pbem.config import settings_of
 from pbem.models import Outbox
 from pbem.storage.db import read_session
 from tests.web.helpers import first_mover
@@ -48,8 +49,8 @@ def test_moves_go_on_while_smtp_hangs_and_mail_goes_out_after(
     }
     assert client.post("/games", data=form).status_code == 303  # two mails now wait
     hanging = HangingServer()
-    app.config["SMTP_PORT"] = hanging.port
-    app.config["SMTP_TIMEOUT"] = 30.0
+    settings_of(app).smtp_port = hanging.port
+    settings_of(app).smtp_timeout = 30.0
     result: dict[str, Any] = {}
     sender = threading.Thread(target=lambda: result.update(drain_outbox(app)))
     sender.start()
@@ -65,7 +66,7 @@ def test_moves_go_on_while_smtp_hangs_and_mail_goes_out_after(
         waiting = session.exec(select(Outbox).where(Outbox.sent_at.is_(None))).all()
     assert len(waiting) == 3  # two invitations and the next player's turn mail
     # The server is back: after the backoff every waiting mail goes out, once.
-    app.config["SMTP_PORT"] = smtpd.port
+    settings_of(app).smtp_port = smtpd.port
     smtpd.clear()
     clock.advance(minutes=1)
     assert drain_outbox(app)["sent"] == 3

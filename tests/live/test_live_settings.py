@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pbem.cli import _live_beside
-from pbem.config import DEFAULTS, ConfigError, check_config
+from pbem.config import ConfigError, load_settings, settings_of
 from pbem.devservers import free_port
 from pbem.live.serve import listen_database, refuse_pooler
 from tests.app import make_test_app
@@ -28,28 +28,29 @@ from tests.app import make_test_app
     ],
 )
 def test_the_live_url_is_a_path_a_full_url_or_off(value: str, fine: bool) -> None:
-    config = {**DEFAULTS, "DEBUG": True, "LIVE_URL": value}
+    config = {"DEBUG": True, "LIVE_URL": value}
     if fine:
-        check_config(config)
+        load_settings(config)
     else:
         with pytest.raises(ConfigError, match="PBEM_LIVE_URL"):
-            check_config(config)
+            load_settings(config)
 
 
 def test_the_keepalive_is_above_zero() -> None:
     with pytest.raises(ConfigError, match="PBEM_LIVE_KEEPALIVE"):
-        check_config({**DEFAULTS, "DEBUG": True, "LIVE_KEEPALIVE": 0})
+        load_settings({"DEBUG": True, "LIVE_KEEPALIVE": 0})
 
 
 def test_live_refuses_a_listen_address_named_a_pooler() -> None:
     pooled = "postgresql+psycopg://pbem@pgbouncer.example.org:6432/pbem"
-    config = {**DEFAULTS, "DATABASE_URL": pooled, "DATABASE_POOLER": "transaction"}
+    config = {"DEBUG": True, "DATABASE_URL": pooled, "DATABASE_POOLER": "transaction"}
     with pytest.raises(ConfigError, match="PBEM_LIVE_DATABASE_URL"):
-        refuse_pooler(config)  # said by the settings: no connection tried
+        refuse_pooler(load_settings(config))  # said by the settings: no connection tried
     straight = "postgresql+psycopg://pbem@db.example.org:5432/pbem"
-    assert listen_database({**config, "LIVE_DATABASE_URL": straight}) == straight
-    assert listen_database(DEFAULTS) == DEFAULTS["DATABASE_URL"]
-    refuse_pooler(DEFAULTS)  # SQLite: nothing to refuse
+    assert listen_database(load_settings(config | {"LIVE_DATABASE_URL": straight})) == straight
+    defaults = load_settings({"DEBUG": True})
+    assert listen_database(defaults) == defaults.database_url
+    refuse_pooler(defaults)  # SQLite: nothing to refuse
 
 
 def test_serve_runs_the_streams_on_a_port_of_their_own(
@@ -60,7 +61,7 @@ def test_serve_runs_the_streams_on_a_port_of_their_own(
     streams = _live_beside(app, "0.0.0.0", port)
     try:
         assert streams is not None
-        assert app.config["LIVE_URL"] == f"http://127.0.0.1:{port}/live/"
+        assert settings_of(app).live_url == f"http://127.0.0.1:{port}/live/"
         page = app.test_client().get("/")
         policy = page.headers["Content-Security-Policy"]
         assert policy.endswith(f"; connect-src 'self' http://127.0.0.1:{port}")

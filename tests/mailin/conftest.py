@@ -30,10 +30,11 @@ def _start(app: Any, lmtp: bool) -> Iterator[InboundController]:
     controller = make_controller(
         app.extensions["pbem"]["engine"],
         app.extensions["pbem"]["site"],
-        app.config,
+        app.extensions["pbem"]["settings"],
         "127.0.0.1",
         free_port(),
         lmtp=lmtp,
+        clock=app.config["CLOCK"],
     )
     controller.start()
     try:

@@ -13,6 +13,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from pbem import play
+from pbem.config import settings_of
 from pbem.games import GAMES
 from pbem.models import Game, Outbox, Seat
 from pbem.players.reply_address import make_address
@@ -122,7 +123,7 @@ def reply_address(app: Any, game_id: int, seat_no: int) -> str:
         seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_no)).one()
     turn = GAMES[game.slug].turn_token(game.state, seat_no)
     site = app.extensions["pbem"]["site"]
-    domain = app.config["REPLY_DOMAIN"]
+    domain = settings_of(app).reply_domain
     return make_address(site.secret, domain, game_id, seat_no, turn, seat.link_key)
 
 

@@ -12,6 +12,7 @@ from sqlmodel import select
 from pbem import play
 from pbem.clock.computer_play import sweep_computers
 from pbem.clock.scheduler import prune_old
+from pbem.config import settings_of
 from pbem.models import InboundMail, Move, Outbox
 from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
@@ -171,7 +172,7 @@ def test_a_finished_games_rows_go_and_a_running_games_keep_what_is_read(
 
 
 def test_keep_days_zero_keeps_everything(app, smtpd, game, clock):
-    app.config["KEEP_DAYS"] = 0
+    settings_of(app).keep_days = 0
     clock.advance(days=400)
     result = app.test_cli_runner().invoke(args=["prune"])
     assert result.output == "PBEM_KEEP_DAYS is 0: everything is kept, nothing pruned.\n"

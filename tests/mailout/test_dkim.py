@@ -15,7 +15,7 @@ import dkim
 import pytest
 
 from pbem import create_app
-from pbem.config import ConfigError
+from pbem.config import ConfigError, Settings, load_settings
 from pbem.mailout.dkim import dkim_problems, record_value
 from pbem.mailout.dkimkey import dkim_key
 from tests.app import make_test_app
@@ -271,7 +271,7 @@ def test_a_bad_key_or_setting_refuses_at_start(
         create_app(app_settings(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, **config))
     assert reason in str(refused.value)
     assert KEY_TEXT not in str(refused.value) and "MII" not in str(refused.value)
-    assert dkim_problems(config) == [str(refused.value)]
+    assert dkim_problems(typed(config)) == [str(refused.value)]
 
 
 def test_the_clock_stops_at_start_on_an_unreadable_key(tmp_path: Path) -> None:
@@ -304,27 +304,32 @@ def test_the_clock_stops_at_start_on_an_unreadable_key(tmp_path: Path) -> None:
 
 def test_problems_for_the_doctor(tmp_path: Path) -> None:
     config = dkim_settings(tmp_path)
-    assert dkim_problems({"MAIL_FROM": "pbem@pbem.test"}) == []  # pbem does not sign
-    assert dkim_problems(config) == []
+    assert dkim_problems(typed({"MAIL_FROM": "pbem@pbem.test"})) == []  # pbem does not sign
+    assert dkim_problems(typed(config)) == []
     # A parent domain aligns (DMARC relaxed); another does not.
-    assert dkim_problems(config | {"MAIL_FROM": "pbem@mail.pbem.test"}) == []
-    (other,) = dkim_problems(config | {"DKIM_DOMAIN": "example.net"})
+    assert dkim_problems(typed(config | {"MAIL_FROM": "pbem@mail.pbem.test"})) == []
+    (other,) = dkim_problems(typed(config | {"DKIM_DOMAIN": "example.net"}))
     assert "DMARC will not count the signature" in other
     Path(config["DKIM_KEY_FILE"]).chmod(0o644)
-    (loose,) = dkim_problems(config)
+    (loose,) = dkim_problems(typed(config))
     assert "readable by others (mode 644)" in loose
     Path(config["DKIM_KEY_FILE"]).chmod(0o600)
     name = f"{SELECTOR}._domainkey.pbem.test"
-    (missing,) = dkim_problems(config, lookup=lambda _: None)
+    (missing,) = dkim_problems(typed(config), lookup=lambda _: None)
     assert f"No TXT record at {name}" in missing
-    (stale,) = dkim_problems(config, lookup=lambda _: "v=DKIM1; k=rsa; p=MIIBold")
+    (stale,) = dkim_problems(typed(config), lookup=lambda _: "v=DKIM1; k=rsa; p=MIIBold")
     assert "holds another key" in stale
     record = published_value(config)
-    assert dkim_problems(config, lookup={name: record}.get) == []
+    assert dkim_problems(typed(config), lookup={name: record}.get) == []
     # A provider that splits the text or adds spaces publishes the same key.
-    assert dkim_problems(config, lookup={name: record.replace("p=", "p= ")}.get) == []
+    assert dkim_problems(typed(config), lookup={name: record.replace("p=", "p= ")}.get) == []
 
 
 def published_value(config: dict[str, Any]) -> str:
     """The value `pbem dkim-record` prints for these settings."""
-    return record_value(dkim_key(config))
+    return record_value(dkim_key(typed(config)))
+
+
+def typed(config: dict[str, Any]) -> Settings:
+    """These settings as a process reads them (PBEM_DEBUG: any key)."""
+    return load_settings({"DEBUG": True} | config)

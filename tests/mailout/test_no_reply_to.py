@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pbem.config import settings_of
 from tests.web.helpers import headline, start_game, text_of
 
 
 def test_no_reply_domain_no_reply_to(client, app, smtpd):
-    assert app.config["REPLY_DOMAIN"] == ""
+    assert settings_of(app).reply_domain == ""
     start_game(client, app, smtpd)
     turn_mails = [m for m in smtpd.messages if headline(m).startswith("your move")]
     assert turn_mails

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from pbem.config import settings_of
 from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.mailout import sender
@@ -118,12 +119,12 @@ def test_smtp_down_then_back_sends_each_mail_with_its_message_id(
 ) -> None:
     create(client)
     port = smtpd.port
-    app.config["SMTP_PORT"] = 1  # nothing listens there: connection refused
+    settings_of(app).smtp_port = 1  # nothing listens there: connection refused
     assert deliver(app)["failed"] == 1
     failed = rows(app)
     assert failed[0].attempts == 1 and failed[0].last_error
     assert all(r.sent_at is None for r in failed)
-    app.config["SMTP_PORT"] = port
+    settings_of(app).smtp_port = port
     assert deliver(app)["sent"] == 2  # the failed one waits for its backoff
     clock.advance(minutes=1)
     assert deliver(app)["sent"] == 1
@@ -189,11 +190,11 @@ def test_a_mail_rendered_late_says_what_it_said_when_queued(
 def test_rendered_mail_is_kept_for_a_resend(client: Any, app: Any, smtpd: Any) -> None:
     create(client)
     port = smtpd.port
-    app.config["SMTP_PORT"] = 1
+    settings_of(app).smtp_port = 1
     deliver(app)
     first = {r.id: (r.subject, r.body_text) for r in rows(app) if r.rendered_at}
     assert first and all(subject and text for subject, text in first.values())
-    app.config["SMTP_PORT"] = port
+    settings_of(app).smtp_port = port
     deliver(app)
     assert {r.id: (r.subject, r.body_text) for r in rows(app) if r.id in first} == first
 

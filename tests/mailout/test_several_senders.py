@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from pbem.config import settings_of
 from pbem.mailout import sender
 from pbem.mailout.mailer import make_backend
 from pbem.models import Outbox
@@ -36,10 +37,10 @@ def test_senders_at_once_render_and_send_each_mail_once(
         return real_render(session, site, row, *args, **kwargs)
 
     monkeypatch.setattr(sender, "render_row", counted)
-    site, config, now = app.extensions["pbem"]["site"], app.config, clock()
+    site, settings, now = app.extensions["pbem"]["site"], settings_of(app), clock()
 
     def drain(engine: Any) -> dict[str, int]:
-        return sender.drain(engine, site, make_backend(config), config, now)
+        return sender.drain(engine, site, make_backend(settings), settings, now)
 
     results = at_once(database_url, [drain] * senders)
     assert sum(r["sent"] for r in results) == len(queued)

@@ -283,7 +283,7 @@ def test_replies_need_pbem_inbound_listening(
     assert "run pbem inbound there, or unset PBEM_REPLY_DOMAIN" in report.said("replies")
     app = make_test_app(database_url, clock, smtpd, tmp_path, REPLY_DOMAIN="in.pbem.example.org")
     ext = app.extensions["pbem"]
-    inbound = make_controller(ext["engine"], ext["site"], app.config, "127.0.0.1", port, True)
+    inbound = make_controller(ext["engine"], ext["site"], ext["settings"], "127.0.0.1", port, True)
     inbound.start()
     try:
         report = doctor(sound, REPLY_DOMAIN="in.pbem.example.org", INBOUND_PORT=port)

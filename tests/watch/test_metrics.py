@@ -12,7 +12,7 @@ import pytest
 
 from pbem import create_app
 from pbem.clock.scheduler import computer_moves
-from pbem.config import ConfigError
+from pbem.config import ConfigError, settings_of
 from pbem.counters import metrics
 from pbem.mailin.receive import receive
 from pbem.storage.db import read_session, write_session
@@ -118,14 +118,14 @@ def test_the_counters_say_what_was_done(client: Any, app: Any, smtpd: Any, clock
 def test_a_down_smtp_server_counts_retries(client: Any, app: Any, smtpd: Any, clock: Any) -> None:
     links = new_game(client, app, smtpd, [ANA, LEO], **{"opt_colour-bazaar_first": "0"})
     before = scrape(client)
-    port, app.config["SMTP_PORT"] = app.config["SMTP_PORT"], 1  # nothing listens on port 1
+    port, settings_of(app).smtp_port = settings_of(app).smtp_port, 1  # nothing listens on port 1
     play_turn(client, links[ANA[1]])
     deliver(app)
     down = scrape(client)
     assert down.value("pbem_mails_retried_total") == before.value("pbem_mails_retried_total") + 1
     assert down.value("pbem_mails_sent_total") == before.value("pbem_mails_sent_total")
     assert down.value("pbem_outbox_due_mails") == 0  # waiting out its retry: not due
-    app.config["SMTP_PORT"] = port
+    settings_of(app).smtp_port = port
     clock.advance(seconds=31)
     assert scrape(client).value("pbem_outbox_due_mails") == 1
     deliver(app)

@@ -130,7 +130,9 @@ def inbound(app: Any) -> Iterator[InboundController]:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
     ext = app.extensions["pbem"]
-    controller = make_controller(ext["engine"], ext["site"], app.config, "127.0.0.1", port)
+    controller = make_controller(
+        ext["engine"], ext["site"], ext["settings"], "127.0.0.1", port, clock=app.config["CLOCK"]
+    )
     controller.start()
     try:
         yield controller
@@ -484,7 +486,7 @@ class Walk:
         ext, clock = self.app.extensions["pbem"], self.app.config["CLOCK"]
         for _ in range(12):
             clock.advance(hours=3)  # past the longest backoff
-            drain_webhooks(ext["engine"], ext["site"], self.app.config, clock())
+            drain_webhooks(ext["engine"], ext["site"], ext["settings"], clock())
         deliver(self.app)
         with read_session(ext["engine"]) as session:
             assert not session.exec(select(Webhook).where(Webhook.enabled == True)).all()  # noqa: E712

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from pbem.config import settings_of
 from tests.web.helpers import (
     ANA,
     LEO,
@@ -54,7 +55,7 @@ def test_no_move_by_mail_is_offered_when_replies_are_not_set_up(
 ) -> None:
     """Without a reply domain a reply to the turn mail reaches nothing: the page does not
     invite one (tests/mailin/test_refusals.py has the fold when replies are set up)."""
-    assert not app.config["REPLY_DOMAIN"]
+    assert not settings_of(app).reply_domain
     links = new_game(client, app, smtpd, [ANA, LEO])
     page = client.get(links[ANA[1]]).get_data(as_text=True)
     assert "Your move." in page

@@ -13,6 +13,7 @@ from typing import Any
 from pbem import create_app
 from pbem.clock.computer_play import sweep_computers
 from pbem.clock.scheduler import prune_old
+from pbem.config import settings_of
 from pbem.models import Game
 from pbem.seats import leave
 from pbem.storage.db import read_session, write_session
@@ -33,7 +34,7 @@ def _settings_links(mails: list[Any]) -> list[str]:
 def test_links_in_pruned_mail_still_work_or_say_why_not(
     client: Any, app: Any, smtpd: Any, clock: Any
 ) -> None:
-    app.config["KEEP_DAYS"] = 7  # the settings link is good for 30 days: it outlives the text
+    settings_of(app).keep_days = 7  # the settings link is good for 30 days: it outlives the text
     links, first = start_game(client, app, smtpd)
     mail = smtpd.messages[first]
     settings, later, last = _settings_links(smtpd.messages[first:])[:3]
@@ -87,7 +88,7 @@ def test_the_local_mailbox_shows_mail_whose_row_was_deleted(
             "name_1": "Léo", "email_1": "leo@example.org"}  # fmt: skip
     assert client.post("/games", data=form).status_code == 303
     deliver(app)
-    invitations = len(list(Path(app.config["MAIL_DIR"]).glob("*.eml")))
+    invitations = len(list(Path(settings_of(app).mail_dir).glob("*.eml")))
     clock.advance(days=31)
     assert prune_old(app)["emptied"] == invitations  # the game is still forming
     for _ in range(2):  # its creator warned, then the game called off, unstarted

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem import create_app
+from pbem.config import settings_of
 from pbem.storage.ratelimit import BAD_LINKS, NEW_GAMES
 from tests.app import FormClient
 from tests.web.helpers import first_mover
@@ -15,7 +16,8 @@ def test_guessing_links_is_stopped_across_workers(
 ) -> None:
     link, _, _ = first_mover(client, app, smtpd)
     # A second application on the same database stands for a second gunicorn worker.
-    other_worker = create_app({**app.config, "CLOCK": clock})
+    same = {name.upper(): value for name, value in settings_of(app).__dict__.items()}
+    other_worker = create_app({**same, "CLOCK": clock})
     other_worker.test_client_class = FormClient
     workers = [client, other_worker.test_client()]
     for n in range(BAD_LINKS.count):

@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from pbem.clock.scheduler import drain_webhooks
+from pbem.config import settings_of
 from pbem.models import Webhook
 from pbem.storage.db import write_session
 from tests.web.helpers import link_in
@@ -42,7 +43,7 @@ def test_an_event_is_claimed_when_its_turn_comes_and_no_other_drain_posts_it(app
     Now each event is claimed just before it is posted, for longer than its deadline, and
     while a webhook's event is held no other drain posts it or that webhook's next one."""
     clock = app.config["CLOCK"]
-    app.config["WEBHOOK_TIMEOUT"] = 60.0  # the slow server is let go by the test, not cut
+    settings_of(app).webhook_timeout = 60.0  # the slow server is let go by the test, not cut
     add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/slow"), "generic")
     move(app, game)
     move(app, game)
@@ -71,7 +72,7 @@ def test_a_slow_webhook_holds_up_only_its_own_events(app, hooks, game):
     every other player's (1.7 s became 59.7 s). Now each webhook's events go on a worker of
     their own: another webhook's event is delivered while the slow one is still being held,
     and the slow webhook's next event goes only after its first (its events stay in order)."""
-    app.config["WEBHOOK_TIMEOUT"] = 60.0  # no deadline frees the other here
+    settings_of(app).webhook_timeout = 60.0  # no deadline frees the other here
     table = add_hook(app, game, seat_to_act(app, game), "table", hooks.url("/slow"), "generic")
     seat = (move(app, game) + 1) % 3
     add_hook(app, game, seat, "mine", hooks.url("/quick"), "discord")

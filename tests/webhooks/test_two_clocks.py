@@ -26,10 +26,11 @@ def test_two_webhook_drains_at_once_post_each_event_once(
             move(app, game)
     events = [row.event_id for row in deliveries(app)]
     assert len(events) >= 10
-    site, config, now = app.extensions["pbem"]["site"], app.config, clock()
+    ext, now = app.extensions["pbem"], clock()
+    site, settings = ext["site"], ext["settings"]
 
     def drain(engine: Any) -> dict[str, int]:
-        return deliver.drain(engine, site, config, now)
+        return deliver.drain(engine, site, settings, now)
 
     results = at_once(database_url, [drain, drain])
     assert sum(r["sent"] for r in results) == len(events)

@@ -37,11 +37,11 @@ from email.parser import BytesParser
 
 from pbem.bounces.reading import mimeparts, nonstandard, standard
 from pbem.bounces.reading.report import COMPLAINT, HARD, SOFT, Failure, Report
-from pbem.config import DEFAULTS
+from pbem.config import Settings
 
 __all__ = ["COMPLAINT", "HARD", "SOFT", "Failure", "Report", "read_report"]
 
-MAX_BYTES = int(DEFAULTS["INBOUND_MAX_BYTES"])
+MAX_BYTES = int(Settings.model_fields["inbound_max_bytes"].default)
 
 
 def read_report(raw: bytes, max_bytes: int = MAX_BYTES) -> Report | None:
