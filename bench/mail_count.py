@@ -46,7 +46,7 @@ from pbem.mailout.sender import drain
 from pbem.models import Game
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import make_engine, migrate, write_session
 
 CONFIG = {"MAIL_FROM": "pbem@localhost", "MAIL_FROM_NAME": "pbem", "SENDER_BATCH": 50}

@@ -78,7 +78,7 @@ def prepare(scratch: Path, seed: int) -> dict[str, str]:
     from pbem.mailout.mailer import make_templates
     from pbem.moves import submit_move
     from pbem.play import Invitee, create_game, join
-    from pbem.players.links import Site
+    from pbem.site import Site
     from pbem.storage.db import make_engine, migrate, write_session
     from pbem.storage.store import seats_of
 

@@ -53,7 +53,7 @@ from pbem.clock import sweeps  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
 from pbem.mailout.mailer import make_templates  # noqa: E402
 from pbem.models import Game, Move, Player, Seat, Vacation  # noqa: E402
-from pbem.players.links import Site  # noqa: E402
+from pbem.site import Site  # noqa: E402
 from pbem.storage.db import make_engine, migrate  # noqa: E402
 from pbem.timing import deadlines
 

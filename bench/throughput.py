@@ -93,7 +93,7 @@ from pbem.mailout.sender import drain
 from pbem.models import Game
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join, replay_problem
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import make_engine, migrate, read_session, write_session
 from pbem.storage.store import seats_of
 

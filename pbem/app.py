@@ -23,12 +23,12 @@ from pbem.config import (
 )
 from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mailer import make_templates
-from pbem.players.links import Site
 from pbem.players.signin import SESSION_DAYS
 from pbem.present import check_parts
 from pbem.present.i18n import best_lang, language_name, languages, set_directories
 from pbem.present.text import install_jinja, say
 from pbem.resources import folder
+from pbem.site import Site
 from pbem.storage.db import make_engine
 from pbem.storage.pooler import refuse_unannounced_pooler
 from pbem.web import (

@@ -23,10 +23,10 @@ from pbem.models import Game, Player, Seat
 from pbem.moves import tell_turn
 from pbem.players.computers import LEVELS, computer_player, is_computer_email
 from pbem.players.invitations import count_invitations
-from pbem.players.links import Site, new_key
 from pbem.players.vacations import away_at, zones_of
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
 from pbem.present.replay import states
+from pbem.site import Site, new_key
 from pbem.storage.store import (
     id_of,
     lock_game,

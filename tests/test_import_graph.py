@@ -117,6 +117,7 @@ def test_imports_sit_at_the_top_of_their_files() -> None:
 # readiness, /metrics) reads rows, as storage does.
 LAYERS: list[tuple[str, ...]] = [
     ("pbem.errors", "pbem.models", "pbem.config", "pbem.resources"),
+    ("pbem.site",),
     ("pbem.counters",),
     ("pbem.games", "pbem.bots"),
     ("pbem.timing",),

@@ -19,8 +19,8 @@ from sqlmodel import Session, select
 from pbem.games import GAMES
 from pbem.models import Game, Outbox, Player, Seat, Webhook
 from pbem.players.computers import is_computer_email
-from pbem.players.links import Site
 from pbem.present import presenter, rounds_viewed
+from pbem.site import Site
 from pbem.storage.store import seats_of
 from pbem.storage.writes import Writes
 from pbem.webhooks.events import hooks_of_game, queue_events

@@ -23,10 +23,10 @@ from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.players import reports, signin
 from pbem.players.computers import is_computer_email
-from pbem.players.links import ADDRESS_TTL, Site, new_key
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
+from pbem.site import ADDRESS_TTL, Site, new_key
 from pbem.storage.store import moves_of, player_by_id, seats_of, shuffles_of
 
 

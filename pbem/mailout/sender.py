@@ -39,7 +39,7 @@ from pbem.mailout.render import (
     render_row,
 )
 from pbem.models import Outbox, Player
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 
 log = logging.getLogger(__name__)

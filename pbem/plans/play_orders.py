@@ -12,7 +12,7 @@ from pbem.games import GAMES
 from pbem.games.fantasy_business.standing import standing_move
 from pbem.moves import plan_move, prepare_move, read_table, write_move
 from pbem.plans import seat_orders
-from pbem.players.links import Site
+from pbem.site import Site
 
 
 def keep_orders(

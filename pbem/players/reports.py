@@ -20,8 +20,8 @@ from pbem.errors import PlayError
 from pbem.mailout.notify import decode, queue_operator_mail, queue_player_mail
 from pbem.models import Bar, Game, Outbox, Player, PlayerSeek, Report, Seat, Talk
 from pbem.players.computers import is_computer_email
-from pbem.players.links import BadLink, Site, read_token
 from pbem.present.i18n import Moment
+from pbem.site import BadLink, Site, read_token
 
 REASON_MAX = 1000  # as a talk message: a report quotes at most what it is about
 # Reports one player may send in a sliding day: enough for a bad evening, too few to make

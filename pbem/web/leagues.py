@@ -25,10 +25,10 @@ from pbem.leagues import rounds, setup
 from pbem.leagues.table import league_by_key, league_view, open_leagues
 from pbem.models import League, Player
 from pbem.players.computers import LEVELS
-from pbem.players.links import BadLink, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl
 from pbem.present.options import time_control
+from pbem.site import BadLink, read_token
 from pbem.storage.allowance import LEAGUE_JOINS, OverLimit, take
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, record, refusal

@@ -16,8 +16,8 @@ from pbem.mailout.render import Rendered, render_row
 from pbem.models import Outbox
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
-from pbem.players.links import Site
 from pbem.present import fantasy_business
+from pbem.site import Site
 from pbem.storage.db import make_engine, read_session, write_session
 
 SLUG = "fantasy-business"

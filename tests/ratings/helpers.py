@@ -15,7 +15,7 @@ from pbem.mailout.mailer import make_templates
 from pbem.models import Game, Seat
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -18,7 +18,7 @@ from sqlmodel import col, select
 from pbem.models import Outbox, Player, SignIn
 from pbem.players import signin
 from pbem.players.computers import COMPUTER_DOMAIN, LEVELS
-from pbem.players.links import make_token
+from pbem.site import make_token
 from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import run_sweep
 from tests.web.helpers import deliver, form_with, hidden, sign_in_as, start_game, text_of

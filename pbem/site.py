@@ -1,4 +1,5 @@
-"""Signed links: one salt per purpose, nothing secret inside, revocable per seat; the Site.
+"""The Site (signing key, public URL, mail templates, domains) and its signed links: one salt
+per purpose, nothing secret inside, revocable per seat.
 
 A token carries only ids and the seat's current link key; rotating that key
 (a new random value in the Seat row) makes every older link of the seat fail.
@@ -14,8 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
+from jinja2 import Environment
 
-from pbem.mailout.mailer import MailTemplates
 from pbem.models import Game, Player, Seat
 
 PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league", "address", "report")
@@ -103,6 +104,18 @@ def watch_claim(secret: str, token: str) -> tuple[int, str]:
     if len(payload) != 2 or not isinstance(payload[0], int) or not isinstance(payload[1], str):
         raise BadLink("not a spectator's payload")
     return payload[0], payload[1]
+
+
+@dataclass(frozen=True)
+class MailTemplates:
+    """The mail/ templates twice over: text parts as written, HTML parts escaped.
+
+    Escaping follows the output, not the file name: an HTML part escapes what it takes
+    from a .txt template it includes (the headline), which a player's name can reach.
+    """
+
+    text: Environment
+    html: Environment
 
 
 @dataclass
