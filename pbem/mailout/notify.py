@@ -17,8 +17,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.games import GAMES
-from pbem.models import Game, Outbox, Player, Seat, Webhook
-from pbem.players.computers import is_computer_email
+from pbem.models import Game, Outbox, Player, Seat, Webhook, is_computer_email
 from pbem.present import presenter, rounds_viewed
 from pbem.site import Site
 from pbem.storage.store import seats_of

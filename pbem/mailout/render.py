@@ -20,9 +20,8 @@ from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
 from pbem.mailout.notify import NOTIFICATIONS, decode
 from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
-from pbem.models import Game, Outbox, Player, Seat
+from pbem.models import Game, Outbox, Player, Seat, is_computer_email
 from pbem.players import reports, signin
-from pbem.players.computers import is_computer_email
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render

@@ -18,8 +18,7 @@ from sqlmodel import Session, col, delete, select
 
 from pbem.errors import PlayError
 from pbem.mailout.notify import decode, queue_operator_mail, queue_player_mail
-from pbem.models import Bar, Game, Outbox, Player, PlayerSeek, Report, Seat, Talk
-from pbem.players.computers import is_computer_email
+from pbem.models import Bar, Game, Outbox, Player, PlayerSeek, Report, Seat, Talk, is_computer_email
 from pbem.present.i18n import Moment
 from pbem.site import BadLink, Site, read_token
 

@@ -11,9 +11,8 @@ from flask.cli import with_appcontext
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from pbem.models import Player
+from pbem.models import Player, is_computer_email
 from pbem.players import reports
-from pbem.players.computers import is_computer_email
 from pbem.storage.db import read_session, write_session
 
 
