@@ -31,9 +31,9 @@ from sqlmodel import col, select
 
 from pbem.counters import metrics
 from pbem.mailout.notify import queue_player_mail
-from pbem.mailout.sender import backoff
 from pbem.models import Player, Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
+from pbem.timing.retries import backoff
 from pbem.webhooks.events import body_of
 from pbem.webhooks.request import Answer, post
 
