@@ -42,6 +42,7 @@ from typing import Any
 from pbem.games import GAMES
 from pbem.mailout.mailer import make_templates
 from pbem.mailout.mime import Mail
+from pbem.mailout.notify import OutboxMail
 from pbem.mailout.sender import drain
 from pbem.models import Game
 from pbem.moves import submit_move
@@ -79,6 +80,7 @@ def site() -> Site:
         secret="bench-mail-count",
         base_url="http://127.0.0.1:8000",
         mail_templates=make_templates(),
+        mail=OutboxMail(),
         domain="localhost",
     )
 

@@ -89,6 +89,7 @@ from bench.bare_app import create_table
 from pbem.devservers import HOST, Postgres, free_port, gunicorn, pg_bin
 from pbem.games import GAMES
 from pbem.mailout.mailer import FileBackend, make_templates
+from pbem.mailout.notify import OutboxMail
 from pbem.mailout.sender import drain
 from pbem.models import Game
 from pbem.moves import submit_move
@@ -793,6 +794,7 @@ def make_site(port: int) -> Site:
         secret=SECRET,
         base_url=f"http://{HOST}:{port}",
         mail_templates=make_templates(),
+        mail=OutboxMail(),
         domain="localhost",
     )
 

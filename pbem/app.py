@@ -23,6 +23,7 @@ from pbem.config import (
 )
 from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mailer import make_templates
+from pbem.mailout.notify import OutboxMail
 from pbem.players.signin import SESSION_DAYS
 from pbem.present import check_parts
 from pbem.present.i18n import best_lang, language_name, languages, set_directories
@@ -115,6 +116,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         secret=config["SECRET_KEY"],
         base_url=config["BASE_URL"],
         mail_templates=make_templates(reload=bool(config["DEBUG"])),
+        mail=OutboxMail(),
         domain=thread_domain(config),
         reply_domain=config["REPLY_DOMAIN"],
         turn_mail_delay=timedelta(seconds=float(config["TURN_MAIL_DELAY"])),

@@ -162,7 +162,7 @@ def render_row(
 def _operator_mail(session: Session, site: Site, row: Outbox) -> Rendered:
     """A report to the operator, in English (operator-facing, as the commands are); nobody
     to send it to when the operator's address was removed since."""
-    to_addr, context = reports.render_report(session, site, row)
+    to_addr, context = reports.render_report(session, site, decode(row.extra).get("report"))
     if not to_addr:
         raise NoRecipient(f"outbox {row.id}: no operator address, or no report")
     context["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")

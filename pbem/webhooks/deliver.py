@@ -30,7 +30,6 @@ from sqlalchemy import Engine, func, or_, update
 from sqlmodel import col, select
 
 from pbem.counters import metrics
-from pbem.mailout.notify import queue_player_mail
 from pbem.models import Player, Webhook, WebhookDelivery
 from pbem.storage.db import read_session, write_session
 from pbem.timing.retries import backoff
@@ -288,7 +287,7 @@ def _disable(session: Any, site: Any, hook: Webhook, now: datetime, error: str) 
     owner = session.get(Player, hook.player_id)
     if owner is not None:
         host = urlsplit(hook.url).hostname or ""
-        queue_player_mail(
+        site.mail.player_mail(
             session,
             site,
             owner,

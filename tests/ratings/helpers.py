@@ -12,6 +12,7 @@ from sqlmodel import select
 
 from pbem.games import GAMES
 from pbem.mailout.mailer import make_templates
+from pbem.mailout.notify import OutboxMail
 from pbem.models import Game, Seat
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
@@ -23,7 +24,12 @@ START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 def site() -> Site:
     """A site for games made outside a web request."""
-    return Site(secret="test-ratings", base_url="http://pbem.test", mail_templates=make_templates())
+    return Site(
+        secret="test-ratings",
+        base_url="http://pbem.test",
+        mail_templates=make_templates(),
+        mail=OutboxMail(),
+    )
 
 
 def make_game(
