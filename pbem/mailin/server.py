@@ -26,6 +26,7 @@ from pbem.counters import metrics
 from pbem.mailin.bounces import bounce_ok, receive_bounce
 from pbem.mailin.receive import address_ok, receive
 from pbem.players import reply_address
+from pbem.site import Site
 
 log = logging.getLogger(__name__)
 # One line a mail (issue 30), at INFO: what became of it and of which seat, never the reply
@@ -63,7 +64,7 @@ def _client(session: Session) -> str:
 class InboundHandler:
     """The aiosmtpd handler: check the address at RCPT, read and apply the mail at DATA."""
 
-    def __init__(self, engine: Any, site: Any, config: dict[str, Any]) -> None:
+    def __init__(self, engine: Any, site: Site, config: dict[str, Any]) -> None:
         self.engine = engine
         self.site = site
         self.max_bytes = int(config["INBOUND_MAX_BYTES"])
@@ -145,7 +146,7 @@ class InboundController(Controller):
 
 
 def make_controller(
-    engine: Any, site: Any, config: dict[str, Any], host: str, port: int, lmtp: bool = False
+    engine: Any, site: Site, config: dict[str, Any], host: str, port: int, lmtp: bool = False
 ) -> InboundController:
     """A controller for `pbem inbound`, not yet started."""
     # aiosmtpd logs every command at INFO, RCPT TO and the reply address's signature with it:

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from pbem.models import Player, is_computer_email
 from pbem.players import reports
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 
 
@@ -20,7 +21,7 @@ def _engine() -> Any:
     return current_app.extensions["pbem"]["engine"]
 
 
-def _site() -> Any:
+def _site() -> Site:
     return current_app.extensions["pbem"]["site"]
 
 

@@ -31,6 +31,7 @@ from sqlmodel import col, select
 
 from pbem.counters import metrics
 from pbem.models import Player, Webhook, WebhookDelivery
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 from pbem.timing.retries import backoff
 from pbem.webhooks.events import body_of
@@ -133,7 +134,7 @@ def claim_next(
 
 def _post_one(
     engine: Engine,
-    site: Any,
+    site: Site,
     config: dict[str, Any],
     row: WebhookDelivery,
     hook: Webhook,
@@ -165,7 +166,7 @@ def _post_one(
 
 def _post_all(
     engine: Engine,
-    site: Any,
+    site: Site,
     config: dict[str, Any],
     hook_id: int,
     now: datetime,
@@ -193,7 +194,7 @@ def _post_all(
     return counts
 
 
-def drain(engine: Engine, site: Any, config: dict[str, Any], now: datetime) -> dict[str, int]:
+def drain(engine: Engine, site: Site, config: dict[str, Any], now: datetime) -> dict[str, int]:
     """Send every due webhook event once; count the sent, failed and disabled.
 
     The time of a claim is `now` moved on by the time this drain has run (so a lease starts
@@ -245,7 +246,7 @@ def _finish(
                 session.add(hook)
 
 
-def _failed(engine: Engine, site: Any, row_id: int | None, now: datetime, answer: Answer) -> bool:
+def _failed(engine: Engine, site: Site, row_id: int | None, now: datetime, answer: Answer) -> bool:
     """Record a failed attempt; True when the webhook has just been disabled."""
     with write_session(engine) as session:
         row = session.get(WebhookDelivery, row_id)
@@ -273,7 +274,7 @@ def _failed(engine: Engine, site: Any, row_id: int | None, now: datetime, answer
         return False
 
 
-def _disable(session: Any, site: Any, hook: Webhook, now: datetime, error: str) -> None:
+def _disable(session: Any, site: Site, hook: Webhook, now: datetime, error: str) -> None:
     """Stop posting to a webhook that keeps failing, drop its queue, and tell its owner."""
     hook.enabled = False
     hook.disabled_at = now
