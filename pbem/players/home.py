@@ -34,7 +34,7 @@ def _left(
 
 def my_games(
     session: Session, site: Site, player: Player, now: datetime, lang: str | None = None
-) -> dict[str, list]:
+) -> dict[str, list[dict[str, Any]]]:
     """The player's games in four lists: my move (most urgent first), waiting for others,
     invitations to answer, and finished games with their result (in `lang`, the page's)."""
     lang = lang or player.lang

@@ -22,7 +22,8 @@ def _engine() -> Any:
 
 
 def _site() -> Site:
-    return current_app.extensions["pbem"]["site"]
+    site: Site = current_app.extensions["pbem"]["site"]
+    return site
 
 
 def _one_line(text: str, most: int = 80) -> str:
