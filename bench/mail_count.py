@@ -42,11 +42,12 @@ from typing import Any
 from pbem.games import GAMES
 from pbem.mailout.mailer import make_templates
 from pbem.mailout.mime import Mail
+from pbem.mailout.notify import OutboxMail
 from pbem.mailout.sender import drain
 from pbem.models import Game
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import make_engine, migrate, write_session
 
 CONFIG = {"MAIL_FROM": "pbem@localhost", "MAIL_FROM_NAME": "pbem", "SENDER_BATCH": 50}
@@ -79,6 +80,7 @@ def site() -> Site:
         secret="bench-mail-count",
         base_url="http://127.0.0.1:8000",
         mail_templates=make_templates(),
+        mail=OutboxMail(),
         domain="localhost",
     )
 

@@ -76,16 +76,22 @@ def prepare(scratch: Path, seed: int) -> dict[str, str]:
     os.environ.update(environment(scratch))
     from pbem.games import GAMES
     from pbem.mailout.mailer import make_templates
+    from pbem.mailout.notify import OutboxMail
     from pbem.moves import submit_move
     from pbem.play import Invitee, create_game, join
-    from pbem.players.links import Site
+    from pbem.site import Site
     from pbem.storage.db import make_engine, migrate, write_session
     from pbem.storage.store import seats_of
 
     url = os.environ["PBEM_DATABASE_URL"]
     migrate(url)
     engine = make_engine(url)
-    site = Site(secret=SECRET, base_url="http://127.0.0.1:8000", mail_templates=make_templates())
+    site = Site(
+        secret=SECRET,
+        base_url="http://127.0.0.1:8000",
+        mail_templates=make_templates(),
+        mail=OutboxMail(),
+    )
     fb = script_of(GAMES[FB], 4, seed)
     end_of_round_1 = next(ply for ply, step in enumerate(fb) if step[3] > 1)
     late = min(FB_LATE, len(fb) - 1)

@@ -52,8 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pbem.clock import sweeps  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
 from pbem.mailout.mailer import make_templates  # noqa: E402
+from pbem.mailout.notify import OutboxMail  # noqa: E402
 from pbem.models import Game, Move, Player, Seat, Vacation  # noqa: E402
-from pbem.players.links import Site  # noqa: E402
+from pbem.site import Site  # noqa: E402
 from pbem.storage.db import make_engine, migrate  # noqa: E402
 from pbem.timing import deadlines
 
@@ -369,6 +370,7 @@ def make_site() -> Site:
         secret="bench-not-secret",
         base_url="http://bench.example",
         mail_templates=make_templates(),
+        mail=OutboxMail(),
         domain="bench.example",
     )
 

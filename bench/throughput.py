@@ -89,11 +89,12 @@ from bench.bare_app import create_table
 from pbem.devservers import HOST, Postgres, free_port, gunicorn, pg_bin
 from pbem.games import GAMES
 from pbem.mailout.mailer import FileBackend, make_templates
+from pbem.mailout.notify import OutboxMail
 from pbem.mailout.sender import drain
 from pbem.models import Game
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join, replay_problem
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import make_engine, migrate, read_session, write_session
 from pbem.storage.store import seats_of
 
@@ -799,6 +800,7 @@ def make_site(port: int) -> Site:
         secret=SECRET,
         base_url=f"http://{HOST}:{port}",
         mail_templates=make_templates(),
+        mail=OutboxMail(),
         domain="localhost",
     )
 

@@ -93,7 +93,7 @@ def new_games(
     app: Any, slug: str, players: int, count: int, rated: bool = False
 ) -> list[list[str]]:
     """`count` games made by the lobby form and joined by every seat's link: their tokens."""
-    from pbem.players.links import make_token
+    from pbem.site import make_token
 
     client = app.test_client()
     db = sqlite3.connect(settings_of(app).database_url.split("///", 1)[1])
@@ -226,7 +226,7 @@ def prepare_last_move(
 
 def _game_of(token: str) -> int:
     """The game a seat token is for (the token's payload: game, seat, key)."""
-    from pbem.players.links import read_token
+    from pbem.site import read_token
 
     return int(read_token(SECRET, "seat", token)[0])
 

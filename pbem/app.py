@@ -17,12 +17,13 @@ from pbem.cli import register
 from pbem.config import database_settings, load_settings, thread_domain
 from pbem.mailout.dkimkey import dkim_key
 from pbem.mailout.mailer import make_templates
-from pbem.players.links import Site
+from pbem.mailout.notify import OutboxMail
 from pbem.players.signin import SESSION_DAYS
 from pbem.present import check_parts
 from pbem.present.i18n import best_lang, language_name, languages, set_directories
 from pbem.present.text import install_jinja, say
 from pbem.resources import folder
+from pbem.site import Site
 from pbem.storage.db import make_engine
 from pbem.storage.pooler import refuse_unannounced_pooler
 from pbem.web import (
@@ -120,6 +121,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
         reply_domain=settings.reply_domain,
         turn_mail_delay=timedelta(seconds=settings.turn_mail_delay),
         operator_email=settings.operator_email,
+        mail=OutboxMail(),
     )
     app.extensions["pbem"] = {"engine": engine, "site": site, "settings": settings}
     trusted = settings.trusted_proxies

@@ -496,6 +496,16 @@ class Heartbeat(SQLModel, table=True):
     samples: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
 
+# RFC 2606: the .invalid domain never resolves, so a computer's address is never mailed.
+# Here with the rows, not in players/, because ratings and mail ask it as well.
+COMPUTER_DOMAIN = "computer.invalid"
+
+
+def is_computer_email(email: str) -> bool:
+    """Whether an address is one of the computer players'."""
+    return email.endswith("@" + COMPUTER_DOMAIN)
+
+
 def level_for(game: Game, seat: Seat) -> str | None:
     """The level of the computer playing `seat` now, or None when its person plays it.
 

@@ -19,14 +19,14 @@ from pbem.errors import Gone, PlayError
 from pbem.games import GAMES, GameError, fairdeal
 from pbem.games import Game as Rules
 from pbem.mailout.notify import new_thread, queue, telling
-from pbem.models import Game, Player, Seat
+from pbem.models import Game, Player, Seat, is_computer_email
 from pbem.moves import tell_turn
-from pbem.players.computers import LEVELS, computer_player, is_computer_email
+from pbem.players.computers import LEVELS, computer_player
 from pbem.players.invitations import count_invitations
-from pbem.players.links import Site, new_key
 from pbem.players.vacations import away_at, zones_of
 from pbem.present.forms import PlayersForm, TimeControl, clean_name
 from pbem.present.replay import states
+from pbem.site import Site, new_key
 from pbem.storage.store import (
     id_of,
     lock_game,

@@ -16,7 +16,7 @@ from pbem.config import INSTANCE, AnyKey, ConfigError, Settings, load_settings
 from pbem.console import main
 from tests.settings import SECRET_KEY
 
-# The defaults as pbem.config.DEFAULTS held them before the settings were typed.
+# The defaults as the DEFAULTS dict of config.py held them before the settings were typed.
 BEFORE = {
     "SECRET_KEY": "dev-only-not-secret",
     "DATABASE_URL": f"sqlite:///{INSTANCE / 'pbem.sqlite3'}",

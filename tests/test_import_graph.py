@@ -108,25 +108,32 @@ def test_imports_sit_at_the_top_of_their_files() -> None:
     assert len(function_level_imports()) == len(LAZY)
 
 
-# The house from the ground up: a module imports only from its own floor or those below.
+# The house from the ground up: a module imports only from its own floor or those below,
+# and every package sits whole on one floor.
+# The Site (signing key, URL, mail templates) is read by nearly everything, so it sits just
+# above the rows; what players/ and webhooks/ mail goes through its Mailing protocol, so
+# they sit below mailout/, which reads players' links, talk and reports and tells webhooks.
 # The turn clocks' arithmetic (timing) knows only the rows and the rules, so forms, pages
 # and moves use it; the clock's jobs (scheduler, sweeps, computer moves) run moves, so they
 # sit at the top with the web and mail-in. The lobby (play) tells a started game's first
 # turn as a move does, so it sits above moves.
 # The counters are counted on every floor, so they sit at the bottom; watch (heartbeats,
-# readiness, /metrics) reads rows, as storage does.
+# readiness, /metrics, doctor) is asked only by the web, the clock, mail-in and the
+# commands, and its doctor checks the mail settings, so it sits at the top with them.
 LAYERS: list[tuple[str, ...]] = [
     ("pbem.errors", "pbem.models", "pbem.config", "pbem.resources"),
+    ("pbem.site",),
     ("pbem.counters",),
     ("pbem.games", "pbem.bots"),
     ("pbem.timing",),
     ("pbem.present",),
-    ("pbem.storage", "pbem.watch", "pbem.bounces"),
-    ("pbem.players", "pbem.ratings", "pbem.mailout", "pbem.webhooks"),
+    ("pbem.storage", "pbem.bounces", "pbem.ratings"),
+    ("pbem.players", "pbem.webhooks"),
+    ("pbem.mailout",),
     ("pbem.moves",),
     ("pbem.play", "pbem.plans", "pbem.seats", "pbem.takeback", "pbem.opentables", "pbem.leagues"),
     ("pbem.mailfix",),
-    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch.doctor", "pbem.live"),
+    ("pbem.web", "pbem.mailin", "pbem.cli", "pbem.clock", "pbem.watch", "pbem.live"),
     ("pbem.app", "pbem.console", "pbem"),
 ]
 
@@ -155,8 +162,41 @@ def upward_imports(edges: dict[str, set[str]]) -> list[str]:
 
 
 def test_the_layers_read_one_way() -> None:
-    """errors/models < games < present < storage < players/mail/webhooks < moves < play < web."""
+    """errors/models < site < games < present < storage < players < mail < moves < play < web."""
     assert upward_imports(graph()) == []
+
+
+def room_of(module: str) -> str:
+    """The room a module is in: its top-level package or module under pbem/ (pbem.x)."""
+    return ".".join(module.split(".")[:2])
+
+
+def rooms(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The import graph between rooms: room -> the other rooms its modules import."""
+    found: dict[str, set[str]] = {}
+    for source, targets in edges.items():
+        here = room_of(source)
+        found.setdefault(here, set()).update(room_of(t) for t in targets if room_of(t) != here)
+    return found
+
+
+def test_rooms_import_one_way() -> None:
+    """No cycle between the packages under pbem/, even one a floor holds side by side."""
+    cycle = find_cycle(rooms(graph()))
+    assert cycle is None, "cycle between rooms: " + " -> ".join(cycle or [])
+
+
+def test_every_package_sits_on_one_floor() -> None:
+    """LAYERS names rooms only (pbem.x, never pbem.x.y): a package is not split by floors."""
+    assert [p for floor in LAYERS for p in floor if p.count(".") > 1] == []
+
+
+def test_the_room_check_finds_a_cycle_between_packages() -> None:
+    """The checker itself: modules that form no cycle can still make two rooms import each
+    other (a.x -> b.y and b.z -> a.w), and that is caught."""
+    edges = {"pbem.a.x": {"pbem.b.y"}, "pbem.b.z": {"pbem.a.w"}, "pbem.a.w": set()}
+    assert find_cycle(edges) is None
+    assert find_cycle(rooms(edges)) is not None
 
 
 def test_the_floor_check_finds_an_upward_import() -> None:

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # pbem.x.y in prose, less the names that are not modules: hosts (pbem.test, pbem.example.org),
 # files (pbem.css, pbem.sqlite3, pbem.env), logger and key names (pbem.beats, pbem.drains).
 NOT_MODULES = {"test", "example", "css", "sqlite3", "env", "conf", "local", "reply", "bounce"}
-NOT_MODULES |= {"beats", "drains", "csrf", "seat", "__file__", "x"}
+NOT_MODULES |= {"beats", "drains", "csrf", "seat", "__file__", "a", "b", "x"}
 # A test's own made-up module (a game part that is missing on purpose); the installed
 # package's catalogue folder (the wheel test reads it in site-packages).
 MADE_UP = {"pbem.present.third_game", "pbem/translations/fr/LC_MESSAGES/"}

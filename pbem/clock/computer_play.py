@@ -27,6 +27,7 @@ from pbem.errors import PlayError
 from pbem.games import GAMES
 from pbem.models import Game, Seat, level_for
 from pbem.moves import submit_move
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import lock_game, seat_of
 
@@ -100,7 +101,7 @@ def _work_out(engine: Engine, game_id: int, seat_no: int, before: datetime) -> A
 
 
 def _apply(
-    engine: Engine, site: Any, game_id: int, seat_no: int, worked: Any, now: datetime,
+    engine: Engine, site: Site, game_id: int, seat_no: int, worked: Any, now: datetime,
     until: datetime,
 ) -> bool:  # fmt: skip
     """Apply a claimed seat's worked-out move, if the claim is still this worker's: whether
@@ -135,7 +136,7 @@ def _apply(
 
 
 def move_claimed(
-    engine: Engine, site: Any, claimed: list[tuple[int, int]], now: datetime,
+    engine: Engine, site: Site, claimed: list[tuple[int, int]], now: datetime,
     before: datetime, until: datetime,
 ) -> int:  # fmt: skip
     """Work out and make the moves of seats this worker claimed until `until`: how many."""
@@ -161,7 +162,7 @@ def move_claimed(
 
 def sweep_computers(
     engine: Engine,
-    site: Any,
+    site: Site,
     now: datetime,
     delay: timedelta,
     batch: int = 20,

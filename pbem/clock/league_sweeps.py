@@ -22,7 +22,7 @@ from pbem.leagues.mails import queue_digest
 from pbem.leagues.rounds import DIGEST_EVERY, advance
 from pbem.leagues.rows import lock_league
 from pbem.models import League
-from pbem.players.links import Site
+from pbem.site import Site
 
 log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=1)  # a league's round is looked at once in this time at most

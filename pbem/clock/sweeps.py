@@ -33,8 +33,8 @@ from pbem.moves import submit_move
 from pbem.opentables.queries import seats_open, table_of
 from pbem.play import expire
 from pbem.players import account, signin
-from pbem.players.links import Site
 from pbem.present.text import join_names
+from pbem.site import Site
 from pbem.storage import allowance
 from pbem.storage.db import write_session
 from pbem.storage.ratelimit import forget_expired

@@ -13,7 +13,7 @@ from pbem.leagues.rows import Played, members
 from pbem.leagues.table import invitation_url, league_url, names_of, standing_lines
 from pbem.mailout.notify import queue_player_mail
 from pbem.models import League, Player
-from pbem.players.links import Site
+from pbem.site import Site
 
 
 def _about(site: Site, league: League) -> dict[str, Any]:

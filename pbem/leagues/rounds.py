@@ -19,9 +19,9 @@ from pbem.leagues.standings import standings
 from pbem.models import Game, League, LeagueGame, Player
 from pbem.play import Invitee, create_game, join
 from pbem.players.blocks import apart
-from pbem.players.links import Site
 from pbem.present.forms import TimeControl
 from pbem.seats.leave import leave
+from pbem.site import Site
 from pbem.storage.store import id_of
 from pbem.storage.versions import league_changed
 

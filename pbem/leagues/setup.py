@@ -20,9 +20,9 @@ from pbem.leagues.rows import least_at_table, lock_league, member_of, members
 from pbem.models import League, LeagueMember, Player
 from pbem.play import Invitee, player_for, read_share
 from pbem.players.invitations import count_invitations
-from pbem.players.links import Site, new_key
 from pbem.players.reports import refuse_barred
 from pbem.present.forms import EMAIL, Form, TimeControl, clean_name
+from pbem.site import Site, new_key
 from pbem.storage.versions import league_changed
 
 MOST_PLAYERS = 32  # the largest league: its round robin makes 496 games

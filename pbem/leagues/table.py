@@ -11,7 +11,7 @@ from pbem.games import GAMES
 from pbem.leagues.rows import Played, least_at_table, members
 from pbem.leagues.standings import Standing, standings
 from pbem.models import League, LeagueMember, Player
-from pbem.players.links import Site, make_token
+from pbem.site import Site, make_token
 
 KEY_MAX = 40  # a league's key is 16 characters: anything much longer is no key
 

@@ -1,7 +1,7 @@
 """The live streams, an ASGI app (Starlette): GET /live/p/<token> (a seat's page),
 /live/w/<token> (a spectator's) and /live/leagues/<key> (a league's), as Server-Sent Events.
 
-A link is checked as the WSGI app checks it (pbem.players.links: the same secret and
+A link is checked as the WSGI app checks it (pbem.site: the same secret and
 purposes, the seat's current key; a league's key as its page reads it), and a wrong one
 answers 404, or 429 once its address has tried too many, counted in the same rate limit as
 the pages' wrong links (pbem.storage.ratelimit.BAD_LINKS). A good one gets a stream that
@@ -32,7 +32,7 @@ from pbem.config import Network
 from pbem.leagues.table import league_by_key
 from pbem.live.hub import GAME, LEAGUE, Hub, Key
 from pbem.players import presence
-from pbem.players.links import BadLink, seat_claim, watch_claim
+from pbem.site import BadLink, seat_claim, watch_claim
 from pbem.storage.db import read_session
 from pbem.storage.ratelimit import BAD_LINKS, record
 from pbem.storage.versions import Shown, of_seat, of_watch

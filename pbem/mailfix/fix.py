@@ -23,11 +23,10 @@ from sqlmodel import Session, col, select
 from pbem.bounces.state import OK, key
 from pbem.errors import PlayError
 from pbem.mailout.notify import queue_player_mail
-from pbem.models import MailAddress, Outbox, Player
-from pbem.players.computers import is_computer_email
-from pbem.players.links import ADDRESS_TTL, BadLink, Site, read_token
+from pbem.models import MailAddress, Outbox, Player, is_computer_email
 from pbem.present.forms import EMAIL
 from pbem.present.i18n import Moment
+from pbem.site import ADDRESS_TTL, BadLink, Site, read_token
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
 

@@ -19,7 +19,6 @@ row (made first when missing), so two reports on one address are scored one afte
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
@@ -29,6 +28,7 @@ from pbem.bounces.record import COMPLAINT, HARD, REFUSED, SOFT
 from pbem.bounces.state import BOUNCING, COMPLAINED, OK
 from pbem.mailfix import tell
 from pbem.models import Bounce, MailAddress
+from pbem.site import Site
 from pbem.storage.db import write_session
 
 POINTS = {SOFT: 1, HARD: 2, REFUSED: 2}
@@ -45,7 +45,7 @@ _NEXT = (
 )
 
 
-def sweep_bounces(engine: Engine, site: Any, now: datetime, threshold: int, limit: int) -> int:
+def sweep_bounces(engine: Engine, site: Site, now: datetime, threshold: int, limit: int) -> int:
     """Score every report not yet scored, at most `limit`; how many were scored."""
     done = 0
     picked: set[int | None] = set()
@@ -60,7 +60,7 @@ def sweep_bounces(engine: Engine, site: Any, now: datetime, threshold: int, limi
     return done
 
 
-def score(session: Session, site: Any, report: Bounce, now: datetime, threshold: int) -> None:
+def score(session: Session, site: Site, report: Bounce, now: datetime, threshold: int) -> None:
     """Score one report (locked by the caller) against its address's row, and mark it scored;
     tell the table when the address turns bouncing or complained."""
     row = _locked_address(session, report.address, now)

@@ -15,7 +15,6 @@ before.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -23,6 +22,7 @@ from pbem.bounces.state import BOUNCING, COMPLAINED, state_of, states
 from pbem.mailout.notify import notice_id, queue_notice, telling
 from pbem.models import Game, MailAddress, Outbox, Player, Seat
 from pbem.present.mailstate import told_seat
+from pbem.site import Site
 from pbem.storage.store import player_by_id
 from pbem.webhooks.events import queue_table_event
 
@@ -41,7 +41,7 @@ def _since(row: MailAddress) -> datetime:
     return row.since or row.updated_at
 
 
-def told_bouncing(session: Session, site: Any, row: MailAddress, now: datetime) -> None:
+def told_bouncing(session: Session, site: Site, row: MailAddress, now: datetime) -> None:
     """Tell the games of `row`'s address, in the caller's transaction, that its mail no longer
     arrives (it just turned bouncing or complained): each active game's creator gets one
     mail, each table webhook one event. The seat pages, the API and the other seats' turn
@@ -64,7 +64,7 @@ def told_bouncing(session: Session, site: Any, row: MailAddress, now: datetime) 
 
 
 def _tell_game(
-    session: Session, site: Any, game: Game, seat: Seat, row: MailAddress, now: datetime
+    session: Session, site: Site, game: Game, seat: Seat, row: MailAddress, now: datetime
 ) -> None:
     """One game told of `seat`'s mail: its creator by mail, its table webhooks."""
     tell = telling(session, site, game, now)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +26,7 @@ from pbem.bounces.record import KINDS, record
 from pbem.mailin import reading
 from pbem.mailin.receive import ACCEPTED, TOO_MANY, Verdict, counted, message_id_of
 from pbem.models import InboundMail
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
 from pbem.storage.ratelimit import record as count_hit
@@ -40,7 +40,7 @@ BY_ADDRESS = Limit("bounce-addr", 10, 86400)
 NO_SUCH = "550 5.1.1 No such mailbox here"
 
 
-def bounce_ok(engine: Engine, site: Any, address: str) -> bool:
+def bounce_ok(engine: Engine, site: Site, address: str) -> bool:
     """Whether `address` is a bounce address we signed for a mail still kept (at RCPT)."""
     bounce = verp.parse_address(address, site.reply_domain)
     if bounce is None:
@@ -52,7 +52,7 @@ def bounce_ok(engine: Engine, site: Any, address: str) -> bool:
 @counted
 def receive_bounce(
     engine: Engine,
-    site: Any,
+    site: Site,
     rcpt: str,
     raw: bytes,
     now: datetime,

@@ -38,6 +38,7 @@ from pbem.plans.play_orders import keep_orders
 from pbem.players.reply_address import ReplyAddress, fold_turn, parse_address, signature_ok
 from pbem.present import text_presenter
 from pbem.present.textmove import TextMoveError, first_move
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit, record
 from pbem.storage.store import id_of, lock_game, seats_of
@@ -94,7 +95,7 @@ def seat_for(session: Session, secret: str, reply: ReplyAddress) -> tuple[Game, 
     return (game, seat) if game is not None else None
 
 
-def address_ok(engine: Engine, site: Any, address: str) -> bool:
+def address_ok(engine: Engine, site: Site, address: str) -> bool:
     """Whether `address` is a reply address we signed (checked at RCPT)."""
     reply = parse_address(address, site.reply_domain) if site.reply_domain else None
     if reply is None:
@@ -112,7 +113,7 @@ def message_id_of(msg: EmailMessage, raw: bytes) -> str:
     return f"<{hashlib.sha256(raw).hexdigest()[:40]}@no-message-id>"
 
 
-def _ours(msg: EmailMessage, site: Any) -> bool:
+def _ours(msg: EmailMessage, site: Site) -> bool:
     """Whether the mail is one of ours coming back (our Message-ID pattern at our domain)."""
     for name in ("Message-ID",):
         value = reading.header(msg, name).strip("<>").lower()
@@ -148,7 +149,7 @@ def _record(
 
 def _answer(
     session: Session,
-    site: Any,
+    site: Site,
     game_id: int,
     seat_no: int,
     why: Message,
@@ -201,7 +202,7 @@ def counted(verdict_of: Callable[P, Verdict]) -> Callable[P, Verdict]:
 @counted
 def receive(
     engine: Engine,
-    site: Any,
+    site: Site,
     envelope_from: str,
     rcpt: str,
     raw: bytes,
@@ -234,7 +235,7 @@ def receive(
 
 def _judge(
     engine: Engine,
-    site: Any,
+    site: Site,
     reply: ReplyAddress,
     msg: EmailMessage,
     message_id: str,
@@ -331,7 +332,7 @@ def _store_only(
 
 def _decide(
     session: Session,
-    site: Any,
+    site: Site,
     reply: ReplyAddress,
     message_id: str,
     sender: str,

@@ -28,6 +28,7 @@ from pbem.counters import metrics
 from pbem.mailin.bounces import bounce_ok, receive_bounce
 from pbem.mailin.receive import address_ok, receive
 from pbem.players import reply_address
+from pbem.site import Site
 
 log = logging.getLogger(__name__)
 # One line a mail (issue 30), at INFO: what became of it and of which seat, never the reply
@@ -68,7 +69,7 @@ class InboundHandler:
     def __init__(
         self,
         engine: Any,
-        site: Any,
+        site: Site,
         settings: Settings,
         clock: Callable[[], datetime] = _utcnow,
     ) -> None:
@@ -154,7 +155,7 @@ class InboundController(Controller):
 
 def make_controller(
     engine: Any,
-    site: Any,
+    site: Site,
     settings: Settings,
     host: str,
     port: int,

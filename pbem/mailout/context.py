@@ -10,13 +10,13 @@ from sqlmodel import Session, col, select
 
 from pbem.games import GAMES, fairdeal
 from pbem.models import Game, MailAddress, Player, Seat
-from pbem.players.links import Site
 from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.present.mailstate import BOUNCING, COMPLAINED, told_seat
 from pbem.present.options import banks_text, option_lines, time_control
 from pbem.present.text import join_names, say
 from pbem.present.timefmt import deadline_context, format_day, format_when
+from pbem.site import Site
 from pbem.storage.store import log_of
 
 

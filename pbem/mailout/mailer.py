@@ -8,7 +8,6 @@ import os
 import re
 import smtplib
 import ssl
-from dataclasses import dataclass
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,6 +21,7 @@ from pbem.mailout.mime import Mail, Value, ascii_address, compose
 from pbem.models import Outbox
 from pbem.present.text import install_jinja, neutralise_encoded_words
 from pbem.resources import folder
+from pbem.site import MailTemplates
 
 MAIL_TEMPLATES = folder("mail")
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
@@ -58,18 +58,6 @@ def refusal(exc: smtplib.SMTPException) -> Refused | None:
 def clean_header(value: str) -> str:
     """A header value with no CR, LF, NUL or other control characters, nor encoded words."""
     return neutralise_encoded_words(_UNSAFE.sub(" ", value)).strip()
-
-
-@dataclass(frozen=True)
-class MailTemplates:
-    """The mail/ templates twice over: text parts as written, HTML parts escaped.
-
-    Escaping follows the output, not the file name: an HTML part escapes what it takes
-    from a .txt template it includes (the headline), which a player's name can reach.
-    """
-
-    text: Environment
-    html: Environment
 
 
 def make_templates(

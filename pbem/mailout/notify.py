@@ -17,10 +17,9 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.games import GAMES
-from pbem.models import Game, Outbox, Player, Seat, Webhook
-from pbem.players.computers import is_computer_email
-from pbem.players.links import Site
+from pbem.models import Game, Outbox, Player, Seat, Webhook, is_computer_email
 from pbem.present import presenter, rounds_viewed
+from pbem.site import Site
 from pbem.storage.store import seats_of
 from pbem.storage.writes import Writes
 from pbem.webhooks.events import hooks_of_game, queue_events
@@ -233,6 +232,29 @@ def queue_operator_mail(
     row = Outbox(**_row(site, event, None, None, now, extra))
     session.add(row)
     return row
+
+
+class OutboxMail:
+    """Site.mail (pbem.site.Mailing): the mails players/ and webhooks/ ask for, queued by
+    queue_player_mail and queue_operator_mail like every other."""
+
+    def player_mail(
+        self,
+        session: Session,
+        site: Site,
+        player: Player,
+        event: str,
+        now: datetime,
+        extra: dict[str, Any] | None = None,
+    ) -> Outbox | None:
+        """queue_player_mail."""
+        return queue_player_mail(session, site, player, event, now, extra)
+
+    def operator_mail(
+        self, session: Session, site: Site, event: str, now: datetime, extra: dict[str, Any]
+    ) -> Outbox:
+        """queue_operator_mail."""
+        return queue_operator_mail(session, site, event, now, extra)
 
 
 def queue_signin(session: Session, site: Site, address: str, now: datetime) -> None:

@@ -20,13 +20,12 @@ from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
 from pbem.mailout.notify import NOTIFICATIONS, decode
 from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
-from pbem.models import Game, Outbox, Player, Seat
+from pbem.models import Game, Outbox, Player, Seat, is_computer_email
 from pbem.players import reports, signin
-from pbem.players.computers import is_computer_email
-from pbem.players.links import ADDRESS_TTL, Site, new_key
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
+from pbem.site import ADDRESS_TTL, Site, new_key
 from pbem.storage.store import moves_of, player_by_id, seats_of, shuffles_of
 
 
@@ -163,7 +162,7 @@ def render_row(
 def _operator_mail(session: Session, site: Site, row: Outbox) -> Rendered:
     """A report to the operator, in English (operator-facing, as the commands are); nobody
     to send it to when the operator's address was removed since."""
-    to_addr, context = reports.render_report(session, site, row)
+    to_addr, context = reports.render_report(session, site, decode(row.extra).get("report"))
     if not to_addr:
         raise NoRecipient(f"outbox {row.id}: no operator address, or no report")
     context["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")

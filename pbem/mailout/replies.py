@@ -8,6 +8,7 @@ from pbem.games import GAMES, ahead
 from pbem.models import Game, Seat
 from pbem.players.reply_address import make_address
 from pbem.present import text_presenter
+from pbem.site import Site
 
 # The mails that ask a seat for its move, and so carry a Reply-To that plays it.
 # The take-back question goes to the seat whose turn it is: a reply allows or refuses.
@@ -17,13 +18,13 @@ TURN_MAILS = frozenset(
 MAX_LISTED = 60  # legal moves listed in an answer to a refused reply
 
 
-def offers_reply(site: Any, event: str) -> bool:
+def offers_reply(site: Site, event: str) -> bool:
     """Whether a mail for `event` may carry a reply address (pbem inbound is set up)."""
     return bool(getattr(site, "reply_domain", "")) and event in TURN_MAILS
 
 
 def reply_context(
-    site: Any,
+    site: Site,
     game: Game,
     seat: Seat,
     event: str,
@@ -80,7 +81,7 @@ def refusal_moves(
 
 
 def page_moves(
-    site: Any, game: Game, seat: Seat | None, lang: str, names: list[str]
+    site: Site, game: Game, seat: Seat | None, lang: str, names: list[str]
 ) -> dict[str, Any] | None:
     """For the seat's page: each legal move's text form, and the address replies go to.
 

@@ -40,17 +40,12 @@ from pbem.mailout.render import (
     render_row,
 )
 from pbem.models import Outbox, Player
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
+from pbem.timing.retries import backoff
 
 log = logging.getLogger(__name__)
-MAX_BACKOFF = timedelta(hours=2)
 PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
-
-
-def backoff(attempts: int) -> timedelta:
-    """Wait before retry number `attempts`: 30 s doubling, at most two hours."""
-    return min(timedelta(seconds=30 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF)
 
 
 # Rendered mail stored in its row (render), as Core: the ORM's UPDATE costs more.

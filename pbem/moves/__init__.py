@@ -35,6 +35,7 @@ from pbem.moves.prepare import Unreadable as Unreadable
 from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
 from pbem.ratings.outcomes import rate_game
+from pbem.site import Site
 from pbem.storage import versions
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
@@ -112,7 +113,7 @@ class Plan:
     sources: tuple[str, ...] = ()  # the log sources of the moves planned, in order
 
 
-def plan_move(site: Any, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
+def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
     """Work out everything a prepared move writes, from `read`, touching no database: the
     move, then the answers the next seats' plans play ahead (pbem.games.ahead) in turn.
 
@@ -233,7 +234,7 @@ def _count_timeouts(game: Game, mover: Seat, source: str) -> bool:
 
 
 def write_move(
-    session: Session, site: Any, prepared: Prepared, plan: Plan, now: datetime, via: str = "page"
+    session: Session, site: Site, prepared: Prepared, plan: Plan, now: datetime, via: str = "page"
 ) -> bool:
     """Write a planned move in the session's write transaction, if the game is still at
     the ply it was prepared at (else Stale). True when the plan was written as made; False
@@ -266,7 +267,7 @@ def write_move(
 
 def play(
     engine: Engine,
-    site: Any,
+    site: Site,
     read: TableRead,
     seat_no: int,
     move: dict[str, Any],
@@ -290,7 +291,7 @@ def play(
 
 def submit_move(
     session: Session,
-    site: Any,
+    site: Site,
     game_id: int,
     seat_no: int,
     move: dict[str, Any],

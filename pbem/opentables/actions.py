@@ -38,9 +38,9 @@ from pbem.opentables.queries import (
 )
 from pbem.play import cancel, open_game, read_share, start
 from pbem.players.blocks import kept_apart
-from pbem.players.links import Site, new_key
 from pbem.players.reports import refuse_barred
 from pbem.present.forms import TimeControl
+from pbem.site import Site, new_key
 from pbem.storage.allowance import OPEN_POSTS, OverLimit, count_act, hold
 from pbem.storage.store import id_of, lock_game, seats_of
 from pbem.storage.versions import table_changed

@@ -10,9 +10,10 @@ from sqlmodel import Session
 
 from pbem.games import GAMES
 from pbem.games.fantasy_business.standing import standing_move
-from pbem.moves import plan_move, prepare_move, read_table, write_move
+from pbem.moves import plan_move, read_table, write_move
+from pbem.moves.prepare import prepare_move
 from pbem.plans import seat_orders
-from pbem.players.links import Site
+from pbem.site import Site
 
 
 def keep_orders(

@@ -7,12 +7,11 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session, col, select
 
 from pbem.errors import PlayError
-from pbem.mailout.notify import queue_player_mail
 from pbem.models import Player, Vacation
-from pbem.players.links import Site
 from pbem.players.vacations import away_at, shift_player_clocks, vacation_covering, zones_of
 from pbem.present.i18n import languages
 from pbem.present.timefmt import valid_zone
+from pbem.site import Site
 from pbem.storage.store import find_seat, id_of, lock_game, seat_of
 from pbem.storage.versions import table_changed
 from pbem.timing.deadlines import next_digest, start_clock
@@ -90,7 +89,7 @@ def start_vacation(
     # Deadlines and reminders move on by the length of the vacation.
     shift_player_clocks(session, id_of(player), now, timedelta(days=days), now)
     session.flush()
-    queue_player_mail(
+    site.mail.player_mail(
         session,
         site,
         player,
@@ -126,7 +125,7 @@ def vacation_for_timeout(
         session, id_of(player), datetime.min.replace(tzinfo=UTC), timedelta(days=days), now
     )
     session.flush()
-    queue_player_mail(
+    site.mail.player_mail(
         session,
         site,
         player,

@@ -5,7 +5,8 @@ names the level), or while its person is marked absent after their timeouts and 
 has a takeover level (`Game.takeover`), until they press "I'm back". Such a seat is due
 from `Seat.computer_due_at`; only the clock or a `pbem computers` worker moves them
 (`pbem.clock.computer_play`).
-Which level plays a seat now is `pbem.models.level_for`, asked by pages and the clock too.
+Which level plays a seat now is `pbem.models.level_for`, asked by pages and the clock too;
+whether an address is a computer's, `pbem.models.is_computer_email`, asked by mail and ratings.
 """
 
 from __future__ import annotations
@@ -15,17 +16,9 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from pbem.bots import LEVELS
-from pbem.models import Player
+from pbem.models import COMPUTER_DOMAIN, Player
 
-# RFC 2606: the .invalid domain never resolves, so a computer's address is never mailed.
-COMPUTER_DOMAIN = "computer.invalid"
-
-__all__ = ["LEVELS", "computer_player", "is_computer_email"]
-
-
-def is_computer_email(email: str) -> bool:
-    """Whether an address is one of the computer players'."""
-    return email.endswith("@" + COMPUTER_DOMAIN)
+__all__ = ["LEVELS", "computer_player"]
 
 
 def computer_player(session: Session, level: str, now: datetime) -> Player:

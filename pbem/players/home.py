@@ -19,6 +19,7 @@ from pbem.present.common import game_title
 from pbem.present.i18n import ordinal
 from pbem.present.text import join_names
 from pbem.present.timefmt import deadline_words
+from pbem.site import Site
 
 
 def _path(url: str) -> str:
@@ -32,8 +33,8 @@ def _left(
 
 
 def my_games(
-    session: Session, site: Any, player: Player, now: datetime, lang: str | None = None
-) -> dict[str, list]:
+    session: Session, site: Site, player: Player, now: datetime, lang: str | None = None
+) -> dict[str, list[dict[str, Any]]]:
     """The player's games in four lists: my move (most urgent first), waiting for others,
     invitations to answer, and finished games with their result (in `lang`, the page's)."""
     lang = lang or player.lang
@@ -139,7 +140,7 @@ _PLAYING_BESIDES = _PLAYING.where(col(Game.id) != bindparam("besides"))
 
 
 def next_game(
-    session: Session, site: Any, player_id: int, now: datetime, besides: int | None = None
+    session: Session, site: Site, player_id: int, now: datetime, besides: int | None = None
 ) -> str | None:
     """The seat path of the player's most urgent game where it is their move, if any, other
     than game `besides` (the one the page is of: the player has just moved there)."""

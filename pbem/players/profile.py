@@ -15,8 +15,8 @@ from sqlmodel import Session, col, select
 
 from pbem.models import Game, Player, Rating, RatingChange, Seat
 from pbem.players.blocks import blocked_by
-from pbem.players.links import Site
 from pbem.ratings import COMPUTER_RATINGS, Shown, computer_level, shown
+from pbem.site import Site
 
 PAGE_SIZE = 50  # finished games a page lists
 HISTORY_POINTS = 200  # the most recent rating changes a chart draws, per kind

@@ -17,11 +17,9 @@ from sqlalchemy import func
 from sqlmodel import Session, col, delete, select
 
 from pbem.errors import PlayError
-from pbem.mailout.notify import decode, queue_operator_mail, queue_player_mail
-from pbem.models import Bar, Game, Outbox, Player, PlayerSeek, Report, Seat, Talk
-from pbem.players.computers import is_computer_email
-from pbem.players.links import BadLink, Site, read_token
+from pbem.models import Bar, Game, Player, PlayerSeek, Report, Seat, Talk, is_computer_email
 from pbem.present.i18n import Moment
+from pbem.site import BadLink, Site, read_token
 
 REASON_MAX = 1000  # as a talk message: a report quotes at most what it is about
 # Reports one player may send in a sliding day: enough for a bad evening, too few to make
@@ -113,7 +111,7 @@ def report(
     )
     session.add(row)
     session.flush()
-    queue_operator_mail(session, site, EVENT, now, {"report": row.id})
+    site.mail.operator_mail(session, site, EVENT, now, {"report": row.id})
     return row
 
 
@@ -187,9 +185,8 @@ def listed(session: Session, site: Site, limit: int = 50) -> list[Shown]:
     return [shown(session, site, r) for r in rows]
 
 
-def render_report(session: Session, site: Site, row: Outbox) -> tuple[str, dict[str, Any]]:
-    """The operator's address and the mail's context for a report's outbox row."""
-    report_id = decode(row.extra).get("report")
+def render_report(session: Session, site: Site, report_id: object) -> tuple[str, dict[str, Any]]:
+    """The operator's address and the mail's context for the report an outbox row names."""
     found = session.get(Report, report_id) if isinstance(report_id, int) else None
     if found is None or not site.operator_email:
         return "", {}
@@ -209,7 +206,7 @@ def bar(session: Session, site: Site, player: Player, reason: str, now: datetime
     session.add(Bar(player_id=player.id or 0, reason=reason[:300], created_at=now))
     # Their standing seeks go: a seek would seat them at an open table later.
     session.exec(delete(PlayerSeek).where(col(PlayerSeek.player_id) == player.id))
-    queue_player_mail(session, site, player, "barred", now)
+    site.mail.player_mail(session, site, player, "barred", now)
     return True
 
 
@@ -218,5 +215,5 @@ def unbar(session: Session, site: Site, player: Player, now: datetime) -> bool:
     if not is_barred(session, player.id or 0):
         return False
     session.exec(delete(Bar).where(col(Bar.player_id) == player.id))
-    queue_player_mail(session, site, player, "unbarred", now)
+    site.mail.player_mail(session, site, player, "unbarred", now)
     return True

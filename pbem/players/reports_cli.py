@@ -11,9 +11,9 @@ from flask.cli import with_appcontext
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from pbem.models import Player
+from pbem.models import Player, is_computer_email
 from pbem.players import reports
-from pbem.players.computers import is_computer_email
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 
 
@@ -21,8 +21,9 @@ def _engine() -> Any:
     return current_app.extensions["pbem"]["engine"]
 
 
-def _site() -> Any:
-    return current_app.extensions["pbem"]["site"]
+def _site() -> Site:
+    site: Site = current_app.extensions["pbem"]["site"]
+    return site
 
 
 def _one_line(text: str, most: int = 80) -> str:

@@ -25,9 +25,8 @@ from sqlalchemy import delete, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-from pbem.models import Outbox, Player, Seat, SignIn
-from pbem.players.computers import is_computer_email
-from pbem.players.links import BadLink, Site, make_token, new_key, read_token
+from pbem.models import Outbox, Player, Seat, SignIn, is_computer_email
+from pbem.site import BadLink, Site, make_token, new_key, read_token
 from pbem.storage.store import find_seat, id_of
 
 ASKED_TTL = timedelta(hours=1)  # a link asked for on /signin

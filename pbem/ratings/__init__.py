@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from pbem.models import Player, Rating
-from pbem.players.computers import COMPUTER_DOMAIN
+from pbem.models import COMPUTER_DOMAIN, Player, Rating
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0

@@ -13,9 +13,9 @@ from pbem.errors import Gone
 from pbem.games import GAMES
 from pbem.models import Game
 from pbem.players.computers import LEVELS
-from pbem.players.links import Site
 from pbem.players.vacations import away_at, zones_of
 from pbem.present.forms import TimeControl
+from pbem.site import Site
 from pbem.storage.store import lock_game, seat_of
 from pbem.storage.versions import table_changed
 from pbem.timing.deadlines import start_clock

@@ -13,8 +13,8 @@ from sqlmodel import Session, select
 from pbem.errors import Gone
 from pbem.models import Game, Player
 from pbem.play import Invitee, create_game
-from pbem.players.links import Site
 from pbem.present.forms import TimeControl
+from pbem.site import Site
 from pbem.storage.store import lock_game, seats_of
 
 

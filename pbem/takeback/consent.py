@@ -23,6 +23,7 @@ from pbem.moves import tell_turn
 from pbem.players import presence
 from pbem.players.vacations import away_at
 from pbem.present.replay import states
+from pbem.site import Site
 from pbem.storage.store import lock_game, moves_of, player_of, seat_of, shuffles_of
 from pbem.storage.versions import table_changed
 from pbem.timing.deadlines import update_clocks
@@ -81,7 +82,7 @@ def last_move(session: Session, game: Game) -> Move | None:
     return found[0] if found else None
 
 
-def ask(session: Session, site: Any, game_id: int, seat_no: int, now: datetime) -> TakeBack:
+def ask(session: Session, site: Site, game_id: int, seat_no: int, now: datetime) -> TakeBack:
     """The seat asks to take back its last move; the next player is told by mail.
 
     Raises Gone (nothing to take back), Pending (one request at a time) or PlayError."""
@@ -119,7 +120,7 @@ def ask(session: Session, site: Any, game_id: int, seat_no: int, now: datetime) 
 
 
 def answer(
-    session: Session, site: Any, game_id: int, seat_no: int, allow: bool, now: datetime
+    session: Session, site: Site, game_id: int, seat_no: int, allow: bool, now: datetime
 ) -> TakeBack:
     """The next player allows or refuses the pending take back (Gone: none is pending, or
     it is not theirs to answer; Stale: they moved meanwhile, which dropped it)."""
@@ -255,7 +256,7 @@ def reply_word(lines: list[str]) -> str | None:
 
 
 def by_mail(
-    session: Session, site: Any, game_id: int, seat_no: int, word: str, now: datetime
+    session: Session, site: Site, game_id: int, seat_no: int, word: str, now: datetime
 ) -> None:
     """What a reply word does: the mover's request, or the next player's answer."""
     if word == "ask":

@@ -1,1 +1,1 @@
-"""Turn time, pure: the clock kinds (per move, Fischer, banked), days off and deadlines."""
+"""Time, pure: the turn clocks (per move, Fischer, banked), days off, deadlines, retry waits."""

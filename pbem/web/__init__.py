@@ -7,7 +7,7 @@ from typing import NoReturn
 from flask import abort, current_app, request
 from sqlalchemy import Engine
 
-from pbem.players.links import BadLink, Site, read_token
+from pbem.site import BadLink, Site, read_token
 from pbem.storage.ratelimit import BAD_LINKS, record
 
 

@@ -22,13 +22,14 @@ from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
 from pbem.leagues import rounds, setup
+from pbem.leagues.rows import member_of
 from pbem.leagues.table import league_by_key, league_view, open_leagues
 from pbem.models import League, Player
 from pbem.players.computers import LEVELS
-from pbem.players.links import BadLink, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl
 from pbem.present.options import time_control
+from pbem.site import BadLink, read_token
 from pbem.storage.allowance import LEAGUE_JOINS, OverLimit, take
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, record, refusal
@@ -256,7 +257,7 @@ def _invited(token: str) -> tuple[int, int]:
         league = session.get(League, league_id)
         if league is None or league.join_key != key:
             bad_link()
-        if setup.member_of(session, league_id, player_id) is None:
+        if member_of(session, league_id, player_id) is None:
             bad_link()
     return league_id, player_id
 

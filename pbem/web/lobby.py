@@ -16,11 +16,11 @@ from pbem.models import Game, Player
 from pbem.play import Invitee, create_game
 from pbem.players.computers import LEVELS
 from pbem.players.invitations import anonymous_sender
-from pbem.players.links import BadLink, make_token, read_token
 from pbem.present import playable
 from pbem.present.forms import TimeControl, read_options
 from pbem.present.i18n import languages
 from pbem.present.options import weekday_name
+from pbem.site import BadLink, make_token, read_token
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, record, refusal
 from pbem.storage.store import seat_of, seats_of

@@ -16,8 +16,8 @@ from pbem.bounces.state import states
 from pbem.errors import PlayError
 from pbem.mailfix import fix
 from pbem.models import Player, Seat
-from pbem.players.links import ADDRESS_TTL, BadLink
 from pbem.present.mailstate import own_prompt, table_notes
+from pbem.site import ADDRESS_TTL, BadLink
 from pbem.storage.db import read_session
 from pbem.storage.store import player_of, seat_of
 from pbem.web import bad_link, engine, now, site

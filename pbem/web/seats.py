@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.models import Game, Player, Seat
-from pbem.players.links import BadLink, seat_claim, watch_claim
+from pbem.site import BadLink, seat_claim, watch_claim
 from pbem.storage.db import read_session
 from pbem.storage.store import find_seat, game_by_id, table_of
 from pbem.web import bad_link, engine, now, site
@@ -23,7 +23,7 @@ Table = list[tuple[Seat, Player, Any]]
 
 def seat_payload(token: str) -> tuple[int, int, str]:
     """(game id, seat number, link key) of a well-signed seat link; 404 for anything else
-    (pbem.players.links.seat_claim: `pbem live` reads links the same way)."""
+    (pbem.site.seat_claim: `pbem live` reads links the same way)."""
     try:
         return seat_claim(site().secret, token)
     except BadLink:

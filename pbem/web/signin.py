@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from pbem.mailout.notify import queue_signin
 from pbem.models import Player
 from pbem.players import signin
-from pbem.players.links import BadLink
+from pbem.site import BadLink
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import SIGN_IN_MAILS, SIGN_INS, record, refusal
 from pbem.web import bad_link, client_address, engine, now, site

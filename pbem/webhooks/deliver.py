@@ -31,10 +31,10 @@ from sqlmodel import col, select
 
 from pbem.config import Settings
 from pbem.counters import metrics
-from pbem.mailout.notify import queue_player_mail
-from pbem.mailout.sender import backoff
 from pbem.models import Player, Webhook, WebhookDelivery
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
+from pbem.timing.retries import backoff
 from pbem.webhooks.events import body_of
 from pbem.webhooks.request import Answer, post
 
@@ -135,7 +135,7 @@ def claim_next(
 
 def _post_one(
     engine: Engine,
-    site: Any,
+    site: Site,
     settings: Settings,
     row: WebhookDelivery,
     hook: Webhook,
@@ -167,7 +167,7 @@ def _post_one(
 
 def _post_all(
     engine: Engine,
-    site: Any,
+    site: Site,
     settings: Settings,
     hook_id: int,
     now: datetime,
@@ -195,7 +195,7 @@ def _post_all(
     return counts
 
 
-def drain(engine: Engine, site: Any, settings: Settings, now: datetime) -> dict[str, int]:
+def drain(engine: Engine, site: Site, settings: Settings, now: datetime) -> dict[str, int]:
     """Send every due webhook event once; count the sent, failed and disabled.
 
     The time of a claim is `now` moved on by the time this drain has run (so a lease starts
@@ -247,7 +247,7 @@ def _finish(
                 session.add(hook)
 
 
-def _failed(engine: Engine, site: Any, row_id: int | None, now: datetime, answer: Answer) -> bool:
+def _failed(engine: Engine, site: Site, row_id: int | None, now: datetime, answer: Answer) -> bool:
     """Record a failed attempt; True when the webhook has just been disabled."""
     with write_session(engine) as session:
         row = session.get(WebhookDelivery, row_id)
@@ -275,7 +275,7 @@ def _failed(engine: Engine, site: Any, row_id: int | None, now: datetime, answer
         return False
 
 
-def _disable(session: Any, site: Any, hook: Webhook, now: datetime, error: str) -> None:
+def _disable(session: Any, site: Site, hook: Webhook, now: datetime, error: str) -> None:
     """Stop posting to a webhook that keeps failing, drop its queue, and tell its owner."""
     hook.enabled = False
     hook.disabled_at = now
@@ -289,7 +289,7 @@ def _disable(session: Any, site: Any, hook: Webhook, now: datetime, error: str) 
     owner = session.get(Player, hook.player_id)
     if owner is not None:
         host = urlsplit(hook.url).hostname or ""
-        queue_player_mail(
+        site.mail.player_mail(
             session,
             site,
             owner,

@@ -19,6 +19,7 @@ from sqlmodel import Session, and_, col, or_, select
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
 from pbem.present.timefmt import deadline_context
+from pbem.site import Site
 from pbem.storage.writes import Writes
 
 EVENTS = frozenset(
@@ -106,7 +107,7 @@ def body_for(
 def queue_events(
     writes: Writes,
     hooks: list[Webhook],
-    site: Any,
+    site: Site,
     game: Game,
     seat: Seat,
     event: str,
@@ -163,7 +164,7 @@ def queue_events(
 def queue_table_event(
     session: Session,
     hooks: list[Webhook],
-    site: Any,
+    site: Site,
     game: Game,
     seat: Seat,
     event: str,

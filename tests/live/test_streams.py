@@ -19,8 +19,8 @@ from pbem.games import GAMES
 from pbem.live.serve import InThread
 from pbem.models import Game, Seat
 from pbem.players import presence, talk
-from pbem.players.links import new_key
 from pbem.present.forms import TalkForm
+from pbem.site import new_key
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import BAD_LINKS
 from tests.app import make_test_app

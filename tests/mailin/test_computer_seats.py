@@ -13,8 +13,7 @@ from sqlmodel import select
 
 from pbem import play
 from pbem.clock.computer_play import sweep_computers
-from pbem.models import Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
-from pbem.players.computers import COMPUTER_DOMAIN
+from pbem.models import COMPUTER_DOMAIN, Game, Move, Outbox, Player, Seat, Webhook, WebhookDelivery
 from pbem.players.reply_address import make_address
 from pbem.storage.db import read_session, write_session
 from pbem.webhooks.events import body_of

@@ -12,12 +12,13 @@ from sqlmodel import col, select
 
 from pbem.games import GAMES
 from pbem.mailout.mailer import make_templates
+from pbem.mailout.notify import OutboxMail
 from pbem.mailout.render import Rendered, render_row
 from pbem.models import Outbox
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
-from pbem.players.links import Site
 from pbem.present import fantasy_business
+from pbem.site import Site
 from pbem.storage.db import make_engine, read_session, write_session
 
 SLUG = "fantasy-business"
@@ -51,7 +52,12 @@ def test_a_fantasy_business_mail_shows_what_the_whole_games_view_gave(
     state = rules.setup(4, rules.check_options(4, {}), seed)
     rng = random.Random(seed)
     engine = make_engine(database_url)
-    site = Site(secret="test-rounds", base_url="http://pbem.test", mail_templates=make_templates())
+    site = Site(
+        secret="test-rounds",
+        base_url="http://pbem.test",
+        mail_templates=make_templates(),
+        mail=OutboxMail(),
+    )
     with write_session(engine) as session:
         people = [Invitee(name, f"{name.lower()}@example.org") for name in ("Ana", "Léo", "Zoé")]
         people.append(Invitee("Inès", "ines@example.org"))

@@ -12,10 +12,11 @@ from sqlmodel import select
 
 from pbem.games import GAMES
 from pbem.mailout.mailer import make_templates
+from pbem.mailout.notify import OutboxMail
 from pbem.models import Game, Player, Seat
 from pbem.moves import submit_move
 from pbem.play import Invitee, create_game, join
-from pbem.players.links import Site
+from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -23,7 +24,12 @@ START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 def site() -> Site:
     """A site for games made outside a web request."""
-    return Site(secret="test-ratings", base_url="http://pbem.test", mail_templates=make_templates())
+    return Site(
+        secret="test-ratings",
+        base_url="http://pbem.test",
+        mail_templates=make_templates(),
+        mail=OutboxMail(),
+    )
 
 
 def make_game(

@@ -7,7 +7,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.models import Seat
-from pbem.players.links import make_token
+from pbem.site import make_token
 from pbem.storage.db import write_session
 from tests.web.helpers import PLAYERS, deliver, first_mover, link_in, snapshot
 
@@ -91,7 +91,7 @@ def test_tampered_links_get_404_and_change_nothing(client: Any, app: Any, smtpd:
 def test_rotating_a_seat_key_revokes_its_old_links(client: Any, app: Any, smtpd: Any) -> None:
     link, data, _ = first_mover(client, app, smtpd)
     token = link.rsplit("/", 1)[1]
-    from pbem.players.links import read_token
+    from pbem.site import read_token
 
     game_id, seat_no, _ = read_token(app.config["SECRET_KEY"], "seat", token)
     with write_session(app.extensions["pbem"]["engine"]) as session:

@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import event
 from sqlmodel import col, select
 
-from pbem.models import Outbox, Player, SignIn
+from pbem.models import COMPUTER_DOMAIN, Outbox, Player, SignIn
 from pbem.players import signin
-from pbem.players.computers import COMPUTER_DOMAIN, LEVELS
-from pbem.players.links import make_token
+from pbem.players.computers import LEVELS
+from pbem.site import make_token
 from pbem.storage.db import read_session, write_session
 from tests.clock.helpers import run_sweep
 from tests.web.helpers import (

@@ -1,4 +1,5 @@
-"""Signed links: one salt per purpose, nothing secret inside, revocable per seat; the Site.
+"""The Site (signing key, public URL, mail templates, domains) and its signed links: one salt
+per purpose, nothing secret inside, revocable per seat.
 
 A token carries only ids and the seat's current link key; rotating that key
 (a new random value in the Seat row) makes every older link of the seat fail.
@@ -9,14 +10,15 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from itsdangerous import BadSignature, URLSafeSerializer
+from jinja2 import Environment
+from sqlmodel import Session
 
-from pbem.mailout.mailer import MailTemplates
-from pbem.models import Game, Player, Seat
+from pbem.models import Game, Outbox, Player, Seat
 
 PURPOSES = ("seat", "watch", "unsubscribe", "created", "signin", "league", "address", "report")
 # How long the link that confirms a new address works (pbem.mailfix.fix).
@@ -105,6 +107,40 @@ def watch_claim(secret: str, token: str) -> tuple[int, str]:
     return payload[0], payload[1]
 
 
+@dataclass(frozen=True)
+class MailTemplates:
+    """The mail/ templates twice over: text parts as written, HTML parts escaped.
+
+    Escaping follows the output, not the file name: an HTML part escapes what it takes
+    from a .txt template it includes (the headline), which a player's name can reach.
+    """
+
+    text: Environment
+    html: Environment
+
+
+class Mailing(Protocol):
+    """The mail asked for below mailout/ (players/, webhooks/): an outbox row written in the
+    caller's session, so it commits with what caused it. pbem.mailout.notify.OutboxMail is
+    the one kind; a Site carries it so that players/ and webhooks/ need not import mailout/."""
+
+    def player_mail(
+        self,
+        session: Session,
+        site: Site,
+        player: Player,
+        event: str,
+        now: datetime,
+        extra: dict[str, Any] | None = None,
+    ) -> Outbox | None:
+        """A mail about the player rather than one game; none to a computer."""
+
+    def operator_mail(
+        self, session: Session, site: Site, event: str, now: datetime, extra: dict[str, Any]
+    ) -> Outbox:
+        """A mail to the operator (PBEM_OPERATOR_EMAIL), no player's."""
+
+
 @dataclass
 class Site:
     """What play needs to know of the site: the key that signs links and the public URL."""
@@ -112,6 +148,7 @@ class Site:
     secret: str
     base_url: str
     mail_templates: MailTemplates  # mail/, text and HTML
+    mail: Mailing  # the mail players/ and webhooks/ queue (pbem.mailout.notify.OutboxMail)
     domain: str = "pbem.local"  # of Message-IDs and new games' threads (PBEM_THREAD_DOMAIN)
     reply_domain: str = ""  # where replies to turn mails go (pbem inbound); empty: none
     # How long a "your move" mail waits while the player looks at the page (TURN_MAIL_DELAY).

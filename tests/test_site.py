@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from itsdangerous import URLSafeSerializer
 
-from pbem.players.links import BadLink, make_token, read_token
+from pbem.site import BadLink, make_token, read_token
 
 SECRET = "a-test-secret-of-some-length-0123456789"
 items = st.one_of(st.integers(-(2**62), 2**62), st.text(max_size=24), st.booleans())
