@@ -57,7 +57,8 @@ def _engine() -> Any:
 
 def _app() -> Flask:
     """The application behind the `current_app` proxy (the clock keeps it beyond the context)."""
-    return current_app._get_current_object()  # type: ignore[attr-defined]
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app
 
 
 @click.command("migrate")

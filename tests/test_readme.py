@@ -108,8 +108,8 @@ def test_the_map_of_the_house_names_every_package() -> None:
     """ "How it is built" names every package and top-level module of pbem/, so a moved or
     new one is drawn where it sits."""
     section = text().split("## How it is built", 1)[1].split("\n## ", 1)[0]
-    pbem = README.parent / "pbem"
-    parts = [p.name + "/" for p in pbem.iterdir() if (p / "__init__.py").is_file()]
-    parts += [p.name for p in pbem.glob("*.py")]
+    package = README.parent / "pbem"
+    parts = [p.name + "/" for p in package.iterdir() if (p / "__init__.py").is_file()]
+    parts += [p.name for p in package.glob("*.py")]
     missing = [part for part in parts if not re.search(rf"(?<![\w.]){re.escape(part)}", section)]
     assert missing == []

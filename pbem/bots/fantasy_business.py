@@ -53,7 +53,8 @@ def _lot_limit(state: State, seat: int) -> int:
         rivals = len([s for s in auction["eligible"] if s != seat])
         share = WAIT_SHARE * min(1.0, len(later) / max(rivals, 1))
         value -= share * max(0.0, max(surpluses))
-    return max(0, min(money, math.floor(value)))
+    bid: int = max(0, min(money, math.floor(value)))
+    return bid
 
 
 def _prices(state: State, seat: int) -> dict[str, int]:
@@ -177,7 +178,8 @@ def _special_plays(state: State, seat: int, width: int = 0) -> list[tuple[float,
 
 
 def _specials_live_later(state: State) -> bool:
-    return state["round"] < state["rounds"]
+    left: bool = state["round"] < state["rounds"]
+    return left
 
 
 def _in_range(value: float, base: int, money: int) -> int:
@@ -434,7 +436,8 @@ class FantasyBusinessBot:
 
     def horizon(self, start: State, state: State) -> bool:
         """Simulations stop when the round's income is paid (or the game is over)."""
-        return state["round"] != start["round"] or state["step"] == "over"
+        ended: bool = state["round"] != start["round"] or state["step"] == "over"
+        return ended
 
 
 BOT = FantasyBusinessBot()

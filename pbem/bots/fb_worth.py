@@ -114,7 +114,8 @@ def antitrust_threat(state: State, seat: int) -> float:
         return 0.0
     held = sum(len(state["specials"][s]) for s in range(state["n"]) if s != seat)
     coming = (state["n"] - 1) * left / max(len(state["deck"]), 1)
-    return ANTITRUST_AIM * min(1.0, held * left / unknown + coming)
+    aim: float = ANTITRUST_AIM * min(1.0, held * left / unknown + coming)
+    return aim
 
 
 def held_special_worth(state: State, seat: int, card: str) -> float:

@@ -35,7 +35,8 @@ def may_plan(slug: str, state: State | None, seat: int) -> bool:
     """True when `seat` may leave a plan now: a two-player Colour Bazaar, the other to move."""
     if slug != SLUG or state is None or state["n"] != 2 or state["over"]:
         return False
-    return state["turn"] != seat
+    turn: int = state["turn"]
+    return turn != seat
 
 
 def their_moves(state: State, seat: int) -> list[dict[str, Any]]:

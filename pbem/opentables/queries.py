@@ -78,7 +78,7 @@ def seek_fits(session: Session, seek: PlayerSeek, table: OpenTable, seats: list[
     return all(in_range(r.rating, seek.rating_min, seek.rating_max) for r in ratings.values())
 
 
-def _apart_from(viewer: int) -> CompoundSelect:
+def _apart_from(viewer: int) -> CompoundSelect[tuple[int]]:
     """The ids of the players kept apart from `viewer`: a block either way."""
     return union(
         select(Block.blocked_id).where(Block.player_id == viewer),

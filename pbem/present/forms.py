@@ -259,7 +259,8 @@ def read_options(rules: Game, slug: str, form: Mapping[str, Any]) -> dict[str, A
         opt.name: _option_text(opt, form.get(f"opt_{slug}_{opt.name}")) for opt in rules.options
     }
     try:
-        return model.model_validate(data).model_dump()
+        checked: dict[str, Any] = model.model_validate(data).model_dump()
+        return checked
     except ValidationError as exc:
         raise PlayError("error.option_int", name=str(exc.errors()[0]["loc"][0])) from None
 

@@ -79,7 +79,7 @@ def free_at(
         .offset(leaving - 1)
         .limit(1)
     )
-    oldest = session.execute(query).scalar_one()
+    oldest: datetime = session.execute(query).scalar_one()
     return oldest + allowance.window
 
 

@@ -125,7 +125,8 @@ def for_app(app: Any, kind: str) -> Beats:
 
 def of_app(app: Any) -> Beats | None:
     """The process's Beats, if it beats (a web worker does not)."""
-    return app.extensions.get("pbem.beats")
+    beats: Beats | None = app.extensions.get("pbem.beats")
+    return beats
 
 
 @contextmanager

@@ -36,7 +36,7 @@ def own_series() -> dict[str, Any]:
     multiprocess mode, else its own memory."""
     folder = os.environ.get(metrics.MULTIPROC_DIR)
     if folder and os.path.isdir(folder):
-        return snapshot(MultiProcessCollector(None, folder))
+        return snapshot(MultiProcessCollector(None, folder))  # type: ignore[no-untyped-call]
     return snapshot(metrics.REGISTRY)
 
 

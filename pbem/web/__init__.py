@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import NoReturn
 
 from flask import abort, current_app, request
@@ -13,17 +14,20 @@ from pbem.storage.ratelimit import BAD_LINKS, record
 
 def engine() -> Engine:
     """The application's database engine."""
-    return current_app.extensions["pbem"]["engine"]
+    engine: Engine = current_app.extensions["pbem"]["engine"]
+    return engine
 
 
 def site() -> Site:
     """The application's link and mail settings."""
-    return current_app.extensions["pbem"]["site"]
+    found: Site = current_app.extensions["pbem"]["site"]
+    return found
 
 
-def now():  # noqa: ANN201
+def now() -> datetime:
     """The current time, from the application's clock (tests inject one)."""
-    return current_app.config["CLOCK"]()
+    moment: datetime = current_app.config["CLOCK"]()
+    return moment
 
 
 def client_address() -> str:

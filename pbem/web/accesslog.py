@@ -30,7 +30,7 @@ def mask(text: str) -> str:
     return TOKEN_IN_PATH.sub(rf"\g<1>{MASK}", text)
 
 
-class MaskedTokens(Logger):
+class MaskedTokens(Logger):  # type: ignore[misc]  # gunicorn has no type hints
     """gunicorn's logger, printing no link token in the access log."""
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from sqlmodel import Session
 from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
@@ -60,7 +61,7 @@ class Owner:
             return url_for(seat_endpoint, token=self.token, **args)
         return url_for(my_endpoint, **args)
 
-    def player(self, session: Any) -> Player:
+    def player(self, session: Session) -> Player:
         """The owner's player row, read in `session`."""
         if self.game_id is not None and self.seat_no is not None:
             return player_of(session, seat_of(session, self.game_id, self.seat_no))

@@ -14,7 +14,8 @@ from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.storage.allowance import LEAGUE_JOINS
 from pbem.storage.db import read_session, write_session
 from pbem.web import bad_link, engine, now, site
-from pbem.web.api import bp, json_body
+from pbem.web.api import bp as bp  # the API blueprint, routes added: app.py registers it
+from pbem.web.api import json_body
 from pbem.web.apiactmodels import (
     EmptyRequest,
     JoinRequest,

@@ -40,7 +40,7 @@ class Fragments:
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         """The part for `key`, made by `make` when it is not kept."""
         with self._lock:
-            found = self._kept.get(key)
+            found: T | None = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
                 return found

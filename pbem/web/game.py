@@ -536,7 +536,8 @@ def _to_review(token: str, review: dict[str, Any], page: Any) -> Response | tupl
     reloads and switches language; a form too large for the cookie is reviewed in place."""
     value = drafts.encode(review["form"])
     if value is None:
-        return page(confirm=review)
+        shown: Response | tuple[str, int] = page(confirm=review)
+        return shown
     response = redirect(
         url_for("game.seat_page", token=token, review=1, _anchor="confirm"), code=303
     )

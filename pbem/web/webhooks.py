@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, request
-from sqlmodel import select
+from sqlmodel import Session, select
 from werkzeug.wrappers import Response
 
 from pbem.config import settings_of
@@ -17,13 +17,13 @@ from pbem.webhooks.registry import add_webhook, remove_webhook
 bp = Blueprint("webhooks", __name__)
 
 
-def _rows(session: object, owner: Owner) -> tuple[Game | None, Seat | None, Player]:
+def _rows(session: Session, owner: Owner) -> tuple[Game | None, Seat | None, Player]:
     """The owner's game, seat and player; at /settings no game or seat (own webhooks only)."""
     player = owner.player(session)
     if owner.game_id is None:
         return None, None, player
-    game = session.get(Game, owner.game_id)  # type: ignore[attr-defined]
-    seat = session.exec(  # type: ignore[attr-defined]
+    game = session.get(Game, owner.game_id)
+    seat = session.exec(
         select(Seat).where(Seat.game_id == owner.game_id, Seat.seat == owner.seat_no)
     ).one()
     assert game is not None

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import BadOptions, Game, IllegalMove, Message, Move, Option, Outcome, State
+from pbem.games.base import BadOptions, Game, IllegalMove, Move, Option, Outcome, State
 from pbem.games.base import shared_ranks as _shared_ranks
 from pbem.games.fantasy_business import engine
 from pbem.games.fantasy_business.auction import min_bid
@@ -41,6 +41,7 @@ from pbem.games.fantasy_business.moves import apply_move, refuse
 from pbem.games.fantasy_business.specials import others_monopolies
 from pbem.games.fantasy_business.tally import counts
 from pbem.games.fantasy_business.view import build_view, round_view
+from pbem.games.message import Message
 
 # The few amounts over the minimum that `legal_moves` offers; any other is accepted too.
 _BID_STEPS = (0, 1, 2, 5)

@@ -30,7 +30,9 @@ def clockwise(state: State, start: int) -> list[int]:
 def min_bid(auction: dict[str, Any]) -> int:
     """The lowest bid allowed now in an open auction."""
     # Spec, A round, 2: the base price for the first bid, else one écu over the current bid.
-    return auction["base"] if auction["bid"] is None else auction["bid"] + 1
+    bid: int | None = auction["bid"]
+    base: int = auction["base"]
+    return base if bid is None else bid + 1
 
 
 def start_lot(state: State, slot: int, auto: bool) -> None:
@@ -134,7 +136,7 @@ def next_turn(auction: dict[str, Any], after: int) -> int | None:
     order = auction["eligible"]
     i = order.index(after)
     for k in range(1, len(order) + 1):
-        seat = order[(i + k) % len(order)]
+        seat: int = order[(i + k) % len(order)]
         if seat in auction["in"] and seat != auction["bidder"]:
             return seat
     return None

@@ -99,7 +99,8 @@ def specials_table(value: Any) -> dict[str, dict[str, int]]:
     if isinstance(value, str):
         if value not in PRESETS:
             raise BadOptions("fb.option_specials", choices=", ".join(PRESETS))
-        return PRESETS[value]()
+        preset: dict[str, dict[str, int]] = PRESETS[value]()
+        return preset
     if not isinstance(value, dict):
         raise BadOptions("fb.option_specials", choices=", ".join(PRESETS))
     table = standard_table()

@@ -175,7 +175,8 @@ def _random_bid(money: int, base: int, rng: random.Random) -> int:
     """A secret sealed bid: 0, or any amount from the base price to the money held."""
     if money < base:
         return 0
-    return rng.choice([0, *range(base, money + 1)])
+    bid: int = rng.choice([0, *range(base, money + 1)])
+    return bid
 
 
 def _auction(

@@ -288,9 +288,8 @@ def _income(state: State) -> None:
 def step_name(state: State) -> str:
     """The waiting step: choose, open, sealed, single, specials, pricing; in orders mode
     order, limits, lists and antitrust_limits."""
-    if state["step"] == "auction":
-        return state["auction"]["mode"]
-    return state["step"]
+    step: str = state["auction"]["mode"] if state["step"] == "auction" else state["step"]
+    return step
 
 
 def to_act(state: State) -> list[int]:
