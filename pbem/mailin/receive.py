@@ -121,27 +121,31 @@ def _ours(msg: EmailMessage, site: Any) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Mail:
+    """One mail to a signed reply address as its row keeps it: who sent it, to which turn."""
+
+    message_id: str
+    reply: ReplyAddress
+    sender: str
+    now: datetime
+
+
 def _record(
-    session: Session,
-    message_id: str,
-    reply: ReplyAddress,
-    sender: str,
-    status: str,
-    reason: str,
-    now: datetime,
-    move: dict[str, Any] | None = None,
+    session: Session, mail: _Mail, status: str, reason: str, move: dict[str, Any] | None = None
 ) -> None:
+    reply = mail.reply
     session.add(
         InboundMail(
-            message_id=message_id,
+            message_id=mail.message_id,
             game_id=reply.game_id,
             seat=reply.seat,
             turn=reply.turn,
-            sender=sender[:254],
+            sender=mail.sender[:254],
             status=status,
             reason=reason[:40],
             move=move,
-            created_at=now,
+            created_at=mail.now,
         )
     )
 
@@ -252,14 +256,15 @@ def _judge(
     own = {site.domain.lower(), site.reply_domain.lower()}
     why_auto = reading.automatic(msg, envelope_from, own) or ("loop" if _ours(msg, site) else None)
     sender = reading.sender(msg)
+    mail = _Mail(message_id, reply, sender or "", now)
     if why_auto is not None or sender != player.email.lower():
         if _unverified_over(engine, reply, client, now):
             return Verdict("deferred", "rate_unverified", TOO_MANY)
     if why_auto is not None:
-        return _store_only(engine, message_id, reply, sender or "", "ignored", why_auto, now)
+        return _store_only(engine, mail, "ignored", why_auto)
     if sender is None or sender != player.email.lower():
         reason = "forged_from" if sender else "bad_from"
-        _store_only(engine, message_id, reply, sender or "", "rejected", reason, now)
+        _store_only(engine, mail, "rejected", reason)
         return Verdict("rejected", reason, "550 5.7.1 This address takes mail from its player only")
     if record(engine, BY_ADDRESS, sender, now) > BY_ADDRESS.count:
         return Verdict("deferred", "rate_address", TOO_MANY)
@@ -268,7 +273,7 @@ def _judge(
     lines = reading.move_lines(reading.body_text(msg))
     try:
         with write_session(engine) as session:
-            return _decide(session, site, reply, message_id, sender, lines, now)
+            return _decide(session, site, mail, lines)
     except IntegrityError:
         # A twin of this mail (same Message-ID) or a move for the same ply won the race.
         return Verdict("ignored", "duplicate", ACCEPTED)
@@ -307,39 +312,26 @@ def _unverified_over(engine: Engine, reply: ReplyAddress, client: str, now: date
     return by_seat > UNVERIFIED_BY_SEAT.count or by_client > BY_CLIENT.count
 
 
-def _store_only(
-    engine: Engine,
-    message_id: str,
-    reply: ReplyAddress,
-    sender: str,
-    status: str,
-    reason: str,
-    now: datetime,
-) -> Verdict:
+def _store_only(engine: Engine, mail: _Mail, status: str, reason: str) -> Verdict:
     """Keep a row for a mail that is not acted on (automatic, forged); a copy adds nothing."""
     try:
         with write_session(engine) as session:
             seen = session.exec(
-                select(InboundMail.id).where(InboundMail.message_id == message_id)
+                select(InboundMail.id).where(InboundMail.message_id == mail.message_id)
             ).first()
             if seen is None:
-                _record(session, message_id, reply, sender, status, reason, now)
+                _record(session, mail, status, reason)
     except IntegrityError:
         pass
     return Verdict(status, reason, ACCEPTED)
 
 
-def _decide(
-    session: Session,
-    site: Any,
-    reply: ReplyAddress,
-    message_id: str,
-    sender: str,
-    lines: list[str],
-    now: datetime,
-) -> Verdict:
+def _decide(session: Session, site: Any, mail: _Mail, lines: list[str]) -> Verdict:
     """Inside the write transaction: the move applied, or refused with an answer queued."""
-    seen = session.exec(select(InboundMail.id).where(InboundMail.message_id == message_id)).first()
+    reply, now = mail.reply, mail.now
+    seen = session.exec(
+        select(InboundMail.id).where(InboundMail.message_id == mail.message_id)
+    ).first()
     if seen is not None:
         return Verdict("ignored", "duplicate", ACCEPTED)
     game = lock_game(session, reply.game_id)
@@ -347,7 +339,7 @@ def _decide(
     player = session.get(Player, seat.player_id)
 
     def refuse(reason: str, why: Message, line: str = "") -> Verdict:
-        _record(session, message_id, reply, sender, "refused", reason, now)
+        _record(session, mail, "refused", reason)
         session.flush()
         _answer(session, site, reply.game_id, reply.seat, why, line, now)
         return Verdict("refused", reason, ACCEPTED)
@@ -362,7 +354,7 @@ def _decide(
                 consent.by_mail(session, site, id_of(game), seat.seat, word, now)
         except PlayError as exc:
             return refuse("take_back", Message(exc.key, exc.params), lines[0])
-        _record(session, message_id, reply, sender, "applied", f"takeback_{word}", now)
+        _record(session, mail, "applied", f"takeback_{word}")
         return Verdict("applied", f"takeback_{word}", ACCEPTED)
     rules = GAMES[game.slug]
     current = rules.turn_token(game.state, seat.seat)
@@ -370,7 +362,7 @@ def _decide(
     parser = text_presenter(game.slug)
     if fold_turn(current) != reply.turn:
         if resend.resent(session, game, reply, lines, names):
-            _record(session, message_id, reply, sender, "ignored", "resend", now)
+            _record(session, mail, "ignored", "resend")
             return Verdict("ignored", "resend", ACCEPTED)
         return refuse("stale", Message("mailmove.error.stale", {}))
     if not rules.may_act(game.state, seat.seat):
@@ -396,7 +388,7 @@ def _decide(
         return refuse("unreadable", Message(error.key, error.params), order_text[0])
     if resend.applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
-        _record(session, message_id, reply, sender, "ignored", "resend", now)
+        _record(session, mail, "ignored", "resend")
         return Verdict("ignored", "resend", ACCEPTED)
     try:
         with session.begin_nested():
@@ -414,7 +406,7 @@ def _decide(
     if orders is not None:
         with session.begin_nested():
             keep_orders(session, site, id_of(game), seat.seat, orders, now)
-    _record(session, message_id, reply, sender, "applied", "", now, move)
+    _record(session, mail, "applied", "", move)
     # The page says "your turn again" to a mover the table still waits on; by mail, that
     # is a new turn mail with the new turn's reply address. (The move took the rows it
     # read out of the session: the game as the move left it is read again.)
