@@ -202,25 +202,27 @@ def counted(verdict_of: Callable[P, Verdict]) -> Callable[P, Verdict]:
     return count
 
 
-@counted
-def receive(
-    engine: Engine,
-    site: Any,
-    envelope_from: str,
-    rcpt: str,
-    raw: bytes,
-    now: datetime,
-    max_bytes: int,
-    client: str = "",
-) -> Verdict:
-    """Handle one mail to one reply address; never raises for anything the sender controls.
+@dataclass(frozen=True)
+class Arrival:
+    """One mail as the SMTP session hands it over, to a reply or a bounce address."""
 
-    `client` is the SMTP client's address, which unverified mail is limited by."""
-    reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
+    rcpt: str
+    raw: bytes
+    now: datetime
+    max_bytes: int
+    client: str = ""  # the SMTP client's address, which unverified mail is limited by
+    envelope_from: str = ""
+
+
+@counted
+def receive(engine: Engine, site: Any, mail: Arrival) -> Verdict:
+    """Handle one mail to one reply address; never raises for anything the sender controls."""
+    raw, now = mail.raw, mail.now
+    reply = parse_address(mail.rcpt, site.reply_domain) if site.reply_domain else None
     if reply is None:
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")
     game_id, seat = reply.game_id, reply.seat
-    if len(raw) > max_bytes:
+    if len(raw) > mail.max_bytes:
         return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move", game_id, seat)
     if reading.too_complex(raw):
         smtp = "552 5.3.4 Too many MIME parts for a move"
@@ -230,7 +232,7 @@ def receive(
     except reading.Malformed:
         return Verdict("rejected", "malformed", "550 5.6.0 Malformed message", game_id, seat)
     message_id = message_id_of(msg, raw)
-    verdict = _judge(engine, site, reply, msg, message_id, envelope_from, client, now)
+    verdict = _judge(engine, site, reply, msg, message_id, mail.envelope_from, mail.client, now)
     # A Message-ID is the sender's to write: it may not carry the signature into the log.
     shown = message_id.replace(reply.signature, "(signature)")
     return replace(verdict, game_id=game_id, seat=seat, message_id=shown)

@@ -14,7 +14,6 @@ import asyncio
 import logging
 import re
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 from aiosmtpd.controller import Controller
@@ -24,7 +23,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from pbem.bounces import verp
 from pbem.counters import metrics
 from pbem.mailin.bounces import bounce_ok, receive_bounce
-from pbem.mailin.receive import address_ok, receive
+from pbem.mailin.receive import Arrival, address_ok, receive
 from pbem.players import reply_address
 
 log = logging.getLogger(__name__)
@@ -104,13 +103,10 @@ class InboundHandler:
         loop = asyncio.get_running_loop()
         now, client = self.clock(), _client(session)
         bounce = verp.is_bounce_address(rcpt, self.site.reply_domain)
-        if bounce:
-            work = partial(receive_bounce, self.engine, self.site, rcpt, raw, now)
-        else:
-            sender = envelope.mail_from or ""
-            work = partial(receive, self.engine, self.site, sender, rcpt, raw, now)
+        mail = Arrival(rcpt, raw, now, self.max_bytes, client, envelope.mail_from or "")
+        judge = receive_bounce if bounce else receive
         try:
-            verdict = await loop.run_in_executor(None, work, self.max_bytes, client)
+            verdict = await loop.run_in_executor(None, judge, self.engine, self.site, mail)
         except Exception:
             log.exception("inbound: a mail for %s failed", described(rcpt, self.site.reply_domain))
             return "451 4.3.0 Try again later"
