@@ -29,13 +29,21 @@ if os.environ.get(MULTIPROC_DIR):
 # gunicorn's workers, and multiprocess mode cannot merge them).
 REGISTRY = CollectorRegistry(auto_describe=True)
 
-MOVES = Counter(
+
+def _by(name: str, doc: str, label: str, values: Iterable[str]) -> tuple[Counter, dict[str, Any]]:
+    """A counter by one label, and its child for each value, made now: an increment is then
+    one locked add, and every value shows from the first scrape, at 0, for rate() to work on."""
+    counter = Counter(name, doc, [label], registry=REGISTRY)
+    return counter, {value: counter.labels(value) for value in values}
+
+
+SOURCES = ("page", "api", "mail", "computer", "plan", "timeout")
+MOVES, _MOVES = _by(
     "pbem_moves",
     "Moves written, counted when their transaction commits, by the way they came.",
-    ["source"],
-    registry=REGISTRY,
+    "source",
+    (*SOURCES, "other"),
 )
-SOURCES = ("page", "api", "mail", "computer", "plan", "timeout")
 # The move log's source of a move, as the counter names it. A player's own move is "web" in
 # the log whether it came from the page or the API: write_move is told which (`via`).
 _SOURCE_OF = {
@@ -47,9 +55,6 @@ _SOURCE_OF = {
     "standing": "plan",  # standing orders
 }
 _VIA = ("page", "api")
-# One child per source, made now: an increment is then one locked add, and every source
-# shows from the first scrape, at 0, for rate() to work on.
-_MOVES = {source: MOVES.labels(source) for source in (*SOURCES, "other")}
 
 MAILS_SENT = Counter("pbem_mails_sent", "Mails the SMTP server accepted.", registry=REGISTRY)
 MAILS_RETRIED = Counter(
@@ -64,23 +69,21 @@ MAILS_FAILED = Counter(
     registry=REGISTRY,
 )
 BOUNCE_KINDS = ("soft", "hard", "refused", "complaint")
-MAILS_BOUNCED = Counter(
+MAILS_BOUNCED, _BOUNCED = _by(
     "pbem_mails_bounced",
     "Reports that a mail did not arrive, counted when written, by kind: soft (a 4.x.x"
     " status), hard (5.x.x), refused (by the relay at SMTP time), complaint (marked as spam).",
-    ["kind"],
-    registry=REGISTRY,
+    "kind",
+    BOUNCE_KINDS,
 )
-_BOUNCED = {kind: MAILS_BOUNCED.labels(kind) for kind in BOUNCE_KINDS}
 WEBHOOK_OUTCOMES = ("sent", "failed", "silent", "disabled", "dropped")
-WEBHOOKS = Counter(
+WEBHOOKS, _WEBHOOKS = _by(
     "pbem_webhook_deliveries",
     "Webhook events posted, by outcome: sent, failed (an HTTP error), silent (no answer),"
     " disabled (the failure that disabled its webhook), dropped (its webhook was off).",
-    ["outcome"],
-    registry=REGISTRY,
+    "outcome",
+    WEBHOOK_OUTCOMES,
 )
-_WEBHOOKS = {outcome: WEBHOOKS.labels(outcome) for outcome in WEBHOOK_OUTCOMES}
 INBOUND = Counter(
     "pbem_inbound_mails",
     "Mails received at reply and bounce addresses, by verdict (applied, refused, ignored,"

@@ -11,6 +11,7 @@ from pbem.errors import Gone
 from pbem.games import GAMES
 from pbem.leagues.standings import Result
 from pbem.models import Game, League, LeagueGame, LeagueMember, Seat
+from pbem.storage.store import lock_row
 
 
 def least_at_table(league: League) -> int:
@@ -22,10 +23,7 @@ def least_at_table(league: League) -> int:
 
 def lock_league(session: Session, league_id: int) -> League:
     """The league row, locked for this transaction; Gone when there is none."""
-    league = session.exec(select(League).where(League.id == league_id).with_for_update()).first()
-    if league is None:
-        raise Gone("league.error.none")
-    return league
+    return lock_row(session, League, league_id, Gone("league.error.none"))
 
 
 def member_of(session: Session, league_id: int, player_id: int) -> LeagueMember | None:

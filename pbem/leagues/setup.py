@@ -9,7 +9,7 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 from sqlmodel import Session
 
 from pbem.errors import Gone, PlayError
@@ -58,12 +58,9 @@ class LeagueForm(Form):
         "rated": ("league.error.format", {}),
     }
 
-    @model_validator(mode="before")
     @classmethod
-    def _from_form(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
+    def posted(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """Ticked boxes as booleans, the invitations' lines as addresses and names."""
         for box in ("is_open", "rated"):
             data[box] = data.get(box) in ("on", "1", "true", True)
         text = data.get("invites", "")

@@ -24,7 +24,7 @@ from pbem.bounces import verp
 from pbem.bounces.reading import read_report
 from pbem.bounces.record import KINDS, record
 from pbem.mailin import reading
-from pbem.mailin.receive import ACCEPTED, TOO_MANY, Verdict, counted, message_id_of
+from pbem.mailin.receive import ACCEPTED, TOO_MANY, Arrival, Verdict, counted, message_id_of
 from pbem.models import InboundMail
 from pbem.site import Site
 from pbem.storage.db import read_session, write_session
@@ -50,24 +50,17 @@ def bounce_ok(engine: Engine, site: Site, address: str) -> bool:
 
 
 @counted
-def receive_bounce(
-    engine: Engine,
-    site: Site,
-    rcpt: str,
-    raw: bytes,
-    now: datetime,
-    max_bytes: int,
-    client: str = "",
-) -> Verdict:
+def receive_bounce(engine: Engine, site: Site, mail: Arrival) -> Verdict:
     """Handle one mail to one bounce address; never raises for anything the sender controls."""
-    bounce = verp.parse_address(rcpt, site.reply_domain)
+    raw, now = mail.raw, mail.now
+    bounce = verp.parse_address(mail.rcpt, site.reply_domain)
     if bounce is None:
         return Verdict("rejected", "not_bounce_address", NO_SUCH)
-    if len(raw) > max_bytes:
+    if len(raw) > mail.max_bytes:
         return Verdict("rejected", "too_big", "552 5.3.4 Message too big")
     if reading.too_complex(raw):
         return Verdict("rejected", "too_complex", "552 5.3.4 Too many MIME parts")
-    if count_hit(engine, BY_CLIENT, client or "?", now) > BY_CLIENT.count:
+    if count_hit(engine, BY_CLIENT, mail.client or "?", now) > BY_CLIENT.count:
         return Verdict("deferred", "rate_client", TOO_MANY)
     with read_session(engine) as session:
         mailed = verp.mail_of(session, site.secret, bounce)

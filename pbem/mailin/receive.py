@@ -122,27 +122,31 @@ def _ours(msg: EmailMessage, site: Site) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Mail:
+    """One mail to a signed reply address as its row keeps it: who sent it, to which turn."""
+
+    message_id: str
+    reply: ReplyAddress
+    sender: str
+    now: datetime
+
+
 def _record(
-    session: Session,
-    message_id: str,
-    reply: ReplyAddress,
-    sender: str,
-    status: str,
-    reason: str,
-    now: datetime,
-    move: dict[str, Any] | None = None,
+    session: Session, mail: _Mail, status: str, reason: str, move: dict[str, Any] | None = None
 ) -> None:
+    reply = mail.reply
     session.add(
         InboundMail(
-            message_id=message_id,
+            message_id=mail.message_id,
             game_id=reply.game_id,
             seat=reply.seat,
             turn=reply.turn,
-            sender=sender[:254],
+            sender=mail.sender[:254],
             status=status,
             reason=reason[:40],
             move=move,
-            created_at=now,
+            created_at=mail.now,
         )
     )
 
@@ -199,25 +203,27 @@ def counted(verdict_of: Callable[P, Verdict]) -> Callable[P, Verdict]:
     return count
 
 
-@counted
-def receive(
-    engine: Engine,
-    site: Site,
-    envelope_from: str,
-    rcpt: str,
-    raw: bytes,
-    now: datetime,
-    max_bytes: int,
-    client: str = "",
-) -> Verdict:
-    """Handle one mail to one reply address; never raises for anything the sender controls.
+@dataclass(frozen=True)
+class Arrival:
+    """One mail as the SMTP session hands it over, to a reply or a bounce address."""
 
-    `client` is the SMTP client's address, which unverified mail is limited by."""
-    reply = parse_address(rcpt, site.reply_domain) if site.reply_domain else None
+    rcpt: str
+    raw: bytes
+    now: datetime
+    max_bytes: int
+    client: str = ""  # the SMTP client's address, which unverified mail is limited by
+    envelope_from: str = ""
+
+
+@counted
+def receive(engine: Engine, site: Site, mail: Arrival) -> Verdict:
+    """Handle one mail to one reply address; never raises for anything the sender controls."""
+    raw, now = mail.raw, mail.now
+    reply = parse_address(mail.rcpt, site.reply_domain) if site.reply_domain else None
     if reply is None:
         return Verdict("rejected", "not_reply_address", "550 5.1.1 No such mailbox here")
     game_id, seat = reply.game_id, reply.seat
-    if len(raw) > max_bytes:
+    if len(raw) > mail.max_bytes:
         return Verdict("rejected", "too_big", "552 5.3.4 Message too big for a move", game_id, seat)
     if reading.too_complex(raw):
         smtp = "552 5.3.4 Too many MIME parts for a move"
@@ -227,7 +233,7 @@ def receive(
     except reading.Malformed:
         return Verdict("rejected", "malformed", "550 5.6.0 Malformed message", game_id, seat)
     message_id = message_id_of(msg, raw)
-    verdict = _judge(engine, site, reply, msg, message_id, envelope_from, client, now)
+    verdict = _judge(engine, site, reply, msg, message_id, mail.envelope_from, mail.client, now)
     # A Message-ID is the sender's to write: it may not carry the signature into the log.
     shown = message_id.replace(reply.signature, "(signature)")
     return replace(verdict, game_id=game_id, seat=seat, message_id=shown)
@@ -253,14 +259,15 @@ def _judge(
     own = {site.domain.lower(), site.reply_domain.lower()}
     why_auto = reading.automatic(msg, envelope_from, own) or ("loop" if _ours(msg, site) else None)
     sender = reading.sender(msg)
+    mail = _Mail(message_id, reply, sender or "", now)
     if why_auto is not None or sender != player.email.lower():
         if _unverified_over(engine, reply, client, now):
             return Verdict("deferred", "rate_unverified", TOO_MANY)
     if why_auto is not None:
-        return _store_only(engine, message_id, reply, sender or "", "ignored", why_auto, now)
+        return _store_only(engine, mail, "ignored", why_auto)
     if sender is None or sender != player.email.lower():
         reason = "forged_from" if sender else "bad_from"
-        _store_only(engine, message_id, reply, sender or "", "rejected", reason, now)
+        _store_only(engine, mail, "rejected", reason)
         return Verdict("rejected", reason, "550 5.7.1 This address takes mail from its player only")
     if record(engine, BY_ADDRESS, sender, now) > BY_ADDRESS.count:
         return Verdict("deferred", "rate_address", TOO_MANY)
@@ -269,7 +276,7 @@ def _judge(
     lines = reading.move_lines(reading.body_text(msg))
     try:
         with write_session(engine) as session:
-            return _decide(session, site, reply, message_id, sender, lines, now)
+            return _decide(session, site, mail, lines)
     except IntegrityError:
         # A twin of this mail (same Message-ID) or a move for the same ply won the race.
         return Verdict("ignored", "duplicate", ACCEPTED)
@@ -308,39 +315,26 @@ def _unverified_over(engine: Engine, reply: ReplyAddress, client: str, now: date
     return by_seat > UNVERIFIED_BY_SEAT.count or by_client > BY_CLIENT.count
 
 
-def _store_only(
-    engine: Engine,
-    message_id: str,
-    reply: ReplyAddress,
-    sender: str,
-    status: str,
-    reason: str,
-    now: datetime,
-) -> Verdict:
+def _store_only(engine: Engine, mail: _Mail, status: str, reason: str) -> Verdict:
     """Keep a row for a mail that is not acted on (automatic, forged); a copy adds nothing."""
     try:
         with write_session(engine) as session:
             seen = session.exec(
-                select(InboundMail.id).where(InboundMail.message_id == message_id)
+                select(InboundMail.id).where(InboundMail.message_id == mail.message_id)
             ).first()
             if seen is None:
-                _record(session, message_id, reply, sender, status, reason, now)
+                _record(session, mail, status, reason)
     except IntegrityError:
         pass
     return Verdict(status, reason, ACCEPTED)
 
 
-def _decide(
-    session: Session,
-    site: Site,
-    reply: ReplyAddress,
-    message_id: str,
-    sender: str,
-    lines: list[str],
-    now: datetime,
-) -> Verdict:
+def _decide(session: Session, site: Site, mail: _Mail, lines: list[str]) -> Verdict:
     """Inside the write transaction: the move applied, or refused with an answer queued."""
-    seen = session.exec(select(InboundMail.id).where(InboundMail.message_id == message_id)).first()
+    reply, now = mail.reply, mail.now
+    seen = session.exec(
+        select(InboundMail.id).where(InboundMail.message_id == mail.message_id)
+    ).first()
     if seen is not None:
         return Verdict("ignored", "duplicate", ACCEPTED)
     game = lock_game(session, reply.game_id)
@@ -348,7 +342,7 @@ def _decide(
     player = session.get(Player, seat.player_id)
 
     def refuse(reason: str, why: Message, line: str = "") -> Verdict:
-        _record(session, message_id, reply, sender, "refused", reason, now)
+        _record(session, mail, "refused", reason)
         session.flush()
         _answer(session, site, reply.game_id, reply.seat, why, line, now)
         return Verdict("refused", reason, ACCEPTED)
@@ -363,7 +357,7 @@ def _decide(
                 consent.by_mail(session, site, id_of(game), seat.seat, word, now)
         except PlayError as exc:
             return refuse("take_back", Message(exc.key, exc.params), lines[0])
-        _record(session, message_id, reply, sender, "applied", f"takeback_{word}", now)
+        _record(session, mail, "applied", f"takeback_{word}")
         return Verdict("applied", f"takeback_{word}", ACCEPTED)
     rules = GAMES[game.slug]
     current = rules.turn_token(game.state, seat.seat)
@@ -371,7 +365,7 @@ def _decide(
     parser = text_presenter(game.slug)
     if fold_turn(current) != reply.turn:
         if resend.resent(session, game, reply, lines, names):
-            _record(session, message_id, reply, sender, "ignored", "resend", now)
+            _record(session, mail, "ignored", "resend")
             return Verdict("ignored", "resend", ACCEPTED)
         return refuse("stale", Message("mailmove.error.stale", {}))
     if not rules.may_act(game.state, seat.seat):
@@ -397,7 +391,7 @@ def _decide(
         return refuse("unreadable", Message(error.key, error.params), order_text[0])
     if resend.applied_before(session, reply, move):
         # The same move for the same turn (a resend while prices may still be revised).
-        _record(session, message_id, reply, sender, "ignored", "resend", now)
+        _record(session, mail, "ignored", "resend")
         return Verdict("ignored", "resend", ACCEPTED)
     try:
         with session.begin_nested():
@@ -415,7 +409,7 @@ def _decide(
     if orders is not None:
         with session.begin_nested():
             keep_orders(session, site, id_of(game), seat.seat, orders, now)
-    _record(session, message_id, reply, sender, "applied", "", now, move)
+    _record(session, mail, "applied", "", move)
     # The page says "your turn again" to a mover the table still waits on; by mail, that
     # is a new turn mail with the new turn's reply address. (The move took the rows it
     # read out of the session: the game as the move left it is read again.)

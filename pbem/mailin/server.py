@@ -15,8 +15,7 @@ import logging
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
@@ -26,7 +25,7 @@ from pbem.bounces import verp
 from pbem.config import Settings
 from pbem.counters import metrics
 from pbem.mailin.bounces import bounce_ok, receive_bounce
-from pbem.mailin.receive import address_ok, receive
+from pbem.mailin.receive import Arrival, address_ok, receive
 from pbem.players import reply_address
 from pbem.site import Site
 
@@ -34,6 +33,9 @@ log = logging.getLogger(__name__)
 # One line a mail (issue 30), at INFO: what became of it and of which seat, never the reply
 # address's signature (a credential) nor a word of the body (it may name hidden cards).
 _LINE = "inbound: verdict=%s reason=%s %s message-id=%s client=%s code=%s"
+TRY_LATER = "451 4.3.0 Try again later"  # any failure of ours: the MTA tries again
+A = TypeVar("A")
+R = TypeVar("R")
 _UNPRINTABLE = re.compile(r"[^\x21-\x7e]")
 
 
@@ -79,20 +81,29 @@ class InboundHandler:
         self.clock = clock
         self.verdicts: list[Any] = []  # what became of each mail, newest last (kept short)
 
+    async def _in_worker(
+        self, work: Callable[[Any, Any, A], R], arg: A, failed: str, address: str
+    ) -> R | None:
+        """`work(engine, site, arg)` in a worker thread (the database blocks); None, logged
+        with `address` described, when it fails: the caller answers TRY_LATER."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(None, work, self.engine, self.site, arg)
+        except Exception:
+            log.exception(failed, described(address, self.site.reply_domain))
+            return None
+
     async def handle_RCPT(  # noqa: N802
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
         """Accept only one of our reply or bounce addresses, one per message."""
         if envelope.rcpt_tos:
             return "452 4.5.3 One recipient per message"
-        loop = asyncio.get_running_loop()
         bounce = verp.is_bounce_address(address, self.site.reply_domain)
         check = bounce_ok if bounce else address_ok
-        try:
-            ok = await loop.run_in_executor(None, check, self.engine, self.site, address)
-        except Exception:
-            log.exception("inbound: checking %s failed", described(address, self.site.reply_domain))
-            return "451 4.3.0 Try again later"
+        ok = await self._in_worker(check, address, "inbound: checking %s failed", address)
+        if ok is None:
+            return TRY_LATER
         if not ok:
             where = described(address, self.site.reply_domain)
             log.info(_LINE, "rejected", "bad_address", where, "-", _client(session), 550)
@@ -110,19 +121,13 @@ class InboundHandler:
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
         rcpt = envelope.rcpt_tos[0] if envelope.rcpt_tos else ""
-        loop = asyncio.get_running_loop()
         now, client = self.clock(), _client(session)
         bounce = verp.is_bounce_address(rcpt, self.site.reply_domain)
-        if bounce:
-            work = partial(receive_bounce, self.engine, self.site, rcpt, raw, now)
-        else:
-            sender = envelope.mail_from or ""
-            work = partial(receive, self.engine, self.site, sender, rcpt, raw, now)
-        try:
-            verdict = await loop.run_in_executor(None, work, self.max_bytes, client)
-        except Exception:
-            log.exception("inbound: a mail for %s failed", described(rcpt, self.site.reply_domain))
-            return "451 4.3.0 Try again later"
+        mail = Arrival(rcpt, raw, now, self.max_bytes, client, envelope.mail_from or "")
+        judge = receive_bounce if bounce else receive
+        verdict = await self._in_worker(judge, mail, "inbound: a mail for %s failed", rcpt)
+        if verdict is None:
+            return TRY_LATER
         where = f"game={_or_dash(verdict.game_id)} seat={_or_dash(verdict.seat)}"
         if bounce:  # the mail the report is on, and that mail's game and seat
             where = f"{verp.described(rcpt, self.site.reply_domain)} {where}"

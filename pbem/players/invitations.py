@@ -16,7 +16,9 @@ not the typed player's allowance, and earn no "played together" pass.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import and_
 from sqlalchemy.orm import aliased
@@ -79,29 +81,41 @@ def played_with(session: Session, sender: int, recipients: list[int]) -> set[int
     played in a league with them: people who know each other, not outside addresses."""
     if not recipients:
         return set()
-    theirs, mine = aliased(Seat), aliased(Seat)
-    games = (
+    games = _sharing(session, sender, recipients, Seat, "game_id", _seat_joined)
+    leagues = _sharing(session, sender, recipients, LeagueMember, "league_id", _member_joined)
+    return games | leagues
+
+
+def _seat_joined(seat: Any) -> Any:
+    return col(seat.status) == "joined"
+
+
+def _member_joined(member: Any) -> Any:
+    return col(member.joined_at).is_not(None)
+
+
+def _sharing(
+    session: Session,
+    sender: int,
+    recipients: list[int],
+    table: type[Seat | LeagueMember],
+    group: str,
+    joined: Callable[[Any], Any],
+) -> set[int]:
+    """The recipients who share a `group` (a game, a league) with the sender, both rows
+    `joined`."""
+    theirs, mine = aliased(table), aliased(table)
+    query = (
         select(theirs.player_id)
-        .join(mine, col(mine.game_id) == col(theirs.game_id))
+        .join(mine, col(getattr(mine, group)) == col(getattr(theirs, group)))
         .where(
             col(mine.player_id) == sender,
-            col(mine.status) == "joined",
-            col(theirs.status) == "joined",
+            joined(mine),
+            joined(theirs),
             col(theirs.player_id).in_(recipients),
         )
     )
-    member, other = aliased(LeagueMember), aliased(LeagueMember)
-    leagues = (
-        select(member.player_id)
-        .join(other, col(other.league_id) == col(member.league_id))
-        .where(
-            col(other.player_id) == sender,
-            col(other.joined_at).is_not(None),
-            col(member.joined_at).is_not(None),
-            col(member.player_id).in_(recipients),
-        )
-    )
-    return set(session.exec(games)) | set(session.exec(leagues))
+    return set(session.exec(query))
 
 
 def count_invitations(

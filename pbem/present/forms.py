@@ -74,6 +74,16 @@ class Form(BaseModel):
         except ValidationError as exc:
             raise _refusal(cls.refusals, exc.errors()[0]) from None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _as_posted(cls, data: Any) -> Any:
+        return cls.posted(dict(data)) if isinstance(data, dict) else data
+
+    @classmethod
+    def posted(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """The fields as a page's form posts them (a copy), made into the model's fields."""
+        return data
+
 
 def _refusal(refusals: dict[str, tuple[str, dict[str, Any]]], error: Any) -> PlayError:
     """A validation error as PlayError: our own key if a validator gave one, else the field's."""
@@ -189,12 +199,9 @@ class TimeControl(Form):
     def _no_limit(cls, value: Any) -> Any:
         return None if value == "none" else value
 
-    @model_validator(mode="before")
     @classmethod
-    def _clock_fields(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
+    def posted(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """The clock's fields as the form posts them: a box per weekday, a field per kind."""
         # The plain form sends one checkbox per weekday (off_0 Monday .. off_6 Sunday).
         if "days_off" not in data:
             data["days_off"] = [d for d in range(7) if data.get(f"off_{d}") in _TICKED]

@@ -46,38 +46,34 @@ def format_when(moment: datetime | None, tz: str, lang: str) -> str:
     The pattern is a catalogue entry (CLDR date symbols), so each language orders the parts,
     names the days and months (Babel's CLDR data) and marks the first of the month its own way.
     """
-    if moment is None:
+    first = ptr(lang, "date on the first of the month", "EEEE d MMMM y, HH:mm")
+    when = _in_zone(moment, tz, lang, tr(lang, "EEEE d MMMM y, HH:mm"), first)
+    if not when:
         return ""
-    zone = zone_or_utc(tz)
-    local = moment.astimezone(zone)
-    if local.day == 1:
-        pattern = ptr(lang, "date on the first of the month", "EEEE d MMMM y, HH:mm")
-    else:
-        pattern = tr(lang, "EEEE d MMMM y, HH:mm")
-    when = format_datetime(local, pattern, tzinfo=zone, locale=lang)
-    return tr(lang, "%(when)s (%(zone)s)", when=when, zone=zone.key)
+    return tr(lang, "%(when)s (%(zone)s)", when=when, zone=zone_or_utc(tz).key)
 
 
 def format_day(moment: datetime | None, tz: str, lang: str) -> str:
     """A day in words in the zone, without the year or the time, e.g. "Tuesday 3 March"."""
-    if moment is None:
-        return ""
-    zone = zone_or_utc(tz)
-    local = moment.astimezone(zone)
-    if local.day == 1:
-        pattern = ptr(lang, "day on the first of the month", "EEEE d MMMM")
-    else:
-        pattern = tr(lang, "EEEE d MMMM")
-    return format_datetime(local, pattern, tzinfo=zone, locale=lang)
+    first = ptr(lang, "day on the first of the month", "EEEE d MMMM")
+    return _in_zone(moment, tz, lang, tr(lang, "EEEE d MMMM"), first)
 
 
 def format_short(moment: datetime | None, tz: str, lang: str) -> str:
     """A short date and time in the zone for a mail's first line, e.g. "Fri 4 Dec, 07:14"."""
+    pattern = tr(lang, "EEE d MMM, HH:mm")
+    return _in_zone(moment, tz, lang, pattern, pattern)
+
+
+def _in_zone(moment: datetime | None, tz: str, lang: str, pattern: str, first: str) -> str:
+    """`moment` in the zone by a CLDR pattern, `first` on the first of the month; "" for None.
+
+    The callers look the patterns up with literal tr/ptr calls, for pybabel to find them."""
     if moment is None:
         return ""
     zone = zone_or_utc(tz)
-    pattern = tr(lang, "EEE d MMM, HH:mm")
-    return format_datetime(moment.astimezone(zone), pattern, tzinfo=zone, locale=lang)
+    local = moment.astimezone(zone)
+    return format_datetime(local, first if local.day == 1 else pattern, tzinfo=zone, locale=lang)
 
 
 def format_left(delta: timedelta, lang: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import and_, bindparam
 from sqlalchemy import select as core_select
@@ -16,7 +16,9 @@ from sqlmodel import Session, col, select
 
 from pbem.errors import PlayError
 from pbem.games.fairdeal import live_shuffles
-from pbem.models import Game, Move, Player, Seat, TakeBack, Vacation
+from pbem.models import Game, League, Move, Player, Seat, TakeBack, Vacation
+
+Locked = TypeVar("Locked", Game, League)
 
 
 def id_of(row: Game | Player) -> int:
@@ -28,10 +30,15 @@ def id_of(row: Game | Player) -> int:
 
 def lock_game(session: Session, game_id: int) -> Game:
     """The game row, locked for this transaction (SQLite is locked already by BEGIN IMMEDIATE)."""
-    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
-    if game is None:
-        raise PlayError("error.no_game")
-    return game
+    return lock_row(session, Game, game_id, PlayError("error.no_game"))
+
+
+def lock_row(session: Session, model: type[Locked], row_id: int, none: Exception) -> Locked:
+    """A game's or league's row, locked for this transaction; `none` raised when there is none."""
+    row = session.exec(select(model).where(col(model.id) == row_id).with_for_update()).first()
+    if row is None:
+        raise none
+    return row
 
 
 def find_seat(session: Session, game_id: int, seat_no: int) -> Seat | None:

@@ -23,7 +23,7 @@ from pbem.web import bad_link, engine, now, signed_pair, site
 from pbem.web.game import remember_language
 from pbem.web.mailfix import my_urls, prompt_context, seat_urls
 from pbem.web.seats import seat_from
-from pbem.web.signin import current_player_id, recheck_session
+from pbem.web.signin import recheck_session, signed_in_player
 from pbem.webhooks.shown import settings_webhooks
 
 bp = Blueprint("account", __name__)
@@ -71,15 +71,12 @@ class Owner:
         return player
 
 
-def owner_of(token: str) -> Owner | Response:
-    """The seat link's player; at /settings the signed-in player, or a redirect to sign in."""
+def owner_of(token: str) -> Owner:
+    """The seat link's player; at /settings the signed-in player (a visitor is sent to sign in)."""
     if token:
         game_id, seat_no = seat_from(token)
         return Owner(token, game_id, seat_no)
-    player_id = current_player_id()
-    if player_id is None:
-        return redirect(url_for("signin.ask_page"), code=303)
-    return Owner("", player_id=player_id)
+    return Owner("", player_id=signed_in_player())
 
 
 def settings_page(owner: Owner, status: int = 200, **extra: Any) -> tuple[str, int]:
@@ -119,16 +116,12 @@ def settings_page(owner: Owner, status: int = 200, **extra: Any) -> tuple[str, i
 def settings(token: str) -> Response | tuple[str, int]:
     """The player's settings: language, time zone, mails, vacation, blocks, webhooks."""
     owner = owner_of(token)
-    if isinstance(owner, Response):
-        return owner
     args = request.args
     return settings_page(owner, saved=args.get("saved"), signed_out=args.get("signed_out"))
 
 
 def _act(token: str, action: Any) -> Response | tuple[str, int]:
     owner = owner_of(token)
-    if isinstance(owner, Response):
-        return owner
     try:
         with write_session(engine()) as session:
             action(session, owner.player(session))
@@ -192,8 +185,6 @@ def vacation_end(token: str) -> Response | tuple[str, int]:
 def sign_out_everywhere(token: str) -> Response:
     """End the player's session on every device (a lost phone, a borrowed computer)."""
     owner = owner_of(token)
-    if isinstance(owner, Response):
-        return owner
     with write_session(engine()) as session:
         signin.end_sessions(session, id_of(owner.player(session)))
     recheck_session()  # this device's cookie, if it was the player's, ends with the others

@@ -18,6 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from pbem.web.apimodels import Answer, Deal, Lang, League, Slug
 
 
+def _share(description: str) -> Any:
+    """A player's share of a checkable deal: none by default, as long as its column keeps."""
+    return Field(default="", max_length=200, description=description)
+
+
 class SettingsRequest(BaseModel):
     """The player's settings to change; a key left out keeps its value."""
 
@@ -58,11 +63,9 @@ class JoinRequest(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="ignore")
 
-    share: str = Field(
-        default="",
-        max_length=200,
-        description="The checkable deal of the table's game (or of each of the league's "
-        "games): the player's share, as the page's script makes it (empty: none)",
+    share: str = _share(
+        "The checkable deal of the table's game (or of each of the league's "
+        "games): the player's share, as the page's script makes it (empty: none)"
     )
 
 
@@ -83,11 +86,9 @@ class SeekRequest(BaseModel):
     lang: Lang = "en"
     rating_min: int | None = Field(default=None, description="The others' lowest rating")
     rating_max: int | None = Field(default=None, description="The others' highest rating")
-    share: str = Field(
-        default="",
-        max_length=200,
-        description="The player's share of the checkable deal of the game the seek seats "
-        "them in, as the page's script makes it (empty: none)",
+    share: str = _share(
+        "The player's share of the checkable deal of the game the seek seats "
+        "them in, as the page's script makes it (empty: none)"
     )
 
 
@@ -187,9 +188,7 @@ class OpenTableRequest(TimeControlRequest):
         description="The game's options by name, as the open tables list names them; one left "
         "out: its default",
     )
-    share: str = Field(
-        default="", max_length=200, description="The poster's share of the checkable deal"
-    )
+    share: str = _share("The poster's share of the checkable deal")
 
 
 class Withdrawn(Answer):
@@ -215,11 +214,9 @@ class LeagueRequest(TimeControlRequest):
         default_factory=list,
         description="Addresses to invite, each alone or as 'Bea <bea@example.org>'",
     )
-    share: str = Field(
-        default="",
-        max_length=200,
-        description="The organiser's share of the checkable deal of each of the league's "
-        "games, as the page's script makes it (empty: none)",
+    share: str = _share(
+        "The organiser's share of the checkable deal of each of the league's "
+        "games, as the page's script makes it (empty: none)"
     )
 
 

@@ -35,7 +35,7 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import NEW_GAMES, record, refusal
 from pbem.storage.versions import Shown
 from pbem.web import bad_link, client_address, engine, live, now, site
-from pbem.web.signin import current_player_id
+from pbem.web.signin import current_player_id, signed_in_player
 
 bp = Blueprint("leagues", __name__)
 
@@ -50,14 +50,6 @@ def _league(session: Session, token: str) -> League:
 
 def _to_page(token: str) -> Response:
     return redirect(url_for("leagues.page", token=token), code=303)
-
-
-def _signed_in() -> int:
-    """The signed-in player; one who is not is sent to sign in."""
-    player_id = current_player_id()
-    if player_id is None:
-        abort(redirect(url_for("signin.ask_page"), code=303))
-    return player_id
 
 
 def _error(token: str, exc: PlayError) -> tuple[str, int]:
@@ -113,8 +105,7 @@ def listing() -> str:
 @bp.get("/leagues/new")
 def new() -> Response | str:
     """The new-league form (signed in)."""
-    if current_player_id() is None:
-        return redirect(url_for("signin.ask_page"), code=303)
+    signed_in_player()
     return render_template("leagues/new.html", games=playable(), form={}, error=None, levels=LEVELS)
 
 
@@ -141,7 +132,7 @@ def make_league(player_id: int, fields: Mapping[str, Any]) -> str:
 @bp.post("/leagues")
 def create() -> Response | tuple[str, int]:
     """Make the league from the form, invite the addresses, and show its page."""
-    player_id = _signed_in()
+    player_id = signed_in_player()
     try:
         token = make_league(player_id, request.form)
     except PlayError as exc:
@@ -169,7 +160,7 @@ def version(token: str) -> Response:
 
 def _act(token: str, action: Any) -> Response | tuple[str, int]:
     """Run `action(session, league, player_id)` for the signed-in player; back to the page."""
-    player_id = _signed_in()
+    player_id = signed_in_player()
     try:
         with write_session(engine()) as session:
             league = _league(session, token)
@@ -196,7 +187,7 @@ def _count_join(player_id: int) -> None:
 def join(token: str) -> Response | tuple[str, int]:
     """Join with one press (an open league, or one the player is invited to), with the
     share of its games' deals the page's script made."""
-    _count_join(_signed_in())
+    _count_join(signed_in_player())
     share = request.form.get("share", "")
     return _act(token, lambda s, lid, pid: setup.join(s, site(), lid, pid, now(), share))
 

@@ -22,7 +22,7 @@ from pbem.storage.db import read_session
 from pbem.storage.store import player_of, seat_of
 from pbem.web import bad_link, engine, now, site
 from pbem.web.seats import seat_from
-from pbem.web.signin import current_player_id
+from pbem.web.signin import signed_in_player
 
 bp = Blueprint("mailfix", __name__)
 
@@ -137,18 +137,10 @@ def seat_address(token: str) -> Any:
     return _act(_seat_player(token), seat_urls(token), back, "address")
 
 
-def _signed_in() -> int | Response:
-    player_id = current_player_id()
-    if player_id is None:
-        return redirect(url_for("signin.ask_page"), code=303)
-    return player_id
-
-
 @bp.get("/me/mail")
 def my_page() -> Any:
     """The signed-in player's mail, as seat_page."""
-    found = _signed_in()
-    return found if isinstance(found, Response) else _shown(found, my_urls(), url_for("me.home"))
+    return _shown(signed_in_player(), my_urls(), url_for("me.home"))
 
 
 @bp.post("/me/mail/test")
@@ -165,10 +157,7 @@ def my_address() -> Any:
 
 def _my_act(action: str) -> Any:
     """_act for the signed-in player, from /me; without one, the way to sign in."""
-    found = _signed_in()
-    if isinstance(found, Response):
-        return found
-    return _act(found, my_urls(), url_for("me.home"), action)
+    return _act(signed_in_player(), my_urls(), url_for("me.home"), action)
 
 
 def _confirm_page(token: str, status: int = 200, **extra: Any) -> tuple[str, int]:

@@ -12,7 +12,7 @@ from pbem.players.profile import ratings_of
 from pbem.storage.db import read_session
 from pbem.web import engine, now, site
 from pbem.web.mailfix import my_urls, prompt_context
-from pbem.web.signin import current_player_id
+from pbem.web.signin import signed_in_player
 
 bp = Blueprint("me", __name__)
 
@@ -20,9 +20,7 @@ bp = Blueprint("me", __name__)
 @bp.get("/me")
 def home() -> Response | str:
     """My games: my move first, then waiting for others, invitations, finished games."""
-    player_id = current_player_id()
-    if player_id is None:
-        return redirect(url_for("signin.ask_page"), code=303)
+    player_id = signed_in_player()
     with read_session(engine()) as session:
         player = session.get(Player, player_id)
         if player is None:

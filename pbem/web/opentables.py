@@ -33,7 +33,7 @@ from pbem.storage.allowance import OPEN_JOINS, OverLimit, take
 from pbem.storage.db import read_session, write_session
 from pbem.storage.store import find_seat
 from pbem.web import engine, now, site
-from pbem.web.signin import current_player_id
+from pbem.web.signin import current_player_id, signed_in_player
 
 bp = Blueprint("opentables", __name__)
 DONE = ("posted", "withdrawn", "seek", "seek_removed")  # what the page says it just did
@@ -105,14 +105,6 @@ def index() -> tuple[str, int]:
     return _page()
 
 
-def _signed_in() -> int | Response:
-    """The signed-in player's id, or the answer sending them to sign in."""
-    viewer = current_player_id()
-    if viewer is None:
-        return redirect(url_for("signin.ask_page"), code=303)
-    return viewer
-
-
 def _limited(exc: OverLimit) -> tuple[str, int]:
     """The 429 page: the player has used up one of their allowances."""
     back = url_for("opentables.index")
@@ -159,9 +151,7 @@ def post_open(player_id: int, fields: Mapping[str, Any]) -> Game:
 @bp.post("/games/open")
 def post() -> Response | tuple[str, int]:
     """Post an open table; fitting seeks take its seats at once."""
-    viewer = _signed_in()
-    if isinstance(viewer, Response):
-        return viewer
+    viewer = signed_in_player()
     try:
         post_open(viewer, request.form)
     except OverLimit as exc:
@@ -174,9 +164,7 @@ def post() -> Response | tuple[str, int]:
 @bp.post("/games/open/<int(max=2147483647):game_id>/join")
 def join(game_id: int) -> Response | tuple[str, int]:
     """Take a seat at the open table with one press, and go to it."""
-    viewer = _signed_in()
-    if isinstance(viewer, Response):
-        return viewer
+    viewer = signed_in_player()
     try:  # counted in a transaction of its own: a refused try counts too (no free probing)
         with write_session(engine()) as session:
             take(session, OPEN_JOINS, viewer, now())
@@ -196,9 +184,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
 @bp.post("/games/open/<int(max=2147483647):game_id>/withdraw")
 def withdraw_table(game_id: int) -> Response | tuple[str, int]:
     """The poster calls their open table off."""
-    viewer = _signed_in()
-    if isinstance(viewer, Response):
-        return viewer
+    viewer = signed_in_player()
     try:
         with write_session(engine()) as session:
             withdraw(session, site(), game_id, viewer, now())
@@ -210,9 +196,7 @@ def withdraw_table(game_id: int) -> Response | tuple[str, int]:
 @bp.post("/games/open/seeks")
 def seek() -> Response | tuple[str, int]:
     """Keep a standing seek; a fitting open table seats the player at once."""
-    viewer = _signed_in()
-    if isinstance(viewer, Response):
-        return viewer
+    viewer = signed_in_player()
     try:
         form = SeekForm.read(request.form)
         with write_session(engine()) as session:
@@ -240,9 +224,7 @@ def seek() -> Response | tuple[str, int]:
 @bp.post("/games/open/seeks/<int(max=2147483647):seek_id>/remove")
 def unseek(seek_id: int) -> Response:
     """Remove one of the player's seeks."""
-    viewer = _signed_in()
-    if isinstance(viewer, Response):
-        return viewer
+    viewer = signed_in_player()
     with write_session(engine()) as session:
         remove_seek(session, viewer, seek_id)
     return _to_list("seek_removed")

@@ -17,7 +17,7 @@ from pbem.present.text import join_names
 from pbem.ratings import computer_level
 from pbem.storage.db import read_session, write_session
 from pbem.web import engine, now, site
-from pbem.web.signin import current_player_id
+from pbem.web.signin import current_player_id, signed_in_player
 
 bp = Blueprint("players", __name__)
 MAX_PAGE = 1000  # ?page= beyond this is refused: no unbounded offset
@@ -98,9 +98,7 @@ def player_page(player_id: int) -> tuple[str, int]:
 
 
 def _block_action(player_id: int, action: str) -> Response:
-    viewer = current_player_id()
-    if viewer is None:
-        return redirect(url_for("signin.ask_page"), code=303)
+    viewer = signed_in_player()
     with write_session(engine()) as session:
         found = session.get(Player, player_id)
         # A private player is blocked only by someone they sat at a table with (or unblocked

@@ -3,7 +3,7 @@ operator's page of one report (its signed link is in the operator's mail)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.errors import PlayError
@@ -13,7 +13,7 @@ from pbem.storage.db import read_session, write_session
 from pbem.storage.store import find_seat
 from pbem.web import engine, now, site
 from pbem.web.seats import seat_from
-from pbem.web.signin import current_player_id
+from pbem.web.signin import signed_in_player
 
 bp = Blueprint("reports", __name__)
 
@@ -34,9 +34,7 @@ def report_player(player_id: int) -> Response | tuple[str, int]:
     """The signed-in player reports this one to the operator."""
     if not site().operator_email:
         abort(404)  # no button was shown: the route is not there either
-    viewer = current_player_id()
-    if viewer is None:
-        return redirect(url_for("signin.ask_page"), code=303)
+    viewer = signed_in_player()
     back = url_for("players.player_page", player_id=player_id)
     try:
         with write_session(engine()) as session:

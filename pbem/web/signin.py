@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from flask import Blueprint, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from pbem.mailout.notify import queue_signin
@@ -34,6 +34,14 @@ def current_player_id() -> int | None:
         g.player_id = _checked_session()
     checked: int | None = g.player_id
     return checked
+
+
+def signed_in_player() -> int:
+    """The signed-in player's id; a visitor who is not is sent to sign in (the view stops)."""
+    player_id = current_player_id()
+    if player_id is None:
+        abort(redirect(url_for("signin.ask_page"), code=303))
+    return player_id
 
 
 def recheck_session() -> None:

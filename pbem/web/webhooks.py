@@ -35,8 +35,6 @@ def _rows(session: Session, owner: Owner) -> tuple[Game | None, Seat | None, Pla
 def add(token: str) -> Response | tuple[str, int]:
     """Add a webhook for the player's turns, or for the table (the creator)."""
     owner = owner_of(token)
-    if isinstance(owner, Response):
-        return owner
     form = request.form
     try:
         with write_session(engine()) as session:
@@ -66,8 +64,6 @@ def add(token: str) -> Response | tuple[str, int]:
 def remove(token: str, webhook_id: int) -> Response | tuple[str, int]:
     """Remove a webhook."""
     owner = owner_of(token)
-    if isinstance(owner, Response):
-        return owner
     try:
         with write_session(engine()) as session:
             game, seat, player = _rows(session, owner)

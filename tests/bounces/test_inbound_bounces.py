@@ -18,6 +18,7 @@ from pbem.config import settings_of
 from pbem.counters import metrics
 from pbem.mailin import bounces
 from pbem.mailin.bounces import BY_ADDRESS, receive_bounce
+from pbem.mailin.receive import Arrival
 from pbem.models import Game, InboundMail
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
@@ -135,9 +136,8 @@ def test_a_forged_address_is_refused_at_data_too(app: Any, smtpd: Any, game: int
     assert bounce is not None
     forged = real.replace(bounce.signature, "b" * 16)
     ext = app.extensions["pbem"]
-    verdict = receive_bounce(
-        ext["engine"], ext["site"], forged, dsn(forged), app.config["CLOCK"](), 10**6
-    )
+    mail = Arrival(forged, dsn(forged), app.config["CLOCK"](), 10**6)
+    verdict = receive_bounce(ext["engine"], ext["site"], mail)
     assert (verdict.status, verdict.reason, verdict.smtp[:3]) == ("rejected", "bad_token", "550")
     assert reports(app) == []
 

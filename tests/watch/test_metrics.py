@@ -14,7 +14,7 @@ from pbem import create_app
 from pbem.clock.scheduler import computer_moves
 from pbem.config import ConfigError, settings_of
 from pbem.counters import metrics
-from pbem.mailin.receive import receive
+from pbem.mailin.receive import Arrival, receive
 from pbem.storage.db import read_session, write_session
 from tests.app import make_test_app
 from tests.clock.helpers import moves, new_game, run_sweep
@@ -143,8 +143,9 @@ def test_an_inbound_verdict_is_counted(
     client = app.test_client()
     before = scrape(client)
     ext = app.extensions["pbem"]
-    verdict = receive(ext["engine"], ext["site"], "x@example.org", "nobody@in.pbem.test",
-                      b"Subject: hi\r\n\r\nhello\r\n", clock(), 65536)  # fmt: skip
+    mail = Arrival("nobody@in.pbem.test", b"Subject: hi\r\n\r\nhello\r\n", clock(), 65536,
+                   envelope_from="x@example.org")  # fmt: skip
+    verdict = receive(ext["engine"], ext["site"], mail)
     assert verdict.status == "rejected" and verdict.reason == "not_reply_address"
     after = scrape(client)
     labels = {"verdict": "rejected", "reason": "not_reply_address"}
