@@ -238,23 +238,8 @@ class OutboxMail:
     """Site.mail (pbem.site.Mailing): the mails players/ and webhooks/ ask for, queued by
     queue_player_mail and queue_operator_mail like every other."""
 
-    def player_mail(
-        self,
-        session: Session,
-        site: Site,
-        player: Player,
-        event: str,
-        now: datetime,
-        extra: dict[str, Any] | None = None,
-    ) -> Outbox | None:
-        """queue_player_mail."""
-        return queue_player_mail(session, site, player, event, now, extra)
-
-    def operator_mail(
-        self, session: Session, site: Site, event: str, now: datetime, extra: dict[str, Any]
-    ) -> Outbox:
-        """queue_operator_mail."""
-        return queue_operator_mail(session, site, event, now, extra)
+    player_mail = staticmethod(queue_player_mail)
+    operator_mail = staticmethod(queue_operator_mail)
 
 
 def queue_signin(session: Session, site: Site, address: str, now: datetime) -> None:
