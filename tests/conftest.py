@@ -107,6 +107,16 @@ SLOW: dict[str, tuple[str, ...]] = {
 }
 
 
+# Files whose tests share a costly module fixture (the wheel built in the checkout, a Postfix
+# instance): under pytest-xdist (--dist loadgroup) each runs whole on one worker, so the
+# fixture is made once and two builds never write the checkout's build/ at the same time.
+ONE_WORKER = (
+    "tests/test_wheel.py",
+    "tests/live/test_postfix.py",
+    "tests/bounces/test_postfix_bounce.py",
+)
+
+
 def _named(nodeid: str, where: str) -> bool:
     """Whether the test `nodeid` is `where`: a folder (ending in /), a file or a test."""
     if where.endswith("/"):
@@ -115,8 +125,9 @@ def _named(nodeid: str, where: str) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:
-    """Mark every test that needs a database, so CI can rerun just those on PostgreSQL, and
-    the slow ones by category (SLOW), so `make check` can leave them out."""
+    """Mark every test that needs a database, so CI can rerun just those on PostgreSQL, the
+    slow ones by category (SLOW), so `make check` can leave them out, and the ONE_WORKER
+    files' tests with a group of their own."""
     for item in items:
         if "database_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.db)
@@ -124,6 +135,9 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
             if any(_named(item.nodeid, where) for where in names):
                 item.add_marker(getattr(pytest.mark, category))
                 item.add_marker(pytest.mark.slow)
+        for where in ONE_WORKER:
+            if _named(item.nodeid, where):
+                item.add_marker(pytest.mark.xdist_group(where))
 
 
 class SharedBytecode(BytecodeCache):
