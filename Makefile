@@ -48,17 +48,24 @@ run: $(STAMP) catalogues
 	PBEM_DEBUG=1 PBEM_SENDER_INTERVAL=2 PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} \
 		$(BIN)/pbem serve --port $(PORT)
 
+# pytest-xdist runs the tests on every core (tests/conftest.py gives each worker its own
+# databases; `--dist loadgroup` keeps the files of ONE_WORKER whole): PYTEST_WORKERS=0 runs
+# them in one process. PYTHONDONTWRITEBYTECODE is emptied for pytest alone: set, it makes
+# every run rewrite the asserts of every test file again (10 s a worker instead of 4).
+PYTEST_WORKERS ?= auto
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
 test: $(STAMP) catalogues
 	$(BIN)/ruff check pbem tests bench migrations setup.py
 	$(BIN)/ruff format --check pbem tests bench migrations setup.py
 	$(BIN)/mypy pbem
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
 
 check: $(STAMP) catalogues
 	$(BIN)/ruff check pbem tests bench migrations setup.py
 	$(BIN)/ruff format --check pbem tests bench migrations setup.py
 	$(BIN)/mypy pbem
-	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
+	$(PYTEST) -q -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem tests bench migrations setup.py

@@ -15,13 +15,24 @@ import pytest
 from aiosmtpd.controller import Controller
 from jinja2.bccache import Bucket, BytecodeCache
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
+from werkzeug.routing import Rule
 
 from pbem import play
 from pbem.games import fairdeal
 from pbem.storage.db import migrate
 from tests.app import Clock, Inbox, make_test_app
-from tests.settings import PG_URL
+from tests.settings import PG_URL, SHARED_PG_URL
+
+# Files whose tests share a costly module fixture (the wheel built in the checkout, a Postfix
+# instance): under pytest-xdist (--dist loadgroup) each runs whole on one worker, so the
+# fixture is made once and two builds never write the checkout's build/ at the same time.
+ONE_WORKER = (
+    "tests/test_wheel.py",
+    "tests/live/test_postfix.py",
+    "tests/bounces/test_postfix_bounce.py",
+)
 
 # What `make check` leaves out, by category: each test named (a folder, a file or a test)
 # gets the category's marker and `slow`. `make test` and CI run them all.
@@ -87,8 +98,9 @@ def _named(nodeid: str, where: str) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:
-    """Mark every test that needs a database, so CI can rerun just those on PostgreSQL, and
-    the slow ones by category (SLOW), so `make check` can leave them out."""
+    """Mark every test that needs a database, so CI can rerun just those on PostgreSQL, the
+    slow ones by category (SLOW), so `make check` can leave them out, and the ONE_WORKER
+    files' tests with a group of their own."""
     for item in items:
         if "database_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.db)
@@ -96,6 +108,9 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
             if any(_named(item.nodeid, where) for where in names):
                 item.add_marker(getattr(pytest.mark, category))
                 item.add_marker(pytest.mark.slow)
+        for where in ONE_WORKER:
+            if _named(item.nodeid, where):
+                item.add_marker(pytest.mark.xdist_group(where))
 
 
 class SharedBytecode(BytecodeCache):
@@ -149,6 +164,34 @@ def shared_bytecode() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_url_builders() -> Iterator[None]:
+    """Every app in the run shares the URL builders of its routes: werkzeug writes and
+    compiles a Python function for each route of each new app (130 routes, 35 ms of the
+    40 ms create_app takes in a test). A builder's code depends only on what the key holds
+    (the route, its defaults, the domain part); it is called with the rule it builds for."""
+    compile_builder = Rule._compile_builder
+    built: dict[tuple[Any, ...], Any] = {}
+
+    def shared(self: Rule, append_unknown: bool = True) -> Any:
+        assert self.map is not None
+        key = (
+            self.rule,
+            self.host if self.map.host_matching else self.subdomain,
+            self.merge_slashes,
+            tuple(self._trace),
+            repr(sorted((self.defaults or {}).items())),
+            append_unknown,
+        )
+        if key not in built:
+            built[key] = compile_builder(self, append_unknown)
+        return built[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Rule, "_compile_builder", shared)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Games made without a seed (the lobby, rematches) get seeds from a seeded generator,
@@ -181,12 +224,32 @@ def smtpd() -> Iterator[Inbox]:
         controller.stop()
 
 
-@pytest.fixture(scope="session")
-def pg_migrated() -> bool:
-    """Migrate the PostgreSQL test database once per run."""
+def _recreate(name: str, create: bool) -> None:
+    """Drop the database `name` on the shared server, even with connections left open, and
+    create it again empty (create=True)."""
+    admin = create_engine(SHARED_PG_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            if create:
+                connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pg_migrated() -> Iterator[bool]:
+    """Migrate the PostgreSQL test database once per run (per worker: its own database,
+    made here and dropped at the end; the user in PBEM_TEST_DATABASE_URL needs CREATEDB)."""
+    own = PG_URL != SHARED_PG_URL
+    name = make_url(PG_URL).database if own else None
+    if name:
+        _recreate(name, create=True)
     if PG_URL:
         migrate(PG_URL)
-    return bool(PG_URL)
+    yield bool(PG_URL)
+    if name:
+        _recreate(name, create=False)
 
 
 @pytest.fixture(scope="session")

@@ -8,13 +8,28 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
+from sqlalchemy.engine import make_url
 
 from pbem.config import settings_of
 
 SECRET_KEY = "test-secret-key-of-at-least-32-bytes"
 BASE_URL = "http://pbem.test"
 # PostgreSQL for the database tests when set (CI's second pass); SQLite files otherwise.
-PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
+
+
+def worker_database(url: str) -> str:
+    """The database this pytest process uses on the server `url` names: `url` itself, or
+    under pytest-xdist a database of the worker's own beside it (pbem_test_gw0, ...), so
+    that one worker's TRUNCATE, NOTIFY or migration never meets another's tests."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not url or not worker:
+        return url
+    shared = make_url(url)
+    return shared.set(database=f"{shared.database}_{worker}").render_as_string(False)
+
+
+SHARED_PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
+PG_URL = worker_database(SHARED_PG_URL)
 # What a pbem process started by a test reads from PBEM_* variables, as the Procfile's do.
 PASSED_ON = (
     "SECRET_KEY",

@@ -2,26 +2,49 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlmodel import func, select
 
+from pbem.devservers import Postgres, pg_bin
 from pbem.models import Game, Move
 from pbem.play import replay_problem
-from pbem.storage.db import read_session
+from pbem.storage.db import migrate, read_session
+from tests.settings import PG_URL
 from tests.web.helpers import first_mover, form_with, hidden, radio_values
 
-RESTART = os.environ.get("PBEM_TEST_PG_RESTART", "")
+
+@pytest.fixture
+def server() -> Iterator[Postgres]:
+    """A PostgreSQL server of this test's own, to restart: restarting the one the other
+    tests share would cut their connections too (CI runs the suite on several workers)."""
+    bin_dir = pg_bin()
+    if not PG_URL or bin_dir is None:
+        pytest.skip("needs PostgreSQL (the PostgreSQL pass of .ci/run)")
+    server = Postgres(bin_dir, "-c fsync=off")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
-def restart_postgres() -> None:
-    """Restart the server .ci/run started (a fast shutdown: open transactions are cut)."""
-    subprocess.run(RESTART, shell=True, check=True, capture_output=True, timeout=120)
+@pytest.fixture
+def database_url(server: Postgres) -> str:
+    """The app's database, migrated, on the server the test restarts."""
+    url = server.create_database("pbem_restart")
+    migrate(url)
+    return url
+
+
+def restart_postgres(server: Postgres) -> None:
+    """Restart the test's server (a fast shutdown: open transactions are cut)."""
+    subprocess.run(server.restart_command(), check=True, capture_output=True, timeout=120)
 
 
 def consistent(app: Any) -> None:
@@ -41,11 +64,12 @@ def next_move(client: Any, link: str) -> dict[str, str]:
     return data
 
 
-@pytest.mark.skipif(not RESTART, reason="needs the PostgreSQL server that .ci/run starts")
-def test_postgres_restart_loses_no_move_and_halves_none(client: Any, app: Any, smtpd: Any) -> None:
+def test_postgres_restart_loses_no_move_and_halves_none(
+    client: Any, app: Any, smtpd: Any, server: Postgres
+) -> None:
     link, data, links = first_mover(client, app, smtpd)
     assert client.post(f"{link}/move", data=data).status_code == 303
-    restart_postgres()
+    restart_postgres(server)
     # The pool's connections died with the server; the next requests still succeed.
     seat_links = list(links.values())
     for _ in range(3):
@@ -60,7 +84,7 @@ def test_postgres_restart_loses_no_move_and_halves_none(client: Any, app: Any, s
             )
         )
         poster.start()
-        restart_postgres()
+        restart_postgres(server)
         poster.join(60)
         assert racing["code"] in (303, 409, 503)  # applied, or cleanly refused: never a 500
         for _ in range(50):  # the server is back within seconds
