@@ -211,6 +211,8 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
             "language_name": language_name,
             "lang_link": _lang_link,
             "signed_in": _signed_in(),
+            # The local mailbox (file backend, debug only): pages link to it when it is there.
+            "local_mailbox": "devmail" in app.blueprints,
         }
 
     bodies.init_app(app)  # before the form token check, which reads the form

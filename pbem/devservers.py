@@ -3,15 +3,14 @@ Postfix.
 
 Nothing here imports the rest of pbem; bench/, tests/live and .ci/run share it:
 `python -m pbem.devservers -- COMMAND...` (or `-m tests.live.servers`) runs COMMAND with a
-fresh PostgreSQL server, its URL in PBEM_TEST_DATABASE_URL and a restart command in
-PBEM_TEST_PG_RESTART.
+fresh PostgreSQL server and its URL in PBEM_TEST_DATABASE_URL (each pytest worker makes a
+database of its own beside it).
 """
 
 from __future__ import annotations
 
 import http.client
 import os
-import shlex
 import shutil
 import signal
 import socket
@@ -244,11 +243,7 @@ def main(argv: list[str]) -> int:
     server = Postgres(bin_dir, "-c fsync=off -c max_connections=200")
     try:
         server.start()
-        env = {
-            **os.environ,
-            "PBEM_TEST_DATABASE_URL": server.create_database("pbem_test"),
-            "PBEM_TEST_PG_RESTART": shlex.join(server.restart_command()),
-        }
+        env = {**os.environ, "PBEM_TEST_DATABASE_URL": server.create_database("pbem_test")}
         return subprocess.run(command, env=env).returncode
     finally:
         server.stop()

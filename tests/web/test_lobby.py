@@ -6,8 +6,11 @@ from typing import Any
 
 from sqlmodel import func, select
 
+from pbem import create_app
 from pbem.models import Game
 from pbem.storage.db import read_session
+from tests.app import FormClient
+from tests.settings import app_settings
 from tests.web.helpers import PLAYERS, deliver, headline, link_in, snapshot
 
 
@@ -123,3 +126,19 @@ def games_in(app: Any) -> int:
     """How many games the database holds."""
     with read_session(app.extensions["pbem"]["engine"]) as session:
         return session.exec(select(func.count()).select_from(Game)).one()
+
+
+def test_the_invitations_page_links_the_local_mailbox_only_where_there_is_one(
+    client: Any, database_url: str, tmp_path: Any, clock: Any
+) -> None:
+    """`make run` (the file backend, debug) links the local mailbox from the page after the
+    invitations; a server that mails by SMTP has no mailbox to show."""
+    local = create_app(
+        app_settings(database_url, tmp_path, DEBUG=True, MAIL_BACKEND="file", CLOCK=clock)
+    )
+    local.test_client_class = FormClient
+    for each, linked in ((local.test_client(), True), (client, False)):
+        created = each.post("/games", data=form_for(PLAYERS))
+        shown = each.get(created.headers["Location"]).get_data(as_text=True)
+        assert ("Open the local mailbox" in shown) is linked
+        assert ('href="/mail' in shown) is linked
