@@ -207,8 +207,8 @@ def create_app(path: str, secret: str, clock: Any) -> Flask:
             ply=ply,
             name=name,
             names=json.loads(names_json),
-            # A game's history as its last round only, as pbem's page shows it.
-            view=[(k, v[-1:] if k == "history" else v) for k, v in rules.view(state, seat).items()],
+            # Of a game's history, the current round only (the rules cut it), as a page shows.
+            view=list(rules.view(state, seat, rounds=0).items()),
             moves=moves,
             turn=rules.turn_token(state, seat) if may_act else "",
             csrf=form_token(secret, token),
