@@ -6,7 +6,7 @@ Times are aware datetimes in UTC (SQLModel stores them as UTC).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import JSON, BigInteger, Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -506,7 +506,17 @@ def is_computer_email(email: str) -> bool:
     return email.endswith("@" + COMPUTER_DOMAIN)
 
 
-def level_for(game: Game, seat: Seat) -> str | None:
+class Playing(Protocol):
+    """What level_for reads of a seat: a Seat, or a row read with these columns."""
+
+    @property
+    def computer(self) -> str | None: ...
+
+    @property
+    def absent(self) -> bool: ...
+
+
+def level_for(game: Game, seat: Playing) -> str | None:
     """The level of the computer playing `seat` now, or None when its person plays it.
 
     Here with the rows, not in players/, because pages and the clock ask it as well."""

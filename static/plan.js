@@ -1,7 +1,8 @@
 // Plan ahead on the table (two-player Colour Bazaar): their move is one tap, a market of the
 // card you expect them to play; the table as it would be after it comes in place (the page a
 // player without JavaScript gets by the same link), and your answer is tapped as a move is
-// (static/table.js), the line going into your plan with the chip.
+// (static/table.js), the line going into your plan with the chip. Their moves come once the
+// plan is opened (a.open-plan, the same link without JavaScript).
 
 // The plan part of a page fetched in the background put in place of this one's.
 export async function showPlan(response) {
@@ -32,7 +33,9 @@ async function follow(link) {
 }
 
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("#plan a.their, #plan a.next-link, #plan a.another");
+  const link = event.target.closest(
+    "#plan a.their, #plan a.next-link, #plan a.another, #plan a.open-plan",
+  );
   if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
   event.preventDefault();
   follow(link);

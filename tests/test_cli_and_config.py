@@ -201,3 +201,27 @@ def test_help_without_settings_lists_the_commands(tmp_path: Any) -> None:
     games = pbem("games")
     assert games.returncode != 0 and "Traceback" not in games.stderr
     assert "PBEM_SECRET_KEY" in games.stderr
+
+
+def test_a_process_app_is_frozen_out_of_the_collector(tmp_path: Any) -> None:
+    """Issue 50: every process (a web worker, the clock, a command) builds its app with no
+    test config, then freezes it (gc.freeze): a full collection walks only what requests
+    made, not the app, its modules and templates."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(Path(__file__).parents[1]),
+        "PBEM_SECRET_KEY": GOOD_KEY,
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'frozen.sqlite3'}",
+    }
+    run = "import gc; from pbem import create_app; create_app(); print(gc.get_freeze_count())"
+    done = subprocess.run(
+        [sys.executable, "-c", run], env=env, cwd=tmp_path, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 10_000

@@ -6,9 +6,11 @@ followed by one read of its version, ply and status (several notices read togeth
 is what the streams are told. After every (re)connection the versions of every game with
 streams open are read again, so that nothing said while the connection was down is lost.
 
-On SQLite (one machine) the process reads the versions of the games and leagues it has
-streams for, every POLL_EVERY seconds while any stream is open: one indexed read each time,
-however many streams.
+On SQLite (one machine) the process looks every POLL_EVERY seconds while any stream is open
+whether anything was committed since it last looked (PRAGMA data_version, on a connection
+kept for it), and only then reads the versions of the games and leagues it has streams for
+(one indexed read, however many streams); a stream for a game it had no stream for is read
+at the next look whatever the database says. An idle minute is 120 looks and no read.
 
 Every SEEN_EVERY, the seats whose page has a stream open here are marked seen, in one
 statement (pbem.players.presence): their player is looking, so a move that makes them due
@@ -60,12 +62,62 @@ def everything(hub: Hub) -> dict[str, list[int]]:
     return {GAME: hub.ids(GAME), LEAGUE: hub.ids(LEAGUE)}
 
 
+class Commits:
+    """SQLite: whether anything was committed since the last look, and the reads it calls for.
+
+    PRAGMA data_version moves when another connection commits to the database file, and
+    costs no read of a table: a quiet database is looked at, not read."""
+
+    def __init__(self, hub: Hub, engine: Engine) -> None:
+        self.hub, self.engine = hub, engine
+        self.connection: Any = None  # kept: data_version compares commits on one connection
+        self.seen: Any = None
+        self.due = True
+        hub.on_new = self.want
+
+    def want(self, key: tuple[str, int]) -> None:
+        """Read at the next look: a new stream's game may have moved since its link's read
+        and before any commit this process will see."""
+        self.due = True
+
+    def read_if_moved(self, wanted: dict[str, list[int]], due: bool) -> dict[str, dict[int, Shown]]:
+        """The versions of `wanted` if the database moved or they are `due`, else nothing
+        (a thread's work)."""
+        if self.connection is None:
+            self.connection = self.engine.raw_connection()
+        try:
+            cursor = self.connection.cursor()
+            (version,) = cursor.execute("PRAGMA data_version").fetchone()
+            cursor.close()
+        except Exception:
+            self.connection.invalidate()
+            self.connection = None
+            raise
+        moved, self.seen = version != self.seen, version
+        return read_shown(self.engine, wanted) if moved or due else {}
+
+    async def look(self) -> None:
+        """One look; the streams of what moved are told."""
+        # Taken here, in the loop, with the list: a stream opened from now on asks again.
+        due, self.due = self.due, False
+        try:
+            found = await to_thread.run_sync(self.read_if_moved, everything(self.hub), due)
+        except BaseException:
+            self.due = True  # read at the next look, whatever the database says
+            raise
+        for kind, rows in found.items():
+            for row_id, shown in rows.items():
+                self.hub.publish((kind, row_id), shown)
+
+
 async def poll_versions(hub: Hub, engine: Engine, every: float = POLL_EVERY) -> None:
-    """SQLite: read the versions of everything with a stream open, every `every` seconds."""
+    """SQLite: every `every` seconds while a stream is open, look whether the database
+    moved, and read the versions of everything with a stream open when it did."""
+    commits = Commits(hub, engine)
     while True:
         await hub.wanted.wait()
         try:
-            await refresh(hub, engine, everything(hub))
+            await commits.look()
         except Exception:  # the database busy or gone: the next round tries again
             log.exception("reading the table versions failed")
         await asyncio.sleep(every)

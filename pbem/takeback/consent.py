@@ -11,20 +11,22 @@ next player moves (pbem.moves drops it in the move's transaction): the move wins
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
+from sqlalchemy import and_, bindparam, or_
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from pbem.errors import Gone, PlayError, Stale
 from pbem.games import GAMES, fairdeal
 from pbem.mailout.notify import queue, telling
-from pbem.models import Game, Move, Player, TakeBack, level_for
+from pbem.models import Game, Move, Player, Seat, TakeBack, level_for
 from pbem.moves import tell_turn
 from pbem.players import presence
 from pbem.players.vacations import away_at
 from pbem.present.replay import states
 from pbem.site import Site
-from pbem.storage.store import lock_game, moves_of, player_of, seat_of, shuffles_of
+from pbem.storage.store import lock_game, moves_of, player_of, shuffles_of
 from pbem.storage.versions import table_changed
 from pbem.timing.deadlines import update_clocks
 from pbem.webhooks.events import queue_events
@@ -33,6 +35,39 @@ from pbem.webhooks.events import queue_events
 GAMES_WITH_TAKE_BACK = {"colour-bazaar"}
 # A move the server made (a timeout, a computer) is nobody's to take back.
 TAKEN_BACK_SOURCES = {"web", "mail", "api", "cli"}
+
+
+# The page's reads, built once (a page cost more building them than running them): the
+# game's take backs waiting or asked at the last ply; the last move's seat and source with
+# the seat to act's computer and absence (no move, no log lines).
+_ASKED = core_select(
+    col(TakeBack.seat), col(TakeBack.to_seat), col(TakeBack.ply), col(TakeBack.answer)
+).where(
+    col(TakeBack.game_id) == bindparam("game_id"),
+    or_(col(TakeBack.answer) == "", col(TakeBack.ply) == bindparam("ply")),
+)
+_LAST = (
+    core_select(
+        col(Move.ply), col(Move.seat), col(Move.source), col(Seat.computer), col(Seat.absent)
+    )
+    .outerjoin(
+        Seat, and_(col(Seat.game_id) == col(Move.game_id), col(Seat.seat) == bindparam("acting"))
+    )
+    .where(col(Move.game_id) == bindparam("game_id"), col(Move.ply) == bindparam("ply"))
+)
+
+
+class Moved(Protocol):
+    """What may_ask reads of the last move: a Move, or a row with these columns."""
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def source(self) -> str: ...
 
 
 class Pending(PlayError):
@@ -61,7 +96,7 @@ def asked_before(session: Session, game_id: int, seat_no: int, ply: int) -> bool
     return session.exec(query).first() is not None
 
 
-def may_ask(game: Game, last: Move | None, seat_no: int) -> bool:
+def may_ask(game: Game, last: Moved | None, seat_no: int) -> bool:
     """Whether the seat may ask to take back `last`, the game's last move, as the game stands."""
     return (
         game.slug in GAMES_WITH_TAKE_BACK
@@ -209,7 +244,9 @@ def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]
     }
     if seat_no is None or game.slug not in GAMES_WITH_TAKE_BACK or game.status != "active":
         return shown
-    request = pending(session, game.id or 0)
+    game_id, ply = game.id or 0, game.ply - 1
+    asked = session.execute(_ASKED, {"game_id": game_id, "ply": ply}).all()
+    request = next((row for row in asked if row.answer == ""), None)
     if request is not None:
         if request.to_seat == seat_no:
             shown["takeback_question"] = names[request.seat]
@@ -219,13 +256,16 @@ def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]
     # The seat to act has no move of its own to take back: no need to read the last one.
     acting = GAMES[game.slug].to_act(game.state or {})
     if seat_no not in acting:
-        last = last_move(session, game)
+        one = acting[0] if len(acting) == 1 else -1  # the one seat that would answer
+        last = (
+            session.execute(_LAST, {"game_id": game_id, "ply": ply, "acting": one}).first()
+            if ply >= 0
+            else None
+        )
         shown["takeback_offer"] = (
             may_ask(game, last, seat_no)
-            and not (
-                len(acting) == 1 and level_for(game, seat_of(session, game.id or 0, acting[0]))
-            )
-            and not asked_before(session, game.id or 0, seat_no, game.ply - 1)
+            and not (last is not None and level_for(game, last))
+            and not any(row.seat == seat_no and row.ply == ply for row in asked)
         )  # nobody to ask when a computer plays next (README: with consent): no button
     return shown
 

@@ -5,6 +5,10 @@ kept in the seat's plan (pbem.plans.seat_plans), listed, removed one line at a t
 Plain forms: their move is a link (a GET that shows the table after it, to answer on), the
 answer is posted like a turn form (card and market, chip); static/plan.js and static/table.js
 do the same in place, by taps. Lines are checked again when kept.
+
+Their moves are worked out (an imagined deal for each card the planner cannot place) only once
+the plan is opened: a link, ?plan=1, that plan.js follows in place. A page that is only read
+pays for the plan's lines, not for a third of its cost in cards nobody taps.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from pbem.web import engine, now
 from pbem.web.seats import seat_from
 
 bp = Blueprint("plan", __name__)
+OPEN = ("plan", "ahead_at", "ahead_their")  # what the address names once the plan is opened
 PLAN_ERRORS = {"answer", "deep", "discard", "game_ends", "not_now", "shape", "their_move", "twice"}
 
 
@@ -42,7 +47,8 @@ def plan_context(
     if not allowed and not kept["note"]:
         return None
     state, me = game.state, seat.seat
-    shown: dict[str, Any] = {"may": allowed, "note": kept["note"], "lines": []}
+    opened = any(request.args.get(name) for name in OPEN)
+    shown: dict[str, Any] = {"may": allowed, "note": kept["note"], "lines": [], "open": opened}
     error = request.args.get("plan_error", "")
     if error in PLAN_ERRORS:
         shown["error"] = say(lang, "ahead.error." + error)
@@ -50,6 +56,8 @@ def plan_context(
         return shown
     tree = kept["tree"]
     shown["lines"] = plan_table.plan_lines(state, me, tree, lang, names)
+    if not opened:
+        return shown
     table, known = state, set(state["hands"][me])
     under = _index(request.args.get("ahead_at"))
     if 0 <= under < len(shown["lines"]):
@@ -74,7 +82,8 @@ def plan_context(
 
 
 def _back(token: str) -> Response:
-    return redirect(url_for("game.seat_page", token=token, _anchor="plan"), code=303)
+    # Still open: the next line is made from their moves, as the last one was.
+    return redirect(url_for("game.seat_page", token=token, plan=1, _anchor="plan"), code=303)
 
 
 @bp.post("/p/<token>/plan")
@@ -125,7 +134,7 @@ def _refused(token: str, problem: GameError | PlayError) -> Response:
     if not key.startswith("ahead.error."):
         key = "ahead.error.shape"
     return redirect(
-        url_for("game.seat_page", token=token, plan_error=key.removeprefix("ahead.error."),
-                _anchor="plan"),
+        url_for("game.seat_page", token=token, plan=1,
+                plan_error=key.removeprefix("ahead.error."), _anchor="plan"),
         code=303,
     )  # fmt: skip

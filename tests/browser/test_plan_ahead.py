@@ -1,11 +1,12 @@
 """The "Plan ahead" part of a two-player Colour Bazaar page on a phone and a desktop, in
-Chromium. With JavaScript a line is made the way a move is, without a reload: a tap on a
-market of the card you expect them to play, then your answer tapped on the table as it would
-be (card, lit market, chip): at most four taps a line (five with a Court's suit), one level
-and the next; listed, removed. Without JavaScript their moves are listed by card, each card
-with its markets, and the answer is a form like the turn form. The cards offered are only the
-ones the planner cannot place. Each step fits the screen, axe-core finds no WCAG 2.1 AA
-violation; screenshots land in test-artifacts/ (plan-<step>-<viewport>.png)."""
+Chromium. The plan opens with one tap (a link, in place); with JavaScript a line is then made
+the way a move is, without a reload: a tap on a market of the card you expect them to play,
+then your answer tapped on the table as it would be (card, lit market, chip): at most four taps
+a line (five with a Court's suit), one level and the next; listed, removed. Without JavaScript
+the same link opens it, their moves are listed by card, each card with its markets, and the
+answer is a form like the turn form. The cards offered are only the ones the planner cannot
+place. Each step fits the screen, axe-core finds no WCAG 2.1 AA violation; screenshots land in
+test-artifacts/ (plan-<step>-<viewport>.png)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,12 @@ def offered_cards(page: Any) -> set[str]:
     return {parse_qs(urlsplit(h).query)["ahead_their"][0].split("@")[0] for h in hrefs}
 
 
+def open_plan(page: Any) -> None:
+    """Open the plan (one tap, in place): their moves are listed from then on."""
+    page.locator("#plan a.open-plan").click()
+    expect(page.locator("#plan a.their").first).to_be_visible()
+
+
 def tap(page: Any, target: Any, missed: list[str], what: str) -> None:
     """Tap `target`, noting it when it was out of reach (under the bar, off the screen)."""
     # The plan is below the table: the page is scrolled to it, its taps on one screen.
@@ -109,6 +116,10 @@ def test_a_plan_line_is_made_like_a_move(
     page.evaluate("window.notReloaded = true")
     section = page.locator("#plan")
     expect(section).to_be_visible()
+    expect(section.locator("a.their")).to_have_count(0)
+    section.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"plan-0-closed-{viewport}.png"))
+    open_plan(page)
     # Only cards the planner cannot place: none of its hand, none on the markets.
     state = game_state(live_server, game_id)
     seen = set(state["hands"][me]) | {c for market in state["markets"] for c in market}
@@ -180,6 +191,7 @@ def test_without_javascript_their_moves_are_listed_by_card(
         page.goto(live_server.url + link + "?lang=fr")
         plan = page.locator("#plan")
         expect(plan.get_by_role("heading", name="Prévoir ses coups")).to_be_visible()
+        plan.get_by_role("link", name="Prévoir votre réponse à leur coup").click()
         # One entry a card, its markets as links: no list of hundreds of options.
         cards = plan.locator("ul.their-cards > li")
         assert plan.locator("option").count() == 0 and cards.count() == len(offered_cards(page))
@@ -215,8 +227,8 @@ def test_after_sending_a_move_the_plan_is_made_on_the_same_page(
     page.evaluate("window.notReloaded = true")
     assert tap_a_move(page) == 4
     # The page after the move, put in place by table.js: now the other is to move, and a
-    # plan line is four taps more, the page still not reloaded.
-    expect(page.locator("#plan a.their").first).to_be_visible()
+    # plan line is four taps more once the plan is opened, the page still not reloaded.
+    open_plan(page)
     missed: list[str] = []
     assert tap_a_line(page, random.Random(5), missed) <= 5
     expect(page.locator(".plan-list > li")).to_have_count(1)

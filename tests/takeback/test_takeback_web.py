@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games import GAMES
+from pbem.present.text import card_name
 from tests.leagues.helpers import play_computers
+from tests.takeback.helpers import answer, ask, game_of, move, started, to_act
 from tests.web.helpers import (
     PLAYERS,
     acting,
@@ -14,6 +17,7 @@ from tests.web.helpers import (
     form_with,
     hidden,
     link_in,
+    links,
     play_turn,
     start_game,
 )
@@ -161,3 +165,30 @@ def test_beside_a_computer_a_person_next_is_still_asked(
     assert play_computers(app, clock) == 1
     play_turn(client, ana)
     assert ASK_BUTTON in client.get(ana).get_data(as_text=True)  # Léo is next
+
+
+def test_after_a_take_back_the_board_shows_the_move_made_instead(
+    client: Any, app: Any, clock: Any
+) -> None:
+    """The markets are drawn once per ply and kept (issue 50): a move taken back leaves its
+    ply to another move, and the board then shows that one, not the one taken back."""
+    game_id = started(app, clock)
+    pages = [path.replace("/api/v1/seat/", "/p/") for path in links(app, game_id)]
+    mover = to_act(app, game_id)
+    before = game_of(app, game_id).state or {}
+    legal = [m for m in GAMES["colour-bazaar"].legal_moves(before, mover) if "card" in m]
+    first = move(app, game_id, clock, pick=0)
+    other = next(m for m in legal if m["card"] != first["card"])
+
+    def board(page: str) -> str:
+        html = client.get(page, query_string={"lang": "en"}).get_data(as_text=True)
+        return html[html.index('<div class="markets">') : html.index('<p class="muted pile">')]
+
+    assert card_name(first["card"], "en") in board(pages[mover])
+    ask(app, game_id, mover, clock)
+    answer(app, game_id, 1 - mover, True, clock)
+    move(app, game_id, clock, pick=GAMES["colour-bazaar"].legal_moves(before, mover).index(other))
+    for page in pages:
+        shown = board(page)
+        assert card_name(other["card"], "en") in shown
+        assert card_name(first["card"], "en") not in shown

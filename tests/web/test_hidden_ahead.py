@@ -45,6 +45,7 @@ def outputs(client: Any, app: Any, game_id: int, seat: int, watch: str) -> dict[
     get = client.get
     found = {
         "table": get(page).get_data(as_text=True),
+        "table, its plan opened": get(page, query_string={"plan": "1"}).get_data(as_text=True),
         "poll": get(f"{page}/ply").get_data(as_text=True),
         "API view": get(api).get_data(as_text=True),
         "API plan": get(f"{api}/plan").get_data(as_text=True),

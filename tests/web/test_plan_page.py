@@ -1,8 +1,8 @@
-"""The "Plan ahead" part of a two-player Colour Bazaar page, with plain forms: their moves are
-listed by card, each card with the markets it may go on (never a card the planner holds or
-sees), a link each; the table after the one picked takes the answer as a turn form does; the
-line is kept as one branch for each chip they may take, listed to its seat alone, removed,
-cleared; a line that cannot be kept says why."""
+"""The "Plan ahead" part of a two-player Colour Bazaar page, with plain forms: once opened (a
+link), their moves are listed by card, each card with the markets it may go on (never a card
+the planner holds or sees), a link each; the table after the one picked takes the answer as a
+turn form does; the line is kept as one branch for each chip they may take, listed to its seat
+alone, removed, cleared; a line that cannot be kept says why."""
 
 from __future__ import annotations
 
@@ -38,6 +38,10 @@ def test_a_plan_line_made_on_the_page(client: Any, app: Any, clock: Any) -> None
     assert "Plan ahead" in page and "Plan ahead" not in client.get(their_page).get_data(
         as_text=True
     )
+    # Their moves are listed once the plan is opened (a link): a page only read skips them.
+    assert not offered(page) and 'class="button secondary open-plan"' in page
+    page = client.get(mine_page, query_string={"plan": "1", "lang": "en"}).get_data(as_text=True)
+    assert "open-plan" not in page
     # Their moves by card, each card with its markets: only cards the planner cannot place.
     values = offered(page)
     cards = {v.split("@")[0] for v in values}
@@ -61,7 +65,7 @@ def test_a_plan_line_made_on_the_page(client: Any, app: Any, clock: Any) -> None
     added = client.post(
         f"{mine_page}/plan", data={**hidden(form), "play": play, "chip": mine["chip"]}
     )
-    assert added.status_code == 303
+    assert added.status_code == 303 and "plan=1" in added.headers["Location"]  # still open
     kept = plan_kept(app, game_id, me)
     assert kept is not None
     # One branch for each chip they may take: the line holds whatever chip they take.
