@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import update
 from sqlalchemy.orm import configure_mappers
 from sqlmodel import Session, col
 from sqlmodel import select as select_models
@@ -18,6 +18,7 @@ from sqlmodel import select as select_models
 from pbem.games.message import Message
 from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
+from pbem.mailout.mailrows import mail_rows
 from pbem.mailout.notify import NOTIFICATIONS, decode
 from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
 from pbem.models import Game, Outbox, Player, Seat, is_computer_email
@@ -109,6 +110,11 @@ def render_row(
     # An ask on /signin names an address, not a player: the player is found now, after the
     # request, so that the request did the same work whoever the address is.
     asked = row.player_id is None and row.event == "signin"
+    rows = None
+    if row.game_id is not None and not asked:
+        # A game's mail: the game, its seats and the player in one read.
+        rows = mail_rows(session, row.game_id, row.player_id)
+        player = rows.player if rows is not None else player
     if asked:
         player = signin.asker(session, facts.get("email", ""))
         if player is None:
@@ -132,16 +138,27 @@ def render_row(
         if row.event == ADDRESS_CONFIRM:
             context.update(_address_mail(site, row, player))
     else:
-        game, seats = _game_and_seats(session, row.game_id)
-        if game is None or row.seat is None or row.seat >= len(seats):
+        if rows is None or row.seat is None or row.seat >= len(rows.seats):
             raise Unrenderable(f"outbox {row.id}: no game or seat")
+        game, seats = rows.game, rows.seats
         seat = seats[row.seat]
         to_name = seat.name
         ply = row.ply or 0
         # The settings link signs the player in once; its row is made when it is used.
         settings_link = signin.mailed_url(site, row.id or 0, player.id or 0)
         context = mail_context(
-            session, site, game, seat, seats, player, row.event, ply, facts, now, settings_link
+            session,
+            site,
+            game,
+            seat,
+            seats,
+            player,
+            row.event,
+            ply,
+            facts,
+            now,
+            settings_link,
+            rows.addresses,
         )
         context.update(facts.get("extra", {}))
         context["talk"] = _talk(session, game, seat, seats, facts.get("talk"))
@@ -191,23 +208,6 @@ def _address_mail(site: Site, row: Outbox, player: Player) -> dict[str, Any]:
 # Models made with model_construct read through the mapped attributes, which exist only
 # once the mappers are configured (the first ORM query does it; a fresh sender has run none).
 configure_mappers()
-# The game a mail is about and its seats, read with Core statements built once: the ORM's
-# reads of them cost more than rendering the mail.
-_GAMES = Game.__table__  # type: ignore[attr-defined]
-_SEATS = Seat.__table__  # type: ignore[attr-defined]
-_GAME_ROW = select(_GAMES).where(_GAMES.c.id == bindparam("w_game"))
-_SEAT_ROWS = select(_SEATS).where(_SEATS.c.game_id == bindparam("w_game")).order_by(_SEATS.c.seat)
-
-
-def _game_and_seats(session: Session, game_id: int) -> tuple[Game | None, list[Seat]]:
-    """The game and its seats in seat order, as models outside the session (a mail only
-    reads them); (None, []) when the game is gone."""
-    connection = session.connection()
-    found = connection.execute(_GAME_ROW, {"w_game": game_id}).mappings().first()
-    if found is None:
-        return None, []
-    rows = connection.execute(_SEAT_ROWS, {"w_game": game_id}).mappings()
-    return Game.model_construct(**found), [Seat.model_construct(**seat) for seat in rows]
 
 
 def _answering(

@@ -62,13 +62,6 @@ _STORE = (
 )
 
 
-def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]:
-    """The parameters that store a rendered mail in its row."""
-    return {"w_id": row_id, "w_rendered_at": now} | {
-        f"w_{name}": value for name, value in mail.__dict__.items()
-    }
-
-
 def render(
     engine: Engine,
     site: Site,
@@ -78,6 +71,7 @@ def render(
 ) -> tuple[list[Outbox], int, int]:
     """Render the claimed rows not yet rendered and store them: (rows ready to send,
     rendered, dropped). `player`: the player of a row, if the caller read it already.
+    (The drain stores a rendering with the mail's mark instead, _send_next.)
 
     A row that cannot be rendered (its game or player is gone) is marked failed. A row
     whose mail has nobody to go to (a sign-in link asked for an address no player has, a
@@ -99,8 +93,9 @@ def render(
             except Unrenderable as exc:
                 log.warning("mail %s cannot be rendered: %s", row.id, exc)
                 broken.add(row.id)
-    for row_id in broken:
-        _mark(engine, row_id, None, now, error="cannot be rendered: game or player missing")
+    for row in rows:
+        if row.id in broken:
+            _mark(engine, row, now, error="cannot be rendered: game or player missing")
     if dropped:
         with write_session(engine) as session:
             session.execute(
@@ -109,7 +104,7 @@ def render(
     if done:
         with write_session(engine) as session:
             session.connection().execute(
-                _STORE, [_stored(row_id, mail, now) for row_id, mail in done.items()]
+                _STORE, [{"w_id": row_id} | _stored(mail, now) for row_id, mail in done.items()]
             )
     # The rows as stored, built anew: a row read as Core is no ORM instance to set on.
     ready = [
@@ -142,56 +137,66 @@ def _send_next(
     at: datetime,
     lease: timedelta,
     stats: dict[str, float],
-    unmarked: list[int],
+    unmarked: list[claims.Mark],
+    states: dict[object, object],
 ) -> Outcome:
     """Claim the oldest mail due at `now` that no sender holds, at `at`; render it if need
-    be, check it, send it and leave it in `unmarked`: it is marked sent in the transaction
-    that claims the next (or by drain).
+    be, check it, send it and leave its mark in `unmarked`: written, with its rendering, in
+    the transaction that claims the next (or by drain).
 
     Only the mail claimed is rendered, after its claim: a sender never renders a mail that
     another sends. One mail a claim, so that a sender killed mid-send holds up only the
     mail it was sending (the others are not leased to it)."""
     clock = time.perf_counter()
-    sent = (unmarked.pop(), now) if unmarked else None
-    claimed = claims.claim_due(engine, now, at, 1, lease, sent)
-    if not claimed:
+    claimed = claims.claim_next(engine, now, at, lease, unmarked.pop() if unmarked else None)
+    if claimed is None:
         return "none"
-    if claimed[0] is None:
+    if claimed is False:
         return "dropped"  # its address bounces: done, unsent
-    row, player = claimed[0]
-    ready, rendered, dropped = render(engine, site, [row], now, player)
-    stats["rendered"] = stats.get("rendered", 0) + rendered
+    row, mail = claimed, None
+    if row.rendered_at is None:
+        try:
+            with read_session(engine) as session:
+                mail = render_row(session, site, row, states)
+        except NoRecipient:
+            # Not logged: the address is nobody's business.
+            with write_session(engine) as session:
+                session.execute(
+                    delete(Outbox).where(col(Outbox.id) == row.id, col(Outbox.sent_at).is_(None))
+                )
+            return "dropped"
+        except Unrenderable as exc:
+            log.warning("mail %s cannot be rendered: %s", row.id, exc)
+            _mark(engine, row, now, error="cannot be rendered: game or player missing")
+            metrics.MAILS_RETRIED.inc()
+            return "failed"
+        row = _with(row, mail, now)
+        stats["rendered"] = stats.get("rendered", 0) + 1
     stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
-    if dropped:
-        return "dropped"
-    if not ready:
-        metrics.MAILS_RETRIED.inc()
-        return "failed"  # it cannot be rendered: marked, and retried later
-    row = ready[0]
     clock = time.perf_counter()
     try:
         sender = settings.mail_from
         envelope = verp.envelope_sender(site.secret, site.reply_domain, row, sender)
-        mail = build_message(row, sender, settings.mail_from_name, envelope)
+        message = build_message(row, sender, settings.mail_from_name, envelope)
     except (UnsafeMessage, ValueError, TypeError) as exc:
         # Never send a mail whose headers would not arrive as built (header injection).
         log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
-        _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
+        _mark(engine, row, now, error=f"refused: {exc}"[:500], wait=PARKED, mail=mail)
         metrics.MAILS_FAILED.inc()
         return "failed"
     try:
-        backend.send(mail)
+        backend.send(message)
     except Refused as exc:  # for good: a hard bounce, never tried again
-        _refused(engine, row, now, exc.status, exc.reason)
+        _refused(engine, row, now, exc.status, exc.reason, mail)
         metrics.MAILS_FAILED.inc()
         return "failed"  # the server is up, and takes the next mail
     except Exception as exc:  # any failure to deliver means: try again later
         log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
-        _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
+        _mark(engine, row, now, error=f"{type(exc).__name__}: {exc}"[:500], mail=mail)
         metrics.MAILS_RETRIED.inc()
         return "down"
     metrics.MAILS_SENT.inc()  # the server took it: sent, whenever it is marked so
-    unmarked.append(row.id or 0)
+    unmarked.append(claims.Mark(row.id or 0, sent_at=now, rendering=mail, rendered_at=now))
     stats["sent"] = stats.get("sent", 0) + 1
     stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
     return "sent"
@@ -204,6 +209,7 @@ def drain(
     settings: Settings,
     now: datetime,
     stats: dict[str, float] | None = None,
+    keep: bool = False,
 ) -> dict[str, int]:
     """Render and send every mail due at `now` once; return how many were sent and failed.
 
@@ -212,17 +218,22 @@ def drain(
     (the last one on its own); the time of a claim is `now` moved on by the time this drain
     has run. Drains in several processes share the due mail out between them. A mail queued
     during the drain is due after `now`: the next drain sends it. `stats`, when given, is
-    added to: rows rendered and sent, seconds rendering and sending.
+    added to: rows rendered and sent, seconds rendering and sending. `keep`: the backend's
+    connection is left open for the next drain (closed once idle, Backend.rest), as the
+    clock's drains keep it; else it is closed when the drain ends.
     """
     stats = stats if stats is not None else {}
     lease = claims.lease_for(settings)
     started = time.monotonic()
     done = {"sent": 0, "failed": 0}
-    unmarked: list[int] = []  # the mail just sent, marked with the next claim
+    unmarked: list[claims.Mark] = []  # the mail just sent, marked with the next claim
+    states: dict[object, object] = {}  # games' states at the rows' plies, for this drain
     try:
         while True:
             at = now + timedelta(seconds=time.monotonic() - started)
-            outcome = _send_next(engine, site, backend, settings, now, at, lease, stats, unmarked)
+            outcome = _send_next(
+                engine, site, backend, settings, now, at, lease, stats, unmarked, states
+            )
             if outcome == "none":
                 break
             if outcome == "dropped":
@@ -232,42 +243,48 @@ def drain(
                 # The server is likely down or hanging: leave the rest for the next drain
                 # rather than wait out a timeout for each.
                 break
-        for row_id in unmarked:  # the last mail sent
-            _mark(engine, row_id, now, now, error=None)
+        for mark in unmarked:  # the last mail sent
+            with write_session(engine) as session:
+                claims.mark(session, mark)
         return done
     finally:
-        backend.close()  # the SMTP connection the drain's mails went on
+        if keep:
+            backend.rest(now)
+        else:
+            backend.close()  # the SMTP connection the drain's mails went on
 
 
-def _refused(engine: Engine, row: Outbox, now: datetime, status: str, reason: str) -> None:
+def _refused(
+    engine: Engine, row: Outbox, now: datetime, status: str, reason: str, mail: Rendered | None
+) -> None:
     """The relay refused the mail for good: mark it done, unsent, with a hard bounce for its
     address recorded in the same transaction (scored by the clock's sweep)."""
     error = f"refused by the relay: {reason}"[:500]
     with write_session(engine) as session:
-        if claims.mark_done(session, row.id, now, error):
+        if claims.mark_done(session, row.id, now, error, _stored(mail, now)):
             record(session, row.to_addr, row.id, row.game_id, REFUSED, status, reason, now)
     # Neither the address nor the server's words (which often repeat it) go to the log.
     log.warning("mail %s refused by the relay (%s): counted as a hard bounce", row.id, status)
 
 
+def _stored(mail: Rendered | None, now: datetime) -> dict[str, Any]:
+    """The binds that store a mail rendered at `now` with its mark (none: nothing to store)."""
+    if mail is None:
+        return {}
+    return {"w_rendered_at": now} | {f"w_{name}": value for name, value in mail.__dict__.items()}
+
+
 def _mark(
     engine: Engine,
-    row_id: int | None,
-    sent_at: datetime | None,
+    row: Outbox,
     now: datetime,
-    error: str | None,
+    error: str,
     wait: timedelta | None = None,
+    mail: Rendered | None = None,
 ) -> None:
+    """Not sent: tried again after a wait that grows with the attempts (its rendering, if
+    this sender made it, stored, so that the retry is the same mail)."""
+    retry_at = now + (wait or backoff(row.attempts + 1))
+    done = claims.Mark(row.id or 0, retry_at=retry_at, error=error, rendering=mail, rendered_at=now)
     with write_session(engine) as session:
-        if sent_at is not None:
-            claims.mark_sent(session, row_id, sent_at)
-            return
-        row = session.get(Outbox, row_id)
-        if row is None or row.sent_at is not None:
-            return
-        # Not sent: tried again after a wait that grows with the attempts.
-        row.claimed_until = None
-        row.attempts += 1
-        row.next_attempt_at = now + (wait or backoff(row.attempts))
-        row.last_error = error
-        session.add(row)
+        claims.mark(session, done)
