@@ -63,6 +63,9 @@ _READ = (
 _SEAT_NAMES = tuple(_SEATS.c.keys())
 _GAME_NAMES = tuple(_GAMES.c.keys())
 _PLAYER_NAMES = tuple(_TO.c.keys())
+_GAME_AT = len(_SEAT_NAMES)  # where each row's game columns begin
+_PLAYER_AT = len(_GAME_NAMES)  # and the reader's, from there
+_ADDRESS_AT = _PLAYER_AT + len(_PLAYER_NAMES)  # and the address state's
 
 
 @dataclass(frozen=True)
@@ -93,23 +96,27 @@ def mail_rows(session: Session, game_id: int, player_id: int | None) -> MailRows
     found = run(session, statement, statement.parameters(params)).fetchall()
     if not found:
         return None
-    convert = processed(dialect, ("mail", "rows"), lambda: _TYPES)
-    rows = [convert(row) for row in found]
-    seats_end = len(_SEAT_NAMES)
-    game_end = seats_end + len(_GAME_NAMES)
-    player_end = game_end + len(_PLAYER_NAMES)
-    first = rows[0]
-    game = Game.model_construct(**_named(_GAME_NAMES, first[seats_end:game_end]))
-    fields = _named(_PLAYER_NAMES, first[game_end:player_end])
+    seat_part = processed(dialect, ("mail", "seats"), lambda: _TYPES[:_GAME_AT])
+    rest_part = processed(dialect, ("mail", "rest"), lambda: _TYPES[_GAME_AT:])
+    # The game's and the reader's columns from the first row: the others repeat them.
+    first = rest_part(found[0][_GAME_AT:])
+    game = Game.model_construct(**_named(_GAME_NAMES, first[:_PLAYER_AT]))
+    fields = _named(_PLAYER_NAMES, first[_PLAYER_AT:_ADDRESS_AT])
     player = Player.model_construct(**fields) if fields["id"] is not None else None
-    seats = [Seat.model_construct(**_named(_SEAT_NAMES, row[:seats_end])) for row in rows]
-    addresses = [
-        Address(row[player_end], row[player_end + 1] or row[player_end + 2])
-        if row[player_end] is not None
-        else None
-        for row in rows
+    seats = [
+        Seat.model_construct(**_named(_SEAT_NAMES, seat_part(row[:_GAME_AT]))) for row in found
     ]
+    addresses = [_address(row[_GAME_AT + _ADDRESS_AT :], dialect) for row in found]
     return MailRows(game, seats, player, addresses)
+
+
+def _address(values: Any, dialect: Any) -> Address | None:
+    """The address state in a row's last columns (state, since, updated_at)."""
+    state, since, updated = values
+    if state is None:
+        return None
+    when = processed(dialect, ("mail", "since"), lambda: _TYPES[-1:])
+    return Address(state, when((since or updated,))[0])
 
 
 def _named(names: tuple[str, ...], values: Any) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from pbem.games.message import Message
 from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
 from pbem.mailout.mailrows import mail_rows
-from pbem.mailout.notify import NOTIFICATIONS, decode
+from pbem.mailout.notify import NOTIFICATIONS, decode, decode_facts
 from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
 from pbem.models import Game, Outbox, Player, Seat, is_computer_email
 from pbem.players import reports, signin
@@ -106,7 +106,7 @@ def render_row(
     states = states if states is not None else {}
     if row.player_id is None and row.event == reports.EVENT:
         return _operator_mail(session, site, row)
-    facts = decode(row.extra)
+    facts = decode_facts(row.extra)
     # An ask on /signin names an address, not a player: the player is found now, after the
     # request, so that the request did the same work whoever the address is.
     asked = row.player_id is None and row.event == "signin"

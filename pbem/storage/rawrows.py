@@ -8,9 +8,10 @@ cost more than the driver's fetch of the few rows they are.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Dialect
+from sqlalchemy import DateTime, Dialect, TypeDecorator
 
 Convert = Callable[[Sequence[Any]], tuple[Any, ...]]
 _CONVERTERS: dict[tuple[str, Any], Convert] = {}
@@ -35,3 +36,16 @@ def processed(dialect: Dialect, key: Any, types: Callable[[], Sequence[Any]]) ->
 
     _CONVERTERS[(dialect.name, key)] = found
     return found
+
+
+def _step(dialect: Dialect, type_: Any) -> Callable[[Any], Any] | None:
+    """What SQLAlchemy does to a value of `type_` it reads, or the same done faster: SQLite
+    keeps a datetime as ISO text, which datetime.fromisoformat reads in C where SQLAlchemy's
+    processor matches a regular expression (a tenth of a mail's read of its game's seats)."""
+    if dialect.name == "sqlite" and type_._type_affinity is DateTime:
+        if isinstance(type_, TypeDecorator):
+            after = type_.process_result_value
+            return lambda value: after(datetime.fromisoformat(value), dialect)
+        return datetime.fromisoformat
+    step: Callable[[Any], Any] | None = type_.dialect_impl(dialect).result_processor(dialect, None)
+    return step
