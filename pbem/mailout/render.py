@@ -168,7 +168,8 @@ def render_row(
     headers = _headers(site, player, row.event)
     if context.get("reply_address"):
         headers["Reply-To"] = context["reply_address"]
-    context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
+    link = headers.get("List-Unsubscribe", "")[1:-1]  # signed once: a signature is an HMAC
+    context["unsubscribe_link"] = link or (site.unsubscribe_url(player) if headers else "")
     subject, text, html = render_mail(site.mail_templates, row.event, player.lang, context)
     to_addr = player.email
     if row.event == ADDRESS_CONFIRM:
