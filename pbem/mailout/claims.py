@@ -30,6 +30,7 @@ from pbem.site import new_key
 from pbem.storage.db import write_session
 from pbem.storage.rawrows import processed
 from pbem.storage.rawsql import compiled, dialect_of, run
+from pbem.storage.rawtx import raw_write
 
 log = logging.getLogger(__name__)
 # The last_error of a mail done with but not sent: sent_at says when, this says why not.
@@ -295,7 +296,7 @@ def claim_next(
 
     Two statements when the mail's player has an unsubscribe key (a third, once in a
     player's life, gives them one)."""
-    with write_session(engine) as session:
+    with raw_write(engine) as session:
         if done is not None:
             mark(session, done)
         dialect = dialect_of(session)

@@ -42,6 +42,7 @@ from pbem.mailout.render import (
 from pbem.models import Outbox, Player
 from pbem.site import Site
 from pbem.storage.db import read_session, write_session
+from pbem.storage.rawtx import raw_write
 from pbem.timing.retries import backoff
 
 log = logging.getLogger(__name__)
@@ -244,7 +245,7 @@ def drain(
                 # rather than wait out a timeout for each.
                 break
         for mark in unmarked:  # the last mail sent
-            with write_session(engine) as session:
+            with raw_write(engine) as session:
                 claims.mark(session, mark)
         return done
     finally:
@@ -286,5 +287,5 @@ def _mark(
     this sender made it, stored, so that the retry is the same mail)."""
     retry_at = now + (wait or backoff(row.attempts + 1))
     done = claims.Mark(row.id or 0, retry_at=retry_at, error=error, rendering=mail, rendered_at=now)
-    with write_session(engine) as session:
+    with raw_write(engine) as session:
         claims.mark(session, done)
