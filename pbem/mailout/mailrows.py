@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, case, select
 from sqlmodel import Session
 
-from pbem.models import Game, MailAddress, Player, Seat
+from pbem.models import Game, MailAddress, Move, Player, Seat
 from pbem.storage.rawrows import processed
 from pbem.storage.rawsql import compiled, dialect_of, run
 
@@ -108,6 +108,33 @@ def mail_rows(session: Session, game_id: int, player_id: int | None) -> MailRows
     ]
     addresses = [_address(row[_GAME_AT + _ADDRESS_AT :], dialect) for row in found]
     return MailRows(game, seats, player, addresses)
+
+
+_MOVES = Move.__table__  # type: ignore[attr-defined]
+_PLAYS = (
+    select(_MOVES.c.seat, _MOVES.c.move)
+    .where(_MOVES.c.game_id == bindparam("w_game"), _MOVES.c.ply < bindparam("w_until"))
+    .order_by(_MOVES.c.ply)
+)
+
+
+class Played(NamedTuple):
+    """A move as a replay takes it: who played what (pbem.present.replay.states)."""
+
+    seat: int
+    move: Any
+
+
+def plays_until(session: Session, game_id: int, until: int) -> list[Played]:
+    """The game's moves before ply `until`, as a replay takes them: the seat and the move,
+    not the log lines written for every viewer (most of a move's row)."""
+    dialect = dialect_of(session)
+    statement = compiled(dialect, ("mail", "plays"), lambda: _PLAYS)
+    params = statement.parameters({"w_game": game_id, "w_until": until})
+    convert = processed(
+        dialect, ("mail", "plays"), lambda: [_MOVES.c.seat.type, _MOVES.c.move.type]
+    )
+    return [Played(*convert(row)) for row in run(session, statement, params).fetchall()]
 
 
 def _address(values: Any, dialect: Any) -> Address | None:

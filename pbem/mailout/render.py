@@ -8,7 +8,7 @@ from the facts notify.queue recorded and the move log up to that ply.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import update
 from sqlalchemy.orm import configure_mappers
@@ -18,16 +18,16 @@ from sqlmodel import select as select_models
 from pbem.games.message import Message
 from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
-from pbem.mailout.mailrows import mail_rows
+from pbem.mailout.mailrows import mail_rows, plays_until
 from pbem.mailout.notify import NOTIFICATIONS, decode, decode_facts
 from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
-from pbem.models import Game, Outbox, Player, Seat, is_computer_email
+from pbem.models import Game, Move, Outbox, Player, Seat, is_computer_email
 from pbem.players import reports, signin
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
 from pbem.site import ADDRESS_TTL, Site, new_key
-from pbem.storage.store import moves_of, player_by_id, seats_of, shuffles_of
+from pbem.storage.store import player_by_id, seats_of, shuffles_of
 
 
 @dataclass
@@ -81,12 +81,13 @@ def _state_then(
     session: Session, game: Game, seats: list[Seat], ply: int, cache: dict[Any, Any]
 ) -> dict[str, Any] | None:
     """The game's state at `ply`: the stored one if the game is still there, else replayed
-    from its seed and moves (the same seed and moves give the same state), once per drain."""
+    from its seed and moves (the same seed and moves give the same state), once per drain.
+    The replay reads each move's seat and move only, not its log lines."""
     if game.state is None or game.ply == ply:
         return game.state
     key = (game.id, ply)
     if key not in cache:
-        moves = moves_of(session, game, until=ply)
+        moves = cast(list[Move], plays_until(session, game.id or 0, ply))
         cache[key] = state_at(game, len(seats), moves, ply, shuffles_of(session, game))
     state: dict[str, Any] = cache[key]
     return state
