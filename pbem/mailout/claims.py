@@ -9,8 +9,9 @@ is not claimed to be sent unless its owner asked for it (pbem.bounces.state): it
 done, unsent, in the transaction that claims it.
 
 The sender claims with one statement (claim_next: an UPDATE of the oldest due row that
-returns it, with the state of its address) and marks a mail sent, storing its rendering,
-with one more (mark_sent), run in the transaction of the next claim: two statements a mail.
+returns it, with the state of its address), stores the mail it rendered with one more
+(store, before sending it), and marks it sent with a third, run in the transaction of the
+next claim: three statements in two transactions a mail.
 """
 
 from __future__ import annotations
@@ -69,16 +70,11 @@ _MARKS = {
     "sent_at": bindparam("w_sent", type_=_OUTBOX.c.sent_at.type),
     "last_error": bindparam("w_error", type_=_OUTBOX.c.last_error.type),
 }
-_SENT = update(_OUTBOX).where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
-# A mail rendered by this sender is stored as it is marked: sent, or to be tried again (the
-# retry is then the same mail). Only a sender killed between the server's answer and this
-# mark leaves it unstored, and the next renders it again from the facts queued with it.
-_RENDERING = {
-    name: bindparam(f"w_{name}", type_=_OUTBOX.c[name].type)
-    for name in ("rendered_at", *Rendered.__dataclass_fields__)
-}
-_SENT_STORED = _SENT.values(_MARKS | _RENDERING)
-_SENT = _SENT.values(_MARKS)
+_SENT = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
+    .values(_MARKS)
+)
 _RETRY = (
     update(_OUTBOX)
     .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.sent_at.is_(None))
@@ -89,21 +85,30 @@ _RETRY = (
         last_error=bindparam("w_error", type_=_OUTBOX.c.last_error.type),
     )
 )
-_RETRY_STORED = _RETRY.values(_RENDERING)
+# A rendered mail stored in its row before it is sent: a bounce can come back before the
+# sender has marked it sent, and is matched by the address stored (pbem.bounces.verp);
+# a resend is then the same mail.
+_STORE = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.rendered_at.is_(None))
+    .values(
+        {
+            name: bindparam(f"w_{name}", type_=_OUTBOX.c[name].type)
+            for name in ("rendered_at", *Rendered.__dataclass_fields__)
+        }
+    )
+)
 
 
 @dataclass(frozen=True)
 class Mark:
     """What became of a claimed mail, to be written with the next claim (or on its own):
-    sent at `sent_at`, or tried again at `retry_at` (with `error`); `rendering`, when this
-    sender rendered it, is stored with the mark."""
+    sent at `sent_at`, or tried again at `retry_at` (with `error`)."""
 
     row_id: int
     sent_at: datetime | None = None
     retry_at: datetime | None = None
     error: str | None = None
-    rendering: Rendered | None = None
-    rendered_at: datetime | None = None
 
 
 # The due rows no sender holds, oldest first, locked as they are read and with the rows
@@ -320,40 +325,31 @@ def claim_next(
 
 
 def mark(session: Any, done: Mark) -> None:
-    """Write what became of a claimed mail (sent, or to be tried again), with its rendering
-    when given; a mail another sender marked sent meanwhile stays as it is."""
-    stored: dict[str, Any] = {}
-    if done.rendering is not None:
-        stored = {f"w_{name}": value for name, value in done.rendering.__dict__.items()}
-        stored["w_rendered_at"] = done.rendered_at
+    """Write what became of a claimed mail (sent, or to be tried again); a mail another
+    sender marked sent meanwhile stays as it is."""
     if done.sent_at is not None:
-        mark_sent(session, done.row_id, done.sent_at, stored)
+        mark_sent(session, done.row_id, done.sent_at)
         return
-    params = {"w_id": done.row_id, "w_next": done.retry_at, "w_error": done.error} | stored
-    _changed(session, "retry+" if stored else "retry", _RETRY_STORED if stored else _RETRY, params)
+    params = {"w_id": done.row_id, "w_next": done.retry_at, "w_error": done.error}
+    _changed(session, "retry", _RETRY, params)
 
 
-def mark_sent(
-    session: Any, row_id: int | None, sent_at: datetime, stored: dict[str, Any] | None = None
-) -> None:
-    """Mark a row sent, storing its rendering (`stored`: the w_* binds of mark) if given; a
-    row another sender marked sent meanwhile stays as it is."""
+def store(session: Any, row_id: int | None, mail: Rendered, now: datetime) -> None:
+    """Store the mail rendered at `now` in its row, unless one is stored already."""
+    params = {"w_id": row_id, "w_rendered_at": now}
+    params |= {f"w_{name}": value for name, value in mail.__dict__.items()}
+    _changed(session, "store", _STORE, params)
+
+
+def mark_sent(session: Any, row_id: int | None, sent_at: datetime) -> None:
+    """Mark a row sent (a row another sender marked sent meanwhile stays as it is)."""
     params = {"w_id": row_id, "w_sent": sent_at, "w_claimed": None, "w_error": None}
-    _changed(
-        session,
-        "sent+" if stored else "sent",
-        _SENT_STORED if stored else _SENT,
-        params | (stored or {}),
-    )
+    _changed(session, "sent", _SENT, params)
 
 
-def mark_done(
-    session: Any, row_id: int | None, now: datetime, why: str, stored: dict[str, Any] | None = None
-) -> bool:
+def mark_done(session: Any, row_id: int | None, now: datetime, why: str) -> bool:
     """Mark a row done with, unsent (its address bounces, or the relay refused it for good):
-    sent_at says when, last_error why; retention and /readyz take it as done. `stored`, as
-    for mark_sent. False when another sender marked it meanwhile."""
+    sent_at says when, last_error why; retention and /readyz take it as done. False when
+    another sender marked it meanwhile."""
     params = {"w_id": row_id, "w_sent": now, "w_claimed": None, "w_error": why}
-    if stored:
-        return _changed(session, "sent+", _SENT_STORED, params | stored) == 1
     return _changed(session, "sent", _SENT, params) == 1

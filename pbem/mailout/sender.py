@@ -21,9 +21,9 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
-from sqlalchemy import Engine, bindparam, delete, update
+from sqlalchemy import Engine, delete
 from sqlmodel import col
 
 from pbem.bounces import verp
@@ -47,20 +47,7 @@ from pbem.timing.retries import backoff
 
 log = logging.getLogger(__name__)
 PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
-
-
-# Rendered mail stored in its row (render), as Core: the ORM's UPDATE costs more.
-_OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
-_STORE = (
-    update(_OUTBOX)
-    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.rendered_at.is_(None))
-    .values(
-        {
-            name: bindparam(f"w_{name}", type_=_OUTBOX.c[name].type)
-            for name in ("rendered_at", *Rendered.__dataclass_fields__)
-        }
-    )
-)
+_COLUMNS = tuple(Outbox.__table__.c.keys())  # type: ignore[attr-defined]
 
 
 def render(
@@ -72,7 +59,6 @@ def render(
 ) -> tuple[list[Outbox], int, int]:
     """Render the claimed rows not yet rendered and store them: (rows ready to send,
     rendered, dropped). `player`: the player of a row, if the caller read it already.
-    (The drain stores a rendering with the mail's mark instead, _send_next.)
 
     A row that cannot be rendered (its game or player is gone) is marked failed. A row
     whose mail has nobody to go to (a sign-in link asked for an address no player has, a
@@ -103,10 +89,9 @@ def render(
                 delete(Outbox).where(col(Outbox.id).in_(dropped), col(Outbox.sent_at).is_(None))
             )
     if done:
-        with write_session(engine) as session:
-            session.connection().execute(
-                _STORE, [{"w_id": row_id} | _stored(mail, now) for row_id, mail in done.items()]
-            )
+        with raw_write(engine) as session:
+            for row_id, mail in done.items():
+                claims.store(session, row_id, mail, now)
     # The rows as stored, built anew: a row read as Core is no ORM instance to set on.
     ready = [
         _with(row, done[row.id], now) if row.id in done else row
@@ -118,7 +103,7 @@ def render(
 
 def _with(row: Outbox, mail: Rendered, now: datetime) -> Outbox:
     """The row with its rendered mail, as stored at `now`."""
-    kept = {name: getattr(row, name) for name in _OUTBOX.c.keys()}
+    kept = {name: getattr(row, name) for name in _COLUMNS}
     return Outbox.model_construct(**(kept | mail.__dict__ | {"rendered_at": now}))
 
 
@@ -142,8 +127,9 @@ def _send_next(
     states: dict[object, object],
 ) -> Outcome:
     """Claim the oldest mail due at `now` that no sender holds, at `at`; render it if need
-    be, check it, send it and leave its mark in `unmarked`: written, with its rendering, in
-    the transaction that claims the next (or by drain).
+    be (and store the rendering before it goes: a bounce may come back at once), check it,
+    send it and leave its mark in `unmarked`: written in the transaction that claims the
+    next (or by drain).
 
     Only the mail claimed is rendered, after its claim: a sender never renders a mail that
     another sends. One mail a claim, so that a sender killed mid-send holds up only the
@@ -154,7 +140,7 @@ def _send_next(
         return "none"
     if claimed is False:
         return "dropped"  # its address bounces: done, unsent
-    row, mail = claimed, None
+    row = claimed
     if row.rendered_at is None:
         try:
             with read_session(engine) as session:
@@ -171,6 +157,8 @@ def _send_next(
             _mark(engine, row, now, error="cannot be rendered: game or player missing")
             metrics.MAILS_RETRIED.inc()
             return "failed"
+        with raw_write(engine) as session:
+            claims.store(session, row.id, mail, now)
         row = _with(row, mail, now)
         stats["rendered"] = stats.get("rendered", 0) + 1
     stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
@@ -182,22 +170,22 @@ def _send_next(
     except (UnsafeMessage, ValueError, TypeError) as exc:
         # Never send a mail whose headers would not arrive as built (header injection).
         log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
-        _mark(engine, row, now, error=f"refused: {exc}"[:500], wait=PARKED, mail=mail)
+        _mark(engine, row, now, error=f"refused: {exc}"[:500], wait=PARKED)
         metrics.MAILS_FAILED.inc()
         return "failed"
     try:
         backend.send(message)
     except Refused as exc:  # for good: a hard bounce, never tried again
-        _refused(engine, row, now, exc.status, exc.reason, mail)
+        _refused(engine, row, now, exc.status, exc.reason)
         metrics.MAILS_FAILED.inc()
         return "failed"  # the server is up, and takes the next mail
     except Exception as exc:  # any failure to deliver means: try again later
         log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
-        _mark(engine, row, now, error=f"{type(exc).__name__}: {exc}"[:500], mail=mail)
+        _mark(engine, row, now, error=f"{type(exc).__name__}: {exc}"[:500])
         metrics.MAILS_RETRIED.inc()
         return "down"
     metrics.MAILS_SENT.inc()  # the server took it: sent, whenever it is marked so
-    unmarked.append(claims.Mark(row.id or 0, sent_at=now, rendering=mail, rendered_at=now))
+    unmarked.append(claims.Mark(row.id or 0, sent_at=now))
     stats["sent"] = stats.get("sent", 0) + 1
     stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
     return "sent"
@@ -255,37 +243,21 @@ def drain(
             backend.close()  # the SMTP connection the drain's mails went on
 
 
-def _refused(
-    engine: Engine, row: Outbox, now: datetime, status: str, reason: str, mail: Rendered | None
-) -> None:
+def _refused(engine: Engine, row: Outbox, now: datetime, status: str, reason: str) -> None:
     """The relay refused the mail for good: mark it done, unsent, with a hard bounce for its
     address recorded in the same transaction (scored by the clock's sweep)."""
     error = f"refused by the relay: {reason}"[:500]
     with write_session(engine) as session:
-        if claims.mark_done(session, row.id, now, error, _stored(mail, now)):
+        if claims.mark_done(session, row.id, now, error):
             record(session, row.to_addr, row.id, row.game_id, REFUSED, status, reason, now)
     # Neither the address nor the server's words (which often repeat it) go to the log.
     log.warning("mail %s refused by the relay (%s): counted as a hard bounce", row.id, status)
 
 
-def _stored(mail: Rendered | None, now: datetime) -> dict[str, Any]:
-    """The binds that store a mail rendered at `now` with its mark (none: nothing to store)."""
-    if mail is None:
-        return {}
-    return {"w_rendered_at": now} | {f"w_{name}": value for name, value in mail.__dict__.items()}
-
-
 def _mark(
-    engine: Engine,
-    row: Outbox,
-    now: datetime,
-    error: str,
-    wait: timedelta | None = None,
-    mail: Rendered | None = None,
+    engine: Engine, row: Outbox, now: datetime, error: str, wait: timedelta | None = None
 ) -> None:
-    """Not sent: tried again after a wait that grows with the attempts (its rendering, if
-    this sender made it, stored, so that the retry is the same mail)."""
+    """Not sent: tried again after a wait that grows with the attempts."""
     retry_at = now + (wait or backoff(row.attempts + 1))
-    done = claims.Mark(row.id or 0, retry_at=retry_at, error=error, rendering=mail, rendered_at=now)
     with raw_write(engine) as session:
-        claims.mark(session, done)
+        claims.mark(session, claims.Mark(row.id or 0, retry_at=retry_at, error=error))
