@@ -22,7 +22,7 @@ from pbem.clock.league_sweeps import sweep_leagues
 from pbem.clock.sweeps import sweep
 from pbem.config import settings_of
 from pbem.counters import metrics
-from pbem.mailout.mailer import make_backend
+from pbem.mailout.mailer import Backend, FileBackend, SmtpBackend, make_backend
 from pbem.mailout.sender import drain
 from pbem.storage.retention import CATCH_UP, prune
 from pbem.watch import beats
@@ -34,10 +34,13 @@ log = logging.getLogger(__name__)
 @dataclass
 class _Drains:
     """This process's outbox drain: the lock held while one runs, and a flag raised by each
-    caller, so that a drain asked for while one runs is run by that one when it ends."""
+    caller, so that a drain asked for while one runs is run by that one when it ends; and
+    the backend its drains send through, kept from one to the next (its SMTP connection
+    stays open while mail goes, pbem.mailout.mailer.SmtpBackend.rest)."""
 
     running: threading.Lock = field(default_factory=threading.Lock)
     wanted: threading.Event = field(default_factory=threading.Event)
+    backend: Backend | None = None
 
 
 def drain_outbox(app: Flask) -> dict[str, int]:
@@ -55,7 +58,7 @@ def drain_outbox(app: Flask) -> dict[str, int]:
         try:
             while drains.wanted.is_set():
                 drains.wanted.clear()
-                done = _drain_once(app)
+                done = _drain_once(app, drains)
                 result = {key: result[key] + done[key] for key in result}
         finally:
             drains.running.release()
@@ -64,13 +67,20 @@ def drain_outbox(app: Flask) -> dict[str, int]:
     return result
 
 
-def _drain_once(app: Flask) -> dict[str, int]:
-    """One drain of the outbox at the clock's time now."""
+def _drain_once(app: Flask, drains: _Drains) -> dict[str, int]:
+    """One drain of the outbox at the clock's time now, on the kept backend (made by the
+    first, or anew when the settings now name another kind)."""
     engine = app.extensions["pbem"]["engine"]
     site = app.extensions["pbem"]["site"]
     with metrics.JOB_SECONDS.labels("outbox").time():
         settings = settings_of(app)
-        return drain(engine, site, make_backend(settings), settings, app.config["CLOCK"]())
+        wanted = SmtpBackend if settings.mail_backend == "smtp" else FileBackend
+        if not isinstance(drains.backend, wanted):
+            if drains.backend is not None:
+                drains.backend.close()
+            drains.backend = make_backend(settings)
+        now = app.config["CLOCK"]()
+        return drain(engine, site, drains.backend, settings, now, keep=True)
 
 
 def drain_webhooks(app: Flask) -> dict[str, int]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.games import GAMES, fairdeal
-from pbem.models import Game, MailAddress, Player, Seat
+from pbem.mailout.mailrows import Address
+from pbem.models import Game, Player, Seat
 from pbem.present import presenter
 from pbem.present.common import game_title, log_lines, result_names
 from pbem.present.mailstate import BOUNCING, COMPLAINED, told_seat
@@ -35,32 +35,24 @@ def player_context(site: Site, player: Player, now: datetime) -> dict[str, Any]:
 # Turn mails say which other seats pbem can no longer mail (issue 46): they may not know
 # it is their turn, and the reader may reach them another way.
 TROUBLE_EVENTS = {"your_turn", "reminder", "deadline_warning", "timeout"}
-# The game's seats whose player's address bounces or complained, with since when: one
-# query on the seats' index, the players' and addresses' keys.
-_TROUBLE = (
-    select(Seat.seat, MailAddress.state, MailAddress.since, MailAddress.updated_at)
-    .join(Player, col(Player.id) == col(Seat.player_id))
-    .join(MailAddress, col(MailAddress.address) == col(Player.email))
-    .where(
-        col(Seat.game_id) == bindparam("game_id"),
-        col(MailAddress.state).in_([BOUNCING, COMPLAINED]),
-    )
-    .order_by(col(Seat.seat))
-)
 
 
 def mail_trouble(
-    session: Session, game: Game, seats: list[Seat], seat: Seat
+    game: Game, seats: list[Seat], seat: Seat, addresses: list[Address | None]
 ) -> list[dict[str, Any]]:
-    """The other seats of a game being played that pbem can no longer mail: their names,
-    states and since when (the template says the day in the reader's zone)."""
+    """The other seats of a game being played that pbem can no longer mail (their address
+    bounces or complained, `addresses` by seat: pbem.mailout.mailrows): their names, states
+    and since when (the template says the day in the reader's zone)."""
     if game.status != "active":
         return []
-    found = session.exec(_TROUBLE, params={"game_id": game.id}).all()
     return [
-        {"name": seats[n].name, "state": state, "since": since or updated}
-        for n, state, since, updated in found
-        if n != seat.seat and n < len(seats) and told_seat(seats[n])
+        {"name": seats[n].name, "state": found.state, "since": found.since}
+        for n, found in enumerate(addresses)
+        if found is not None
+        and found.state in (BOUNCING, COMPLAINED)
+        and n != seat.seat
+        and n < len(seats)
+        and told_seat(seats[n])
     ]
 
 
@@ -76,12 +68,14 @@ def mail_context(
     facts: dict[str, Any],
     now: datetime,
     settings_link: str,
+    addresses: list[Address | None],
 ) -> dict[str, Any]:
     """The template variables for one mail to one seat, as the game stood at `ply`.
 
     `facts` are what notify.queue recorded of that moment (deadline, who was to act,
     who was absent, from which ply the moves are news); `now` is when it was queued.
-    `settings_link` is the mail's settings link (signin.mailed_url).
+    `settings_link` is the mail's settings link (signin.mailed_url); `addresses`, the
+    state of each seat's address (pbem.mailout.mailrows).
     """
     lang = player.lang
     names = [s.name for s in seats]
@@ -149,7 +143,7 @@ def mail_context(
         context["winners_text"] = join_names(context["results"]["winners"], lang)
         context["i_won"] = seat.seat in _winning_seats(game.outcome)
     if event in TROUBLE_EVENTS:
-        context["mail_trouble"] = mail_trouble(session, game, seats, seat)
+        context["mail_trouble"] = mail_trouble(game, seats, seat, addresses)
     context["guests"] = [n for n in context["others"] if n != context["creator"]]
     context["guests_text"] = join_names(context["guests"], lang)
     context["others_text"] = join_names(context["others"], lang)

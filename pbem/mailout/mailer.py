@@ -8,6 +8,7 @@ import os
 import re
 import smtplib
 import ssl
+from datetime import datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -128,36 +129,67 @@ class Backend(Protocol):
     def close(self) -> None:
         """Let go of what sending held open (the sender calls it when a drain ends)."""
 
+    def rest(self, now: datetime) -> None:
+        """A drain that keeps the backend for the next ended at `now`: let go of what has
+        been idle too long."""
+
+
+class _Smtp(smtplib.SMTP):
+    """smtplib's client, which knows whether the mail now going has reached DATA: until then
+    the server has taken nothing, and the mail may go again on a new connection."""
+
+    in_data = False
+
+    def data(self, msg: Any) -> tuple[int, bytes]:
+        """Send DATA and the mail (smtplib's), noting that it was begun."""
+        self.in_data = True
+        return super().data(msg)
+
+
+class _SmtpSsl(smtplib.SMTP_SSL, _Smtp):
+    """The same over SSL from the start."""
+
 
 class SmtpBackend:
     """Deliver through an SMTP server, with a timeout, STARTTLS or SSL; signed with DKIM when
     the settings give a key (pbem.mailout.dkim).
 
-    One connection carries a drain's mails (up to PER_CONNECTION of them): a connection,
-    its TLS handshake and its login cost a real server's round trips for every mail."""
+    One connection carries many mails (up to PER_CONNECTION of them): a connection, its TLS
+    handshake and its login cost a real server's round trips for every mail. The clock keeps
+    it from one drain to the next, and closes it once no mail went on it for IDLE (servers
+    drop idle clients after a few minutes, RFC 5321 4.5.3.2)."""
 
     PER_CONNECTION = 50  # then a new one: providers limit the mails a connection may carry
+    IDLE = timedelta(seconds=60)
 
     def __init__(self, settings: Settings) -> None:
+        self.settings = settings
         self.host = settings.smtp_host
         self.port = settings.smtp_port
         self.user = settings.smtp_user
         self.password = settings.smtp_password.get_secret_value()
         self.security = settings.smtp_security
         self.timeout = settings.smtp_timeout
-        self._smtp: smtplib.SMTP | None = None
+        self._smtp: _Smtp | None = None
         self._carried = 0  # mails sent on the open connection
+        self._used: datetime | None = None  # when a drain last sent on it (rest)
+        self._opened = self._server()  # the server and user of the open connection
         # Read and checked when the process started (pbem.app), kept since.
         self.dkim = dkim_key(settings)
 
-    def _open(self) -> smtplib.SMTP:
-        """Connect, say hello (and STARTTLS), log in if configured."""
+    def _open(self) -> _Smtp:
+        """Connect, say hello (and STARTTLS), log in if configured (as the settings say now:
+        a kept backend sees a change of them at its next connection)."""
+        settings = self.settings
+        self._opened = self._server()
+        self.host, self.port, self.security, self.user = self._opened
+        self.password = settings.smtp_password.get_secret_value()
         if self.security == "ssl":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+            smtp: _Smtp = _SmtpSsl(
                 self.host, self.port, timeout=self.timeout, context=ssl.create_default_context()
             )
         else:
-            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            smtp = _Smtp(self.host, self.port, timeout=self.timeout)
         try:
             if self.security == "starttls":
                 smtp.starttls(context=ssl.create_default_context())
@@ -171,25 +203,31 @@ class SmtpBackend:
     def send(self, mail: Mail) -> None:
         """Send on the open connection, or on a new one; any failure drops the connection.
 
-        A kept connection the server has closed meanwhile (an idle timeout), or on which it
-        takes no more mail (421 to MAIL FROM, its own limit), gets one more try on a new
-        connection: the mail was not taken on the old one. A recipient or a mail refused
-        (to RCPT or DATA; Refused when for good) leaves the connection as it was: smtplib
-        has sent RSET."""
+        A kept connection the server has closed meanwhile (an idle timeout, a restart), or on
+        which it takes no more mail (421 to MAIL FROM, its own limit), gets one more try on a
+        new connection, but only when the mail had not reached DATA on the old one: before
+        DATA the server has taken nothing; once in DATA it may have taken the mail, which
+        is then left to a later drain, as any failure is (once more at most, one
+        Message-ID), rather than sent again at once. A recipient or a mail refused (to RCPT
+        or DATA; Refused when for good) leaves the connection as it was: smtplib has sent
+        RSET."""
         # Signed last, over the bytes as sent: smtplib changes none (they are CR LF already,
         # and the dots it doubles the server takes away).
         data = sign(mail.data, self.dkim) if self.dkim else mail.data
-        if self._smtp is not None and self._carried >= self.PER_CONNECTION:
-            self.close()
+        if self._smtp is not None and (
+            self._carried >= self.PER_CONNECTION or self._server() != self._opened
+        ):
+            self.close()  # its limit; or the settings name another server now
         kept = self._smtp is not None
         try:
             if self._smtp is None:
                 self._smtp, self._carried = self._open(), 0
             try:
+                self._smtp.in_data = False
                 self._smtp.sendmail(mail.sender, [mail.recipient], data)
             except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused) as exc:
                 # 421 to MAIL FROM: the server takes no more on this connection (its limit).
-                if not kept or getattr(exc, "smtp_code", 421) != 421:
+                if not kept or self._smtp.in_data or getattr(exc, "smtp_code", 421) != 421:
                     raise
                 self._drop()
                 self._smtp, self._carried = self._open(), 0
@@ -204,10 +242,26 @@ class SmtpBackend:
             self._drop()
             raise
         self._carried += 1
+        self._used = None  # a mail went: idle from the end of this drain (rest)
+
+    def _server(self) -> tuple[str, int, Any, str]:
+        """The server the settings name now, and the user to log in as."""
+        settings = self.settings
+        return (settings.smtp_host, settings.smtp_port, settings.smtp_security, settings.smtp_user)
+
+    def rest(self, now: datetime) -> None:
+        """Close the connection once no drain has sent on it for IDLE (the clock's drains
+        keep it open between them, pbem.clock.scheduler)."""
+        if self._smtp is None:
+            return
+        if self._used is None:
+            self._used = now
+        elif now - self._used >= self.IDLE:
+            self.close()
 
     def close(self) -> None:
         """Say goodbye (QUIT) and close the connection, if one is open."""
-        smtp, self._smtp = self._smtp, None
+        smtp, self._smtp, self._used = self._smtp, None, None
         if smtp is not None:
             try:
                 smtp.quit()
@@ -237,6 +291,9 @@ class FileBackend:
         os.replace(tmp, self.directory / name)
 
     def close(self) -> None:
+        """Nothing is held open."""
+
+    def rest(self, now: datetime) -> None:
         """Nothing is held open."""
 
 

@@ -65,6 +65,12 @@ def decode(value: Any) -> Any:
     return value
 
 
+def decode_facts(facts: dict[str, Any]) -> dict[str, Any]:
+    """A queued row's facts, decoded: its game view as it is, for a game's view is plain
+    JSON (pbem.games: no datetimes), and walking a late game's view was a tenth of its mail."""
+    return {k: v if k == "view" else decode(v) for k, v in facts.items()}
+
+
 def _row(
     site: Site,
     event: str,

@@ -8,9 +8,9 @@ from the facts notify.queue recorded and the move log up to that ply.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import update
 from sqlalchemy.orm import configure_mappers
 from sqlmodel import Session, col
 from sqlmodel import select as select_models
@@ -18,15 +18,16 @@ from sqlmodel import select as select_models
 from pbem.games.message import Message
 from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
-from pbem.mailout.notify import NOTIFICATIONS, decode
+from pbem.mailout.mailrows import mail_rows, plays_until
+from pbem.mailout.notify import NOTIFICATIONS, decode, decode_facts
 from pbem.mailout.replies import offers_reply, refusal_moves, reply_context
-from pbem.models import Game, Outbox, Player, Seat, is_computer_email
+from pbem.models import Game, Move, Outbox, Player, Seat, is_computer_email
 from pbem.players import reports, signin
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
 from pbem.site import ADDRESS_TTL, Site, new_key
-from pbem.storage.store import moves_of, player_by_id, seats_of, shuffles_of
+from pbem.storage.store import player_by_id, seats_of, shuffles_of
 
 
 @dataclass
@@ -80,12 +81,13 @@ def _state_then(
     session: Session, game: Game, seats: list[Seat], ply: int, cache: dict[Any, Any]
 ) -> dict[str, Any] | None:
     """The game's state at `ply`: the stored one if the game is still there, else replayed
-    from its seed and moves (the same seed and moves give the same state), once per drain."""
+    from its seed and moves (the same seed and moves give the same state), once per drain.
+    The replay reads each move's seat and move only, not its log lines."""
     if game.state is None or game.ply == ply:
         return game.state
     key = (game.id, ply)
     if key not in cache:
-        moves = moves_of(session, game, until=ply)
+        moves = cast(list[Move], plays_until(session, game.id or 0, ply))
         cache[key] = state_at(game, len(seats), moves, ply, shuffles_of(session, game))
     state: dict[str, Any] = cache[key]
     return state
@@ -105,10 +107,15 @@ def render_row(
     states = states if states is not None else {}
     if row.player_id is None and row.event == reports.EVENT:
         return _operator_mail(session, site, row)
-    facts = decode(row.extra)
+    facts = decode_facts(row.extra)
     # An ask on /signin names an address, not a player: the player is found now, after the
     # request, so that the request did the same work whoever the address is.
     asked = row.player_id is None and row.event == "signin"
+    rows = None
+    if row.game_id is not None and not asked:
+        # A game's mail: the game, its seats and the player in one read.
+        rows = mail_rows(session, row.game_id, row.player_id)
+        player = rows.player if rows is not None else player
     if asked:
         player = signin.asker(session, facts.get("email", ""))
         if player is None:
@@ -132,16 +139,27 @@ def render_row(
         if row.event == ADDRESS_CONFIRM:
             context.update(_address_mail(site, row, player))
     else:
-        game, seats = _game_and_seats(session, row.game_id)
-        if game is None or row.seat is None or row.seat >= len(seats):
+        if rows is None or row.seat is None or row.seat >= len(rows.seats):
             raise Unrenderable(f"outbox {row.id}: no game or seat")
+        game, seats = rows.game, rows.seats
         seat = seats[row.seat]
         to_name = seat.name
         ply = row.ply or 0
         # The settings link signs the player in once; its row is made when it is used.
         settings_link = signin.mailed_url(site, row.id or 0, player.id or 0)
         context = mail_context(
-            session, site, game, seat, seats, player, row.event, ply, facts, now, settings_link
+            session,
+            site,
+            game,
+            seat,
+            seats,
+            player,
+            row.event,
+            ply,
+            facts,
+            now,
+            settings_link,
+            rows.addresses,
         )
         context.update(facts.get("extra", {}))
         context["talk"] = _talk(session, game, seat, seats, facts.get("talk"))
@@ -151,7 +169,8 @@ def render_row(
     headers = _headers(site, player, row.event)
     if context.get("reply_address"):
         headers["Reply-To"] = context["reply_address"]
-    context["unsubscribe_link"] = site.unsubscribe_url(player) if headers else ""
+    link = headers.get("List-Unsubscribe", "")[1:-1]  # signed once: a signature is an HMAC
+    context["unsubscribe_link"] = link or (site.unsubscribe_url(player) if headers else "")
     subject, text, html = render_mail(site.mail_templates, row.event, player.lang, context)
     to_addr = player.email
     if row.event == ADDRESS_CONFIRM:
@@ -191,23 +210,6 @@ def _address_mail(site: Site, row: Outbox, player: Player) -> dict[str, Any]:
 # Models made with model_construct read through the mapped attributes, which exist only
 # once the mappers are configured (the first ORM query does it; a fresh sender has run none).
 configure_mappers()
-# The game a mail is about and its seats, read with Core statements built once: the ORM's
-# reads of them cost more than rendering the mail.
-_GAMES = Game.__table__  # type: ignore[attr-defined]
-_SEATS = Seat.__table__  # type: ignore[attr-defined]
-_GAME_ROW = select(_GAMES).where(_GAMES.c.id == bindparam("w_game"))
-_SEAT_ROWS = select(_SEATS).where(_SEATS.c.game_id == bindparam("w_game")).order_by(_SEATS.c.seat)
-
-
-def _game_and_seats(session: Session, game_id: int) -> tuple[Game | None, list[Seat]]:
-    """The game and its seats in seat order, as models outside the session (a mail only
-    reads them); (None, []) when the game is gone."""
-    connection = session.connection()
-    found = connection.execute(_GAME_ROW, {"w_game": game_id}).mappings().first()
-    if found is None:
-        return None, []
-    rows = connection.execute(_SEAT_ROWS, {"w_game": game_id}).mappings()
-    return Game.model_construct(**found), [Seat.model_construct(**seat) for seat in rows]
 
 
 def _answering(

@@ -21,9 +21,9 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
-from sqlalchemy import Engine, bindparam, delete, update
+from sqlalchemy import Engine, delete
 from sqlmodel import col
 
 from pbem.bounces import verp
@@ -42,31 +42,12 @@ from pbem.mailout.render import (
 from pbem.models import Outbox, Player
 from pbem.site import Site
 from pbem.storage.db import read_session, write_session
+from pbem.storage.rawtx import raw_write
 from pbem.timing.retries import backoff
 
 log = logging.getLogger(__name__)
 PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
-
-
-# Rendered mail stored in its row (render), as Core: the ORM's UPDATE costs more.
-_OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
-_STORE = (
-    update(_OUTBOX)
-    .where(_OUTBOX.c.id == bindparam("w_id"), _OUTBOX.c.rendered_at.is_(None))
-    .values(
-        {
-            name: bindparam(f"w_{name}", type_=_OUTBOX.c[name].type)
-            for name in ("rendered_at", *Rendered.__dataclass_fields__)
-        }
-    )
-)
-
-
-def _stored(row_id: int | None, mail: Rendered, now: datetime) -> dict[str, Any]:
-    """The parameters that store a rendered mail in its row."""
-    return {"w_id": row_id, "w_rendered_at": now} | {
-        f"w_{name}": value for name, value in mail.__dict__.items()
-    }
+_COLUMNS = tuple(Outbox.__table__.c.keys())  # type: ignore[attr-defined]
 
 
 def render(
@@ -99,18 +80,18 @@ def render(
             except Unrenderable as exc:
                 log.warning("mail %s cannot be rendered: %s", row.id, exc)
                 broken.add(row.id)
-    for row_id in broken:
-        _mark(engine, row_id, None, now, error="cannot be rendered: game or player missing")
+    for row in rows:
+        if row.id in broken:
+            _mark(engine, row, now, error="cannot be rendered: game or player missing")
     if dropped:
         with write_session(engine) as session:
             session.execute(
                 delete(Outbox).where(col(Outbox.id).in_(dropped), col(Outbox.sent_at).is_(None))
             )
     if done:
-        with write_session(engine) as session:
-            session.connection().execute(
-                _STORE, [_stored(row_id, mail, now) for row_id, mail in done.items()]
-            )
+        with raw_write(engine) as session:
+            for row_id, mail in done.items():
+                claims.store(session, row_id, mail, now)
     # The rows as stored, built anew: a row read as Core is no ORM instance to set on.
     ready = [
         _with(row, done[row.id], now) if row.id in done else row
@@ -122,7 +103,7 @@ def render(
 
 def _with(row: Outbox, mail: Rendered, now: datetime) -> Outbox:
     """The row with its rendered mail, as stored at `now`."""
-    kept = {name: getattr(row, name) for name in _OUTBOX.c.keys()}
+    kept = {name: getattr(row, name) for name in _COLUMNS}
     return Outbox.model_construct(**(kept | mail.__dict__ | {"rendered_at": now}))
 
 
@@ -142,56 +123,69 @@ def _send_next(
     at: datetime,
     lease: timedelta,
     stats: dict[str, float],
-    unmarked: list[int],
+    unmarked: list[claims.Mark],
+    states: dict[object, object],
 ) -> Outcome:
     """Claim the oldest mail due at `now` that no sender holds, at `at`; render it if need
-    be, check it, send it and leave it in `unmarked`: it is marked sent in the transaction
-    that claims the next (or by drain).
+    be (and store the rendering before it goes: a bounce may come back at once), check it,
+    send it and leave its mark in `unmarked`: written in the transaction that claims the
+    next (or by drain).
 
     Only the mail claimed is rendered, after its claim: a sender never renders a mail that
     another sends. One mail a claim, so that a sender killed mid-send holds up only the
     mail it was sending (the others are not leased to it)."""
     clock = time.perf_counter()
-    sent = (unmarked.pop(), now) if unmarked else None
-    claimed = claims.claim_due(engine, now, at, 1, lease, sent)
-    if not claimed:
+    claimed = claims.claim_next(engine, now, at, lease, unmarked.pop() if unmarked else None)
+    if claimed is None:
         return "none"
-    if claimed[0] is None:
+    if claimed is False:
         return "dropped"  # its address bounces: done, unsent
-    row, player = claimed[0]
-    ready, rendered, dropped = render(engine, site, [row], now, player)
-    stats["rendered"] = stats.get("rendered", 0) + rendered
+    row = claimed
+    if row.rendered_at is None:
+        try:
+            with read_session(engine) as session:
+                mail = render_row(session, site, row, states)
+        except NoRecipient:
+            # Not logged: the address is nobody's business.
+            with write_session(engine) as session:
+                session.execute(
+                    delete(Outbox).where(col(Outbox.id) == row.id, col(Outbox.sent_at).is_(None))
+                )
+            return "dropped"
+        except Unrenderable as exc:
+            log.warning("mail %s cannot be rendered: %s", row.id, exc)
+            _mark(engine, row, now, error="cannot be rendered: game or player missing")
+            metrics.MAILS_RETRIED.inc()
+            return "failed"
+        with raw_write(engine) as session:
+            claims.store(session, row.id, mail, now)
+        row = _with(row, mail, now)
+        stats["rendered"] = stats.get("rendered", 0) + 1
     stats["render_s"] = stats.get("render_s", 0.0) + time.perf_counter() - clock
-    if dropped:
-        return "dropped"
-    if not ready:
-        metrics.MAILS_RETRIED.inc()
-        return "failed"  # it cannot be rendered: marked, and retried later
-    row = ready[0]
     clock = time.perf_counter()
     try:
         sender = settings.mail_from
         envelope = verp.envelope_sender(site.secret, site.reply_domain, row, sender)
-        mail = build_message(row, sender, settings.mail_from_name, envelope)
+        message = build_message(row, sender, settings.mail_from_name, envelope)
     except (UnsafeMessage, ValueError, TypeError) as exc:
         # Never send a mail whose headers would not arrive as built (header injection).
         log.error("mail %s to %s refused, not sent: %s", row.id, row.to_addr, exc)
-        _mark(engine, row.id, None, now, error=f"refused: {exc}"[:500], wait=PARKED)
+        _mark(engine, row, now, error=f"refused: {exc}"[:500], wait=PARKED)
         metrics.MAILS_FAILED.inc()
         return "failed"
     try:
-        backend.send(mail)
+        backend.send(message)
     except Refused as exc:  # for good: a hard bounce, never tried again
         _refused(engine, row, now, exc.status, exc.reason)
         metrics.MAILS_FAILED.inc()
         return "failed"  # the server is up, and takes the next mail
     except Exception as exc:  # any failure to deliver means: try again later
         log.warning("mail %s to %s failed: %s", row.id, row.to_addr, exc)
-        _mark(engine, row.id, None, now, error=f"{type(exc).__name__}: {exc}"[:500])
+        _mark(engine, row, now, error=f"{type(exc).__name__}: {exc}"[:500])
         metrics.MAILS_RETRIED.inc()
         return "down"
     metrics.MAILS_SENT.inc()  # the server took it: sent, whenever it is marked so
-    unmarked.append(row.id or 0)
+    unmarked.append(claims.Mark(row.id or 0, sent_at=now))
     stats["sent"] = stats.get("sent", 0) + 1
     stats["send_s"] = stats.get("send_s", 0.0) + time.perf_counter() - clock
     return "sent"
@@ -204,6 +198,7 @@ def drain(
     settings: Settings,
     now: datetime,
     stats: dict[str, float] | None = None,
+    keep: bool = False,
 ) -> dict[str, int]:
     """Render and send every mail due at `now` once; return how many were sent and failed.
 
@@ -212,17 +207,22 @@ def drain(
     (the last one on its own); the time of a claim is `now` moved on by the time this drain
     has run. Drains in several processes share the due mail out between them. A mail queued
     during the drain is due after `now`: the next drain sends it. `stats`, when given, is
-    added to: rows rendered and sent, seconds rendering and sending.
+    added to: rows rendered and sent, seconds rendering and sending. `keep`: the backend's
+    connection is left open for the next drain (closed once idle, Backend.rest), as the
+    clock's drains keep it; else it is closed when the drain ends.
     """
     stats = stats if stats is not None else {}
     lease = claims.lease_for(settings)
     started = time.monotonic()
     done = {"sent": 0, "failed": 0}
-    unmarked: list[int] = []  # the mail just sent, marked with the next claim
+    unmarked: list[claims.Mark] = []  # the mail just sent, marked with the next claim
+    states: dict[object, object] = {}  # games' states at the rows' plies, for this drain
     try:
         while True:
             at = now + timedelta(seconds=time.monotonic() - started)
-            outcome = _send_next(engine, site, backend, settings, now, at, lease, stats, unmarked)
+            outcome = _send_next(
+                engine, site, backend, settings, now, at, lease, stats, unmarked, states
+            )
             if outcome == "none":
                 break
             if outcome == "dropped":
@@ -232,11 +232,15 @@ def drain(
                 # The server is likely down or hanging: leave the rest for the next drain
                 # rather than wait out a timeout for each.
                 break
-        for row_id in unmarked:  # the last mail sent
-            _mark(engine, row_id, now, now, error=None)
+        for mark in unmarked:  # the last mail sent
+            with raw_write(engine) as session:
+                claims.mark(session, mark)
         return done
     finally:
-        backend.close()  # the SMTP connection the drain's mails went on
+        if keep:
+            backend.rest(now)
+        else:
+            backend.close()  # the SMTP connection the drain's mails went on
 
 
 def _refused(engine: Engine, row: Outbox, now: datetime, status: str, reason: str) -> None:
@@ -251,23 +255,9 @@ def _refused(engine: Engine, row: Outbox, now: datetime, status: str, reason: st
 
 
 def _mark(
-    engine: Engine,
-    row_id: int | None,
-    sent_at: datetime | None,
-    now: datetime,
-    error: str | None,
-    wait: timedelta | None = None,
+    engine: Engine, row: Outbox, now: datetime, error: str, wait: timedelta | None = None
 ) -> None:
-    with write_session(engine) as session:
-        if sent_at is not None:
-            claims.mark_sent(session, row_id, sent_at)
-            return
-        row = session.get(Outbox, row_id)
-        if row is None or row.sent_at is not None:
-            return
-        # Not sent: tried again after a wait that grows with the attempts.
-        row.claimed_until = None
-        row.attempts += 1
-        row.next_attempt_at = now + (wait or backoff(row.attempts))
-        row.last_error = error
-        session.add(row)
+    """Not sent: tried again after a wait that grows with the attempts."""
+    retry_at = now + (wait or backoff(row.attempts + 1))
+    with raw_write(engine) as session:
+        claims.mark(session, claims.Mark(row.id or 0, retry_at=retry_at, error=error))

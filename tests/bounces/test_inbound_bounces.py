@@ -19,6 +19,7 @@ from pbem.counters import metrics
 from pbem.mailin import bounces
 from pbem.mailin.bounces import BY_ADDRESS, receive_bounce
 from pbem.mailin.receive import Arrival
+from pbem.mailout import claims
 from pbem.models import Game, InboundMail
 from pbem.storage.db import read_session, write_session
 from pbem.storage.ratelimit import Limit
@@ -232,3 +233,27 @@ def test_each_kind_of_report_is_recorded_for_the_address_its_bounce_address_name
     # The sample names someone at example.com or .net: the bounce address says it is Bea.
     assert (report.address, report.kind, report.status) == (BEA, kind, status)
     assert bounced(kind) == counted + 1
+
+
+def test_a_bounce_back_before_its_mail_is_marked_sent_finds_the_mail(
+    app: Any, smtpd: Any, clock: Any, monkeypatch: Any
+) -> None:
+    """A relay may bounce a mail at once, before the sender has marked it sent (it does so
+    with the next mail's claim): the address it went to is stored before it goes."""
+
+    def killed(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("the sender died after the server took the mail")
+
+    engine, site = engine_of(app), app.extensions["pbem"]["site"]
+    with write_session(engine) as session:
+        play.create_game(session, site, "colour-bazaar", PLAYERS, {}, clock(), seed=7)
+    monkeypatch.setattr(claims, "mark_sent", killed)
+    with pytest.raises(RuntimeError):
+        deliver(app)
+    (sender,) = smtpd.senders  # taken by the server, never marked sent
+    bounce = verp.parse_address(sender, settings_of(app).reply_domain)
+    assert bounce is not None
+    with read_session(engine) as session:
+        found = verp.mail_of(session, site.secret, bounce)
+    assert found is not None and found.address in {p.email for p in PLAYERS}
+    assert all(row.sent_at is None for row in outbox(app))

@@ -15,6 +15,7 @@ from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.mailout import sender
 from pbem.mailout.claims import LEASE, claim, claim_to_send
+from pbem.mailout.mailer import SmtpBackend
 from pbem.mailout.notify import decode, encode
 from pbem.mailout.sender import render as render_claimed
 from pbem.models import Game, Move, Outbox, Player
@@ -47,13 +48,39 @@ def test_mail_waits_in_the_outbox_until_the_sender_runs(client: Any, app: Any, s
     assert {str(m["Message-ID"]) for m in smtpd.messages} == {r.message_id for r in rows(app)}
 
 
-def test_a_drain_sends_its_mails_on_one_smtp_connection(client: Any, app: Any, smtpd: Any) -> None:
+def test_the_clocks_drains_keep_one_smtp_connection_until_it_is_idle(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
     create(client)
     assert deliver(app) == {"sent": 3, "failed": 0}
     assert len(smtpd.peers) == 3 and len(set(smtpd.peers)) == 1  # one connection, one login
     create(client)
     assert deliver(app) == {"sent": 3, "failed": 0}
-    assert len(set(smtpd.peers)) == 2  # the next drain opens its own: none is left open
+    assert len(set(smtpd.peers)) == 1  # the next drain goes on the same connection
+    clock.advance(seconds=SmtpBackend.IDLE.total_seconds() + 1)
+    assert deliver(app) == {"sent": 0, "failed": 0}  # no mail for a while: it is closed
+    create(client)
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    assert len(set(smtpd.peers)) == 2  # on a new one
+
+
+def test_a_kept_connection_broken_between_drains_sends_each_mail_once(
+    client: Any, app: Any, smtpd: Any, clock: Any
+) -> None:
+    """The server hangs up on the connection the clock keeps between two drains (an idle
+    timeout, a restart): the next mail goes on a new one, once, and none is lost."""
+    create(client)
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    smtpd.close_after_each = True  # the kept connection is hung up after the next mail
+    create(client)
+    assert deliver(app)["sent"] == 3
+    smtpd.close_after_each = False
+    create(client)  # the connection the clock kept is dead by now
+    assert deliver(app) == {"sent": 3, "failed": 0}
+    assert all(r.sent_at is not None for r in rows(app))
+    assert sorted(str(m["Message-ID"]) for m in smtpd.messages) == sorted(
+        r.message_id for r in rows(app)
+    )  # each once
 
 
 def test_a_kept_connection_the_server_closed_costs_no_mail(
