@@ -115,5 +115,5 @@ def test_instructions_runs_its_units_natively_and_prints_each_row() -> None:
     assert "failed" not in done.stdout, done.stdout[-3000:]
     for row in ("CB 2p move, page form", "CB 2p move, JSON API ", "CB turn mail", "idle watcher"):
         (line,) = [line for line in done.stdout.splitlines() if line.startswith(row)]
-        pbem, floor = line[40:].split()[:2]
-        assert pbem.endswith("ms") and floor.endswith("ms"), line
+        ours, floor = line[40:].split()[:2]
+        assert ours.endswith("ms") and floor.endswith("ms"), line
