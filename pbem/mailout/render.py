@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import update
 from sqlalchemy.orm import configure_mappers
-from sqlmodel import Session, col
+from sqlmodel import Session
 from sqlmodel import select as select_models
 
 from pbem.games.message import Message
@@ -26,7 +25,7 @@ from pbem.players import reports, signin
 from pbem.players.talk import visible
 from pbem.present.replay import state_at
 from pbem.present.text import render
-from pbem.site import ADDRESS_TTL, Site, new_key
+from pbem.site import ADDRESS_TTL, Site
 from pbem.storage.store import player_by_id, seats_of, shuffles_of
 
 
@@ -49,18 +48,6 @@ class Unrenderable(Exception):
 class NoRecipient(Unrenderable):
     """The mail has nobody to go to (a sign-in link asked for an address no player has, or
     a mail to a computer player)."""
-
-
-def ensure_unsubscribe_key(session: Session, player: Player) -> None:
-    """Give the player an unsubscribe key if they have none (the first mail that needs it)."""
-    if player.unsubscribe_key:
-        return
-    session.execute(
-        update(Player)
-        .where(col(Player.id) == player.id, col(Player.unsubscribe_key) == "")
-        .values(unsubscribe_key=new_key())
-    )
-    session.refresh(player)
 
 
 def needs_key(row: Outbox) -> bool:
@@ -98,13 +85,12 @@ def render_row(
     site: Site,
     row: Outbox,
     states: dict[Any, Any] | None = None,
-    player: Player | None = None,
 ) -> Rendered:
     """The mail of one queued row, read from this session (which only reads).
 
-    `states` caches the games' states at the rows' plies across one drain; `player`, the
-    row's player if the caller read it already."""
+    `states` caches the games' states at the rows' plies across one drain."""
     states = states if states is not None else {}
+    player: Player | None = None
     if row.player_id is None and row.event == reports.EVENT:
         return _operator_mail(session, site, row)
     facts = decode_facts(row.extra)
@@ -115,7 +101,7 @@ def render_row(
     if row.game_id is not None and not asked:
         # A game's mail: the game, its seats and the player in one read.
         rows = mail_rows(session, row.game_id, row.player_id)
-        player = rows.player if rows is not None else player
+        player = rows.player if rows is not None else None
     if asked:
         player = signin.asker(session, facts.get("email", ""))
         if player is None:

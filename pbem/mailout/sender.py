@@ -39,7 +39,7 @@ from pbem.mailout.render import (
     Unrenderable,
     render_row,
 )
-from pbem.models import Outbox, Player
+from pbem.models import Outbox
 from pbem.site import Site
 from pbem.storage.db import read_session, write_session
 from pbem.storage.rawtx import raw_write
@@ -48,57 +48,6 @@ from pbem.timing.retries import backoff
 log = logging.getLogger(__name__)
 PARKED = timedelta(days=3650)  # a message refused as unsafe is never tried again
 _COLUMNS = tuple(Outbox.__table__.c.keys())  # type: ignore[attr-defined]
-
-
-def render(
-    engine: Engine,
-    site: Site,
-    rows: list[Outbox],
-    now: datetime,
-    player: Player | None = None,
-) -> tuple[list[Outbox], int, int]:
-    """Render the claimed rows not yet rendered and store them: (rows ready to send,
-    rendered, dropped). `player`: the player of a row, if the caller read it already.
-
-    A row that cannot be rendered (its game or player is gone) is marked failed. A row
-    whose mail has nobody to go to (a sign-in link asked for an address no player has, a
-    computer player) is deleted: no mail, and nothing kept of the address.
-    """
-    pending = [r for r in rows if r.rendered_at is None]
-    if not pending:
-        return rows, 0, 0
-    done: dict[int | None, Rendered] = {}
-    broken: set[int | None] = set()
-    dropped: set[int | None] = set()
-    states: dict[object, object] = {}  # games' states at the rows' plies, for this batch
-    with read_session(engine) as session:
-        for row in pending:
-            try:
-                done[row.id] = render_row(session, site, row, states, player)
-            except NoRecipient:
-                dropped.add(row.id)  # not logged: the address is nobody's business
-            except Unrenderable as exc:
-                log.warning("mail %s cannot be rendered: %s", row.id, exc)
-                broken.add(row.id)
-    for row in rows:
-        if row.id in broken:
-            _mark(engine, row, now, error="cannot be rendered: game or player missing")
-    if dropped:
-        with write_session(engine) as session:
-            session.execute(
-                delete(Outbox).where(col(Outbox.id).in_(dropped), col(Outbox.sent_at).is_(None))
-            )
-    if done:
-        with raw_write(engine) as session:
-            for row_id, mail in done.items():
-                claims.store(session, row_id, mail, now)
-    # The rows as stored, built anew: a row read as Core is no ORM instance to set on.
-    ready = [
-        _with(row, done[row.id], now) if row.id in done else row
-        for row in rows
-        if row.id not in broken | dropped
-    ]
-    return ready, len(done), len(dropped)
 
 
 def _with(row: Outbox, mail: Rendered, now: datetime) -> Outbox:

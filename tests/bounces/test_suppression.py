@@ -11,7 +11,7 @@ from sqlmodel import col, select
 
 from pbem import play
 from pbem.counters import metrics
-from pbem.mailout.claims import LEASE, SUPPRESSED, claim
+from pbem.mailout.claims import LEASE, SUPPRESSED, claim_next
 from pbem.mailout.mailer import refusal
 from pbem.models import MailAddress, Outbox, Player
 from pbem.storage.db import read_session, write_session
@@ -98,7 +98,7 @@ def test_a_refusal_for_good_at_rcpt_is_a_hard_bounce_at_once_and_never_retried(
     assert metrics.MAILS_BOUNCED.labels("refused")._value.get() == refused + 1
     assert metrics.MAILS_FAILED._value.get() == failed + 1
     clock.advance(hours=3)
-    assert claim(engine, clock.now, 10, LEASE) == []  # never tried again
+    assert claim_next(engine, clock.now, clock.now, LEASE) is None  # never tried again
     assert deliver(app) == {"sent": 0, "failed": 0}
     score_all(app, threshold=2)
     row_state = address_row(app, LEO[1])

@@ -17,7 +17,7 @@ from sqlmodel import col, select
 
 from pbem import play
 from pbem.clock.scheduler import computer_moves
-from pbem.mailout.claims import LEASE, claim_to_send
+from pbem.mailout.claims import LEASE, claim_next
 from pbem.models import Outbox, Seat
 from pbem.players.presence import SEEN_EVERY
 from pbem.storage.db import read_session, write_session
@@ -204,8 +204,13 @@ def test_the_sender_never_sends_a_held_mail_early_even_twice_at_once(
     computer_replies(app, clock)
     (held,) = pending_turn_mails(app)
     engine = app.extensions["pbem"]["engine"]
-    # A sender that read the row as due (a stale read, a fast clock) still cannot claim it.
-    assert claim_to_send(engine, held.id or 0, clock(), LEASE) is None
+    assert unsent(app) == [held.id]  # the only mail waiting
+    # A sender that reads it as due (a stale read, a fast clock) still cannot claim it: the
+    # claim checks the time again as it takes the row.
+    assert claim_next(engine, held.next_attempt_at, clock(), LEASE) is None
+    assert claim_next(engine, clock(), clock(), LEASE) is None
+    (still,) = pending_turn_mails(app)
+    assert still.claimed_until is None and still.next_attempt_at == held.next_attempt_at
     # Two senders at once, a second before its time: nothing; after it: it goes once.
     clock.advance(seconds=DELAY.total_seconds() - 1)
     two_senders(app)
@@ -213,6 +218,12 @@ def test_the_sender_never_sends_a_held_mail_early_even_twice_at_once(
     clock.advance(seconds=1)
     two_senders(app)
     assert turn_mails(smtpd, ANA[1]) == 2
+
+
+def unsent(app: Any) -> list[int]:
+    """The ids of the outbox rows not yet sent."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        return list(session.exec(select(Outbox.id).where(col(Outbox.sent_at).is_(None))))
 
 
 def two_senders(app: Any) -> None:

@@ -8,16 +8,16 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from sqlmodel import select
 
 from pbem.config import settings_of
 from pbem.games import GAMES
 from pbem.games.message import Message
 from pbem.mailout import sender
-from pbem.mailout.claims import LEASE, claim, claim_to_send
-from pbem.mailout.mailer import SmtpBackend
+from pbem.mailout.claims import LEASE, claim_next
+from pbem.mailout.mailer import SmtpBackend, make_backend
 from pbem.mailout.notify import decode, encode
-from pbem.mailout.sender import render as render_claimed
 from pbem.models import Game, Move, Outbox, Player
 from pbem.present import presenter, rounds_viewed
 from pbem.present.fantasy_business import mail_view, mail_view_then
@@ -129,16 +129,22 @@ def test_a_mail_taken_just_before_the_server_failed_is_marked_sent(
 def test_a_sender_that_died_after_claiming_loses_nothing(
     client: Any, app: Any, smtpd: Any, clock: Any
 ) -> None:
+    """A sender holds only the mail it claimed, and only for its lease: another sends the
+    rest at once, and that mail once the lease is over."""
     create(client)
     engine = app.extensions["pbem"]["engine"]
-    claimed = claim(engine, clock(), 10)  # ...and then the process is killed
-    assert len(claimed) == 3
-    assert deliver(app) == {"sent": 0, "failed": 0}  # still claimed by the dead sender
-    clock.advance(seconds=LEASE.total_seconds() + 1)
-    assert deliver(app) == {"sent": 3, "failed": 0}
+    queued = rows(app)
+    claimed = claim_next(engine, clock(), clock(), LEASE)  # ...and then the process is killed
+    assert claimed and claimed.id == queued[0].id  # the oldest
+    assert deliver(app) == {"sent": 2, "failed": 0}  # not the one the dead sender holds
+    assert claimed.message_id not in {str(m["Message-ID"]) for m in smtpd.messages}
+    clock.advance(seconds=LEASE.total_seconds() - 1)
+    assert deliver(app) == {"sent": 0, "failed": 0}  # its lease still holds
+    clock.advance(seconds=2)
+    assert deliver(app) == {"sent": 1, "failed": 0}
     assert sorted(str(m["Message-ID"]) for m in smtpd.messages) == sorted(
-        r.message_id for r in claimed
-    )
+        r.message_id for r in queued
+    )  # each once
 
 
 def test_smtp_down_then_back_sends_each_mail_with_its_message_id(
@@ -226,6 +232,15 @@ def test_rendered_mail_is_kept_for_a_resend(client: Any, app: Any, smtpd: Any) -
     assert {r.id: (r.subject, r.body_text) for r in rows(app) if r.id in first} == first
 
 
+class Killed(BaseException):
+    """The sender's process ends here, as by SIGKILL: nothing after this point runs."""
+
+
+def killed(*_args: Any, **_kwargs: Any) -> Any:
+    """Be killed at once."""
+    raise Killed
+
+
 def test_a_mail_is_rendered_only_by_the_sender_that_claims_it(
     client: Any, app: Any, smtpd: Any, clock: Any, monkeypatch: Any
 ) -> None:
@@ -242,17 +257,20 @@ def test_a_mail_is_rendered_only_by_the_sender_that_claims_it(
 
     monkeypatch.setattr(sender, "render_row", counted)
     first, second, third = (r.id for r in rows(app))
-    assert [r.id for r in claim(engine, clock(), 1)] == [first]  # another sender holds it
-    assert claim_to_send(engine, first, clock(), LEASE) is None
-    # The second mail: rendered and stored by a sender after its reader chose French, and
-    # that sender died; the mail stored is the one that goes, not rendered again.
+    held = claim_next(engine, clock(), clock(), LEASE)  # another sender holds it
+    assert held and held.id == first
+    # The second mail: claimed, rendered and stored by a sender after its reader chose
+    # French, and that sender died before it sent it; the mail stored is the one that goes,
+    # not rendered again.
     with write_session(engine) as session:
         for player in session.exec(select(Player)):
             player.lang = "fr"
             session.add(player)
-    other = claim_to_send(engine, second, clock(), LEASE)
-    assert other is not None
-    render_claimed(engine, site, [other], clock())
+    settings = settings_of(app)
+    with pytest.MonkeyPatch.context() as dying:
+        dying.setattr(sender, "build_message", killed)  # once the rendering is stored
+        with pytest.raises(Killed):
+            sender.drain(engine, site, make_backend(settings), settings, clock())
     stored = rows(app)[1]
     assert " avec " in stored.subject and renders == [second]
     assert deliver(app) == {"sent": 1, "failed": 0}  # the third: the others are held

@@ -7,10 +7,9 @@ from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlmodel import select, update
+from sqlmodel import select
 
-from pbem.mailout.claims import LEASE, claim_to_send
-from pbem.mailout.sender import render
+from pbem.config import settings_of
 from pbem.models import Outbox
 from pbem.storage.db import read_session, write_session
 from tests.web.helpers import deliver, first_mover, form_with, headline, hidden, link_in, snapshot
@@ -131,27 +130,29 @@ def test_a_mail_whose_headers_would_change_is_never_sent(
     form |= {"name_1": "Léo", "email_1": "leo@example.org"}
     assert client.post("/games", data=form).status_code == 303
     engine = app.extensions["pbem"]["engine"]
+    # Rendered and stored by the sender, which then found its SMTP server down (each drain
+    # stops at the first mail it cannot send): both wait to be tried again.
+    port, clock = smtpd.port, app.config["CLOCK"]
+    settings_of(app).smtp_port = 1  # nothing listens there: connection refused
+    assert deliver(app) == {"sent": 0, "failed": 1}
+    assert deliver(app) == {"sent": 0, "failed": 1}  # the other, the first waiting
+    settings_of(app).smtp_port = port
     with read_session(engine) as session:
         queued = list(session.exec(select(Outbox)))
-    # Rendered as the sender renders a row before it sends it (an old row, say).
-    site, now = app.extensions["pbem"]["site"], app.config["CLOCK"]()
-    for row in queued:
-        claimed = claim_to_send(engine, row.id, now, LEASE)
-        assert claimed is not None
-        render(engine, site, [claimed], now)
+    assert len(queued) == 2 and all(r.rendered_at and r.sent_at is None for r in queued)
+    clock.advance(minutes=1)  # past their backoff
     with write_session(engine) as session:
-        session.execute(update(Outbox).values(claimed_until=None))  # as if the sender stopped
         row = session.exec(select(Outbox).where(Outbox.to_addr == "leo@example.org")).one()
         # A header that does not survive serialisation as built (say, from an old row).
         row.headers = {**row.headers, "X-Game: 1\r\nReply-To": "x@evil.test"}
         session.add(row)
+    caplog.clear()  # the log says why now, not what the failed drains said
     with caplog.at_level("ERROR", logger="pbem"):
         result = deliver(app)
     assert result == {"sent": 1, "failed": 1}
     assert [str(m["To"]) for m in smtpd.messages] == ["Ana <ana@example.org>"]
     assert "refused, not sent" in caplog.text and "leo@example.org" in caplog.text
-    clock_later = app.config["CLOCK"]
-    clock_later.advance(days=30)
+    clock.advance(days=30)
     deliver(app)
     assert len(smtpd.messages) == 1  # never retried
     with read_session(engine) as session:
