@@ -9,17 +9,28 @@ then names no round, nothing is read, and the game's next move releases them int
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlmodel import Session
 
 from pbem.games import GAMES
 from pbem.games.base import State
-from pbem.models import Game, GameRound
+from pbem.models import GameRound
 from pbem.storage.writes import Writes
 
 ROUNDS = GameRound.__table__  # type: ignore[attr-defined]
+
+
+class StoredGame(Protocol):
+    """A game as read: its model, or a plain row with these columns."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def slug(self) -> str: ...
+    @property
+    def state(self) -> dict[str, Any] | None: ...
 
 
 def released_records(session: Session, game_id: int, numbers: list[int]) -> list[dict[str, Any]]:
@@ -43,7 +54,7 @@ def state_with(
     return GAMES[slug].restore_history(state, released_records(session, game_id, numbers))
 
 
-def viewed_state(session: Session, game: Game, rounds: int | None = None) -> State:
+def viewed_state(session: Session, game: StoredGame, rounds: int | None = None) -> State:
     """The game's state holding every round a view of the current round and the `rounds`
     before it shows (None: every round); the rows are read only for rounds it released."""
     assert game.state is not None and game.id is not None
