@@ -89,8 +89,5 @@ def whole_outcome(
     state = state_with(session, slug, game_id, state, rules.released(state))
     result = rules.outcome(state)
     assert result is not None  # the plan found the game over
-    values["outcome"] = {
-        "scores": result.scores,
-        "ranks": result.ranks,
-        "breakdown": result.breakdown,
-    }
+    # In place: the plan's game (and a caller answering from it) holds the same outcome.
+    values["outcome"].update(scores=result.scores, ranks=result.ranks, breakdown=result.breakdown)
