@@ -164,6 +164,15 @@ class Move(SQLModel, table=True):
     created_at: datetime
 
 
+class GameRound(SQLModel, table=True):
+    """A finished round released from its game's state (rules.release_history: Fantasy
+    Business keeps only its last rounds there), read only by what shows that round."""
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    round: int = Field(primary_key=True)
+    record: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
 class TakeBack(SQLModel, table=True):
     """A mover's request to take back their last move, and the next player's answer; an
     allowed one keeps the move taken out of the log, as the record of the undo."""

@@ -29,6 +29,7 @@ from pbem.models import Game, Seat, level_for
 from pbem.moves import submit_move
 from pbem.site import Site
 from pbem.storage.db import read_session, write_session
+from pbem.storage.rounds import viewed_state
 from pbem.storage.store import lock_game, seat_of
 
 log = logging.getLogger(__name__)
@@ -88,11 +89,11 @@ def _work_out(engine: Engine, game_id: int, seat_no: int, before: datetime) -> A
             return None
         rules = GAMES[game.slug]
         level = level_for(game, seat)
-        state = game.state
-        if game.status != "active" or state is None or level is None:
+        if game.status != "active" or game.state is None or level is None:
             return game.ply, None, None
-        if not rules.may_act(state, seat_no):
+        if not rules.may_act(game.state, seat_no):
             return game.ply, None, None
+        state = viewed_state(session, game)  # the bot sees every round its seat saw
         # The bot sees the seat's view only; its rng comes from the game's seed and the ply.
         started = time.perf_counter()
         move = decide(rules, state, seat_no, level, game.seed)

@@ -119,6 +119,23 @@ class Game:
         """
         raise NotImplementedError
 
+    def release_history(self, state: State) -> tuple[State, list[dict[str, Any]]]:
+        """`state` as stored between moves, without the finished rounds no rule needs any more,
+        and those rounds' records (each a dict with its number, "round"), to be kept apart.
+
+        A state that does not grow keeps them all (the default): nothing is released."""
+        return state, []
+
+    def released(self, state: State, rounds: int | None = None) -> list[int]:
+        """The numbers of the released rounds a view of the current round and the `rounds`
+        before it needs back (None: every round); none in a game that releases none."""
+        return []
+
+    def restore_history(self, state: State, records: list[dict[str, Any]]) -> State:
+        """`state` with released `records` (release_history's) put back, as if never released;
+        a view, an outcome or a computer player then see the rounds they held."""
+        return state
+
     def deal(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         """A full state that gives `seat` exactly `view`: whatever the seat cannot see
         (hidden hands, the draw pile, secret bids and prices) drawn with `rng` from what

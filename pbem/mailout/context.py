@@ -17,6 +17,7 @@ from pbem.present.options import banks_text, option_lines, time_control
 from pbem.present.text import join_names, say
 from pbem.present.timefmt import deadline_context, format_day, format_when
 from pbem.site import Site
+from pbem.storage.rounds import viewed_state
 from pbem.storage.store import log_of
 
 
@@ -135,7 +136,9 @@ def mail_context(
             )
             for entry in log_lines(recent, seat.seat, lang, names)
         ]
-        context.update(_game_blocks(game, facts.get("view"), seat.seat, recent, names, lang))
+        context.update(
+            _game_blocks(session, game, facts.get("view"), seat.seat, recent, names, lang)
+        )
     if facts["over"] and game.outcome is not None:
         context["results"] = presenter(game.slug).results(
             game.outcome, result_names(seats, lang), lang
@@ -152,6 +155,7 @@ def mail_context(
 
 
 def _game_blocks(
+    session: Session,
     game: Game,
     view: dict[str, Any] | None,
     seat: int,
@@ -182,7 +186,8 @@ def _game_blocks(
         rounds = None
         if hasattr(shown, "mail_rounds_then"):
             rounds = shown.mail_rounds_then(view, game.state, ended)
-        now = GAMES[game.slug].view(game.state, seat, rounds=rounds)
+        # The rounds the stored state released since are read back (pbem.storage.rounds).
+        now = GAMES[game.slug].view(viewed_state(session, game, rounds), seat, rounds=rounds)
         view = shown.mail_view_then(view, now)
     if hasattr(shown, "turn_prompt"):
         blocks["prompt"] = shown.turn_prompt(view, seat, names, lang)

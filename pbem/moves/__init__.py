@@ -36,7 +36,7 @@ from pbem.moves.prepare import check_turn as check_turn
 from pbem.players import presence
 from pbem.ratings.outcomes import rate_game
 from pbem.site import Site
-from pbem.storage import versions
+from pbem.storage import rounds, versions
 from pbem.storage.db import write_session
 from pbem.storage.store import id_of, lock_game, table_of
 from pbem.storage.writes import (
@@ -111,6 +111,7 @@ class Plan:
     seats_read: list[tuple[Any, ...]]  # the seats as read (writes.seat_row)
     writes: Writes
     sources: tuple[str, ...] = ()  # the log sources of the moves planned, in order
+    slug: str = ""  # the game's kind
 
 
 def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
@@ -123,19 +124,23 @@ def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) ->
     before = [seat_row(seat) for seat in read.seats]
     chain = ahead_chain(game, read.seats, prepared)
     last = chain[-1]
-    values: dict[str, Any] = {"state": last.new_state, "ply": prepared.ply + len(chain)}
+    writes = Writes()  # the rounds the move releases from the state are new rows
+    kept = rounds.released(writes, game.slug, prepared.game_id, last.new_state)
+    values: dict[str, Any] = {"state": kept, "ply": prepared.ply + len(chain)}
     values["updated_at"] = now
     if last.outcome is not None:
         values.update(status="over", finished_at=now, outcome=last.outcome)
     for name, value in values.items():
         setattr(game, name, value)
-    tell = Telling(site, game, read.seats, read.hooks, now)
+    tell = Telling(site, game, read.seats, read.hooks, now, writes)
     for step in chain:
         tell.writes.add(Move, _move_row(step, now))
     _after_move(tell, chain, read.notify, read.away, read.zones)
     update_seats(tell.writes, before, read.seats)
     sources = tuple(step.source for step in chain)
-    return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources)
+    return Plan(
+        prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources, game.slug
+    )
 
 
 def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
@@ -241,6 +246,8 @@ def write_move(
     when a seat or the talk had changed since its read, and it was planned again here,
     under the lock, from the rows as they are (a poll marked a seat seen, a vacation began).
     `via`: how a player's own move came (page or api), for the count of moves only."""
+    # The outcome breaks down rounds the stored state released: read back at the end only.
+    rounds.whole_outcome(session, plan.slug, plan.game_id, plan.game_values, plan.writes)
     moved = move_game(session, plan.game_id, plan.ply, plan.game_values)
     if len(moved) != 1:
         raise Stale("play.error.stale")

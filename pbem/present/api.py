@@ -33,12 +33,14 @@ def game_json(
     lang: str,
     log_from: int,
     mail: Sequence[str] = (),
+    state: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What `viewer` (a seat number, or None for an onlooker) may know of the game; `mail`:
-    each seat's mail, "ok", "bouncing" or "off" (pbem.present.mailstate.seat_mail)."""
+    each seat's mail, "ok", "bouncing" or "off" (pbem.present.mailstate.seat_mail); `state`:
+    the game's with the rounds it released read back (pbem.storage.rounds), if any."""
     rules = GAMES[game.slug]
     names = [seat.name for seat, _, _ in table]
-    state = game.state
+    state = game.state if state is None else state
     playing = game.status == "active" and state is not None
     may_act = playing and viewer is not None and rules.may_act(state, viewer)  # type: ignore[arg-type]
     return {

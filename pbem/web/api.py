@@ -34,6 +34,7 @@ from pbem.present.mailstate import seat_mail
 from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
 from pbem.storage.db import read_session, write_session
+from pbem.storage.rounds import viewed_state
 from pbem.storage.store import id_of, log_of
 from pbem.takeback import consent
 from pbem.web import bad_link, engine, now, site
@@ -101,7 +102,9 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
     rows = states(session, [player.email for _, player, _ in table])
     mail = [seat_mail(seat, player, rows.get(player.email)) for seat, player, _ in table]
     moves_read = log_of(session, game, viewer, since=first)
-    found = game_json(game, table, viewer, moves_read, lang, first, mail)
+    # Every round is in the view: those the stored state released are read back.
+    whole = viewed_state(session, game) if game.state is not None else None
+    found = game_json(game, table, viewer, moves_read, lang, first, mail, whole)
     found["taken_back"] = consent.log_entries(session, game)
     if viewer is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
         shown = consent.for_page(session, game, viewer, [s.name for s, _, _ in table])

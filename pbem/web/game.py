@@ -39,6 +39,7 @@ from pbem.seats.leave import leaving_level
 from pbem.seats.rematch import rematch as rematch_game
 from pbem.storage import versions
 from pbem.storage.db import read_session, write_session
+from pbem.storage.rounds import viewed_state
 from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.takeback import consent
 from pbem.web import bad_link, drafts, engine, live, now, site
@@ -149,7 +150,9 @@ def _render_page(
     # A paged log: the last LOG_PAGE moves unless the reader asked for all of them.
     whole = request.args.get("log") == "all"  # also every past round, for games that have them
     # Only the rounds the page shows are viewed: a page costs the same late in a long game.
-    view = rules.view(game.state, seat_no, None if whole else rounds_viewed(shown, "page"))
+    rounds = None if whole else rounds_viewed(shown, "page")
+    state = viewed_state(session, game, rounds)  # the rounds shown that the state released
+    view = rules.view(state, seat_no, rounds)
     first = 0 if whole else max(0, game.ply - LOG_PAGE)
     log = _log_since(session, game, first, seat_no, lang, names)
     # Lines after the reader's last move are marked new; when that move is older than the
@@ -162,7 +165,7 @@ def _render_page(
         context.update(computers_thinking=thinking)
     context.update(
         view=view,
-        table=shown.play_context(game.state, view, seat_no, lang, names, whole=whole),
+        table=shown.play_context(state, view, seat_no, lang, names, whole=whole),
         log=log,
         log_older=first,
         my_last=my_last,

@@ -66,6 +66,7 @@ def test_a_fantasy_business_mail_shows_what_the_whole_games_view_gave(
         for seat in range(1, 4):
             join(session, site, game_id, seat, START)
     checked: set[int] = set()
+    first: dict[int, Rendered] = {}  # each mail as first rendered, at its ply
     reports = 0  # mails that report a finished round
     ply = 0
     try:
@@ -82,11 +83,14 @@ def test_a_fantasy_business_mail_shows_what_the_whole_games_view_gave(
             # Each mail as one drain a move renders it: the game at the mail's ply.
             lean, full = _both(engine, site, new, monkeypatch)
             assert lean == full
+            first.update(lean)
             reports += sum(": the sale" in mail.body_text for mail in lean.values())
             checked.update(new)
-        # Every mail again at the end, as a drain long after renders it: the game moved on.
+        # Every mail again at the end, as a drain long after renders it: the game moved on,
+        # and the rounds it reports left the stored state for their rows (pbem.storage.rounds).
         lean, full = _both(engine, site, sorted(checked), monkeypatch)
         assert lean == full
+        assert lean == first
     finally:
         engine.dispose()
     assert ply > 60 and len(checked) > 60  # a whole game, and its mails

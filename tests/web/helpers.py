@@ -15,6 +15,7 @@ from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Player, Seat
 from pbem.present.text import card_name
 from pbem.storage.db import read_session
+from pbem.storage.rounds import viewed_state
 from pbem.web.signin import GENERATION, PLAYER
 
 SIGNIN_LINK = re.compile(r"http://pbem\.test(/signin/[A-Za-z0-9_.\-]+)")
@@ -363,3 +364,12 @@ def seat_row(app: Any, game_id: int, seat: int) -> Seat:
     """One stored seat."""
     with read_session(app.extensions["pbem"]["engine"]) as session:
         return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat)).one()
+
+
+def whole_state(app: Any, game_id: int = 1) -> dict[str, Any]:
+    """The stored game's state with the rounds it released read back: every round, as the
+    rules made it (pbem.storage.rounds)."""
+    with read_session(app.extensions["pbem"]["engine"]) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.state is not None
+        return viewed_state(session, game)

@@ -70,6 +70,7 @@ from tests.web.helpers import (
     review_page,
     sign_in_as,
     text_of,
+    whole_state,
 )
 
 # Names are the creator's to choose: two are markup, which every page and mail shows as text.
@@ -532,6 +533,10 @@ class Walk:
                 assert "Walk league" in found[page] and "Ana" in found[page]
             if not light:
                 found.update(self.replays(f"/w/{self.watch}"))
+                # Every past round: those the stored state released are read from their rows.
+                found["spectator, every round"] = get(f"/w/{self.watch}?log=all").get_data(
+                    as_text=True
+                )
             return found
         link = self.links[seat]
         found = {"table": get(link).get_data(as_text=True)}
@@ -544,6 +549,7 @@ class Walk:
             # The switch on one's own page sets the player's language: switch back.
             get(f"{link}?lang={self.lang}")
             found["settings"] = get(f"{link}/settings").get_data(as_text=True)
+            found["table, every round"] = get(f"{link}?log=all").get_data(as_text=True)
             found.update(self.replays(link))
             found["my games"] = self.my_games(seat)
             found.update(self.player_page(seat))
@@ -639,10 +645,12 @@ class Walk:
         when `light`, only the tables and reviews of the seats due, by name."""
         game = stored(self.app)
         state, log = game.state, moves(self.app)
+        # Searched against every round, those the stored state released too.
+        whole = whole_state(self.app) if state is not None else None
         over = game.status == "over"
         rules = GAMES[self.slug]
         due = rules.to_act(state) if state is not None else []
-        self.mails(state, log)
+        self.mails(whole, log)
         viewers: list[int | None] = (
             list(range(len(self.links))) + [None] if every_seat else list(due)
         )
@@ -650,7 +658,7 @@ class Walk:
             found = self.pages(viewer, state, due, light)
             others = [w for s, w in enumerate(self.notes) if s != viewer]
             for where, html in found.items():
-                self.check(html, state, viewer, self.names, f"{where} of seat {viewer}", log)
+                self.check(html, whole, viewer, self.names, f"{where} of seat {viewer}", log)
                 self.elements_seen.update(e for e in ELEMENTS if e in html)
                 assert not [w for w in others if w in html], f"notes in {where} of {viewer}"
                 assert over or "dealzq" not in html, f"the deal's secrets in {where} of {viewer}"
@@ -694,8 +702,9 @@ class Walk:
         review = review_page(self.client, link, data)
         assert review.status_code == 200
         log = moves(self.app)
+        whole = whole_state(self.app)
         for where, html in (("table", table), ("review", review.get_data(as_text=True))):
-            self.check(html, state, seat, self.names, f"{where} of seat {seat}", log)
+            self.check(html, whole, seat, self.names, f"{where} of seat {seat}", log)
         confirm = form_with(review.get_data(as_text=True), "/move")
         sent = self.client.post(f"{link}/move", data=hidden(confirm))
         assert sent.status_code == 303, sent.get_data(as_text=True)
@@ -792,13 +801,18 @@ def test_fantasy_business_pages_and_mails_hide_what_each_seat_may_not_see(
         if played % 20 == 0:
             walk.look(every_seat=True)
         else:
-            walk.mails(stored(app).state, moves(app))
+            walk.mails(whole_state(app), moves(app))
         if not walk.play_one():
             break
         played += 1
         assert played < 800
     walk.look(every_seat=True)  # the results, for everyone
     assert stored(app).status == "over"
+    # The check has teeth: the finished rounds left the stored state for their rows, which
+    # the pages of every round and the API views read back (searched above).
+    whole = whole_state(app)
+    assert len(stored(app).state["history"]) == 2
+    assert [r["round"] for r in whole["history"]] == list(range(1, whole["rounds"] + 1))
     walk.switch_off_webhooks()
     walk.look(every_seat=False)
     assert walk.refusals == [REFUSALS_PER_SEAT] * 3

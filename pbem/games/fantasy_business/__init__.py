@@ -26,7 +26,7 @@ from typing import Any
 
 from pbem.games.base import BadOptions, Game, IllegalMove, Move, Option, Outcome, State
 from pbem.games.base import shared_ranks as _shared_ranks
-from pbem.games.fantasy_business import engine
+from pbem.games.fantasy_business import engine, history
 from pbem.games.fantasy_business.auction import min_bid
 from pbem.games.fantasy_business.cards import (
     ARTICLE_BY_ID,
@@ -149,12 +149,25 @@ class FantasyBusiness(Game):
         """What `seat` may see; None is a spectator (the current round and `rounds` before it)."""
         return build_view(state, seat, self.slug, rounds)
 
+    def release_history(self, state: State) -> tuple[State, list[dict[str, Any]]]:
+        """The state without the rounds before the last finished one, and their records."""
+        return history.release(state)
+
+    def released(self, state: State, rounds: int | None = None) -> list[int]:
+        """The released rounds a view of the current round and `rounds` before it needs."""
+        return history.released(state, rounds)
+
+    def restore_history(self, state: State, records: list[dict[str, Any]]) -> State:
+        """The state with released round records put back."""
+        return history.restore(state, records)
+
     def deal(self, view: dict[str, Any], seat: int, rng: Any) -> State:
         """A state giving `seat` this view, the hidden cards, bids and prices drawn at random."""
         return deal_state(view, seat, rng)
 
     def outcome(self, state: State) -> Outcome | None:
-        """Scores (écus + base prices of articles), shared ranks, and a per-round breakdown."""
+        """Scores (écus + base prices of articles), shared ranks, and a per-round breakdown
+        (of the rounds the state holds: restore_history puts the released ones back)."""
         if state["step"] != "over":
             return None
         final = engine.scores(state)

@@ -112,13 +112,15 @@ def play_context(
     """Everything the play page shows, from the seat's view (all past rounds if `whole`).
 
     The view may hold only the last rounds (rules.view's `rounds`): how many rounds are
-    finished in all is read from the state."""
+    finished in all is read from the state (which may hold only the last ones too)."""
     step = view["step"]
     current = view["history"][-1] if view["history"] else None
     finished = [r for r in view["history"] if r["income"] is not None]
     if not whole:
         finished = finished[-PAST_ROUNDS:]
-    ended = sum(1 for record in state["history"] if record["income"] is not None)
+    # Counted from the last record's number: the stored state holds the last rounds only.
+    last_record = state["history"][-1]
+    ended = last_record["round"] - (last_record["income"] is None)
     older = ended - len(finished)
     # Issue 47: the round just over is an entry of its own, open on the page, until the new
     # round has sold a card; it is then one of the past rounds again.

@@ -44,14 +44,11 @@ def mail_rounds_then(kept: dict[str, Any], state: dict[str, Any], reported: int)
     hold (rules.view's `rounds`): back to the first of the `reported` rounds it reports, and
     at least the last one finished when it was queued (mail_view_then, round_reports).
 
-    Counted from the end of the history, so a mail late in a game views what one early does."""
-    first = kept["mail_finished"] - max(reported, 1) + 1
-    held = 0
-    for record in reversed(state["history"]):
-        if record["round"] < first:
-            break
-        held += 1
-    return max(held - 1, 0)
+    Counted back from the last record's number, so a mail late in a game views what one
+    early does, and the stored state need not hold the rounds (rules.released says which)."""
+    first = max(int(kept["mail_finished"]) - max(reported, 1) + 1, 1)
+    last = int(state["history"][-1]["round"])
+    return max(last - first, 0)
 
 
 def turn_prompt(
