@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.counters import metrics
-from pbem.errors import Stale
+from pbem.errors import PlayError, Stale
 from pbem.games import GAMES
 from pbem.mailout.notify import Telling, queue
 from pbem.models import Game, Move, Player, Seat, Webhook
@@ -38,7 +38,8 @@ from pbem.ratings.outcomes import rate_game
 from pbem.site import Site
 from pbem.storage import versions
 from pbem.storage.db import write_session
-from pbem.storage.store import id_of, lock_game, table_of
+from pbem.storage.rows import game_and_table
+from pbem.storage.store import id_of
 from pbem.storage.writes import (
     Writes,
     lapse_take_back,
@@ -81,19 +82,30 @@ def table_read(
 
 
 def read_table(session: Session, game_id: int, now: datetime) -> TableRead:
-    """The game (locked) and what its move needs, read in the caller's write transaction and
-    taken out of the session: the plan changes them as values, never through the session."""
-    game = lock_game(session, game_id)
-    table = table_of(session, game_id, now)
+    """The game (locked) and what its move needs, read in the caller's write transaction as
+    plain rows (pbem.storage.rows), in no session: the plan changes them as values. The
+    session's own copies of these rows leave it, as they would be stale after the move."""
+    session.flush()  # the caller's changes first, as a query through the session would
+    found = game_and_table(session, game_id, now, lock=True)
+    if found is None:
+        raise PlayError("error.no_game")
+    game, table = found
+    _let_go(session, game_id, {id_of(player) for _, player, _ in table})
     read = table_read(game, table, hooks_of_game(session, game_id))
-    session.expunge(game)
-    for seat, player, _ in table:
-        session.expunge(seat)
-        if player in session:  # two computer seats of one level share one account
-            session.expunge(player)
     for hook in read.hooks:
         session.expunge(hook)
     return read
+
+
+def _let_go(session: Session, game_id: int, player_ids: set[int]) -> None:
+    """Take the game's row, its seats and their players out of the session, if it holds them."""
+    for row in list(session.identity_map.values()):
+        if (
+            (isinstance(row, Game) and row.id == game_id)
+            or (isinstance(row, Seat) and row.game_id == game_id)
+            or (isinstance(row, Player) and row.id in player_ids)
+        ):
+            session.expunge(row)
 
 
 # --- planning -----------------------------------------------------------------
@@ -111,6 +123,7 @@ class Plan:
     seats_read: list[tuple[Any, ...]]  # the seats as read (writes.seat_row)
     writes: Writes
     sources: tuple[str, ...] = ()  # the log sources of the moves planned, in order
+    last_move: dict[str, Any] = field(default_factory=dict)  # the last one's log row
 
 
 def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
@@ -130,12 +143,15 @@ def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) ->
     for name, value in values.items():
         setattr(game, name, value)
     tell = Telling(site, game, read.seats, read.hooks, now)
-    for step in chain:
-        tell.writes.add(Move, _move_row(step, now))
+    rows = [_move_row(step, now) for step in chain]
+    for row in rows:
+        tell.writes.add(Move, row)
     _after_move(tell, chain, read.notify, read.away, read.zones)
     update_seats(tell.writes, before, read.seats)
     sources = tuple(step.source for step in chain)
-    return Plan(prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources)
+    return Plan(
+        prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources, rows[-1]
+    )
 
 
 def _move_row(prepared: Prepared, now: datetime) -> dict[str, Any]:
@@ -241,12 +257,13 @@ def write_move(
     when a seat or the talk had changed since its read, and it was planned again here,
     under the lock, from the rows as they are (a poll marked a seat seen, a vacation began).
     `via`: how a player's own move came (page or api), for the count of moves only."""
-    moved = move_game(session, plan.game_id, plan.ply, plan.game_values)
+    connection = session.connection()  # once: the statements below run on its cursor
+    moved = move_game(connection, plan.game_id, plan.ply, plan.game_values)
     if len(moved) != 1:
         raise Stale("play.error.stale")
     talk, version = moved[0]
-    lapse_take_back(session, plan.game_id, now)  # the next player moved: the move wins
-    as_made = talk == plan.talk_read and seats_now(session, plan.game_id) == plan.seats_read
+    lapse_take_back(connection, plan.game_id, now)  # the next player moved: the move wins
+    as_made = talk == plan.talk_read and seats_now(connection, plan.game_id) == plan.seats_read
     if not as_made:
         log.info(
             "game %s ply %s: the table changed since its read; planned again",
@@ -257,7 +274,7 @@ def write_move(
         plan = plan_move(site, read_table(session, plan.game_id, now), prepared, now)
     plan.writes.carry_out(session)
     # Open pages of the game are told (pbem.storage.versions), once the move is committed.
-    versions.announce(session, versions.TABLE_CHANNEL, plan.game_id, version)
+    versions.announce(connection, versions.TABLE_CHANNEL, plan.game_id, version)
     if plan.game_values.get("status") == "over":
         rate_game(session, plan.game_id, now)  # a rated game's end moves ratings with it
         versions.game_ended(session, plan.game_id)  # and its league's standings
@@ -274,19 +291,21 @@ def play(
     token: str,
     now: datetime,
     via: str = "page",
-) -> None:
+) -> Plan | None:
     """A player's move through their link (`via` the page or the API: both log it as "web"),
     from the rows the request read: prepared and planned before the write lock, written in a
-    transaction of its own. Raises Gone, Stale (also when another move took the ply first) or
-    the game's IllegalMove."""
+    transaction of its own. The plan written, when written as made: `read` then holds the
+    game and seats as the move left them (None: planned again under the lock; read them).
+    Raises Gone, Stale (also when another move took the ply first) or the game's IllegalMove."""
     left = read.seats[seat_no].left
     prepared = prepare_move(read.game, len(read.seats), seat_no, move, token, "web", left)
     plan = plan_move(site, read, prepared, now)
     try:
         with write_session(engine) as session:
-            write_move(session, site, prepared, plan, now, via)
+            as_made = write_move(session, site, prepared, plan, now, via)
     except IntegrityError:
         raise Stale("play.error.stale") from None  # the same ply logged by another move
+    return plan if as_made else None
 
 
 def submit_move(

@@ -19,6 +19,7 @@ from sqlmodel import Session
 
 from pbem.config import DatabaseSettings
 from pbem.resources import folder
+from pbem.storage.rawsql import Statement, run
 
 MIGRATIONS = folder("migrations")
 # What orjson would write otherwise than json.dumps, or take where json.dumps refuses (a
@@ -108,10 +109,15 @@ def _sqlite_transactions(engine: Engine) -> None:
     def _begin(conn: Any) -> None:
         # A read-then-write under a plain BEGIN can fail with "database is locked";
         # writers take the write lock at BEGIN IMMEDIATE and wait for it instead.
+        # On the driver's cursor (pbem.storage.rawsql): every request begins one or two.
         if conn.get_execution_options().get("pbem_write"):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            run(conn, _BEGIN_IMMEDIATE, ())
         else:
-            conn.exec_driver_sql("BEGIN")
+            run(conn, _BEGIN, ())
+
+
+_BEGIN = Statement("BEGIN", (), True, (), {})
+_BEGIN_IMMEDIATE = Statement("BEGIN IMMEDIATE", (), True, (), {})
 
 
 def is_sqlite(engine: Engine) -> bool:

@@ -22,7 +22,7 @@ from pbem.bounces.state import states
 from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
-from pbem.models import Game, Note, Player, Seat
+from pbem.models import Game, Move, Note, Player, Seat
 from pbem.opentables.queries import open_tables
 from pbem.plans import seat_orders, seat_plans
 from pbem.plans.play_orders import keep_orders
@@ -34,6 +34,7 @@ from pbem.present.mailstate import seat_mail
 from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
 from pbem.storage.db import read_session, write_session
+from pbem.storage.rows import detached
 from pbem.storage.store import id_of, log_of
 from pbem.takeback import consent
 from pbem.web import bad_link, engine, now, site
@@ -95,7 +96,11 @@ def _lang(table: Table, viewer: int | None) -> str:
     return str(g.get("lang", "en"))
 
 
-def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[str, Any]:
+def _view(
+    session: Any, game: Game, table: Table, viewer: int | None, moved: Move | None = None
+) -> dict[str, Any]:
+    """What the API shows `viewer` (None: an onlooker); `moved`: the viewer's own move just
+    written as planned, with `game` and `table` as that move left them (no request waits)."""
     lang = _lang(table, viewer)
     first = max(0, game.ply - LOG_PAGE)
     rows = states(session, [player.email for _, player, _ in table])
@@ -103,7 +108,11 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
     moves_read = log_of(session, game, viewer, since=first)
     found = game_json(game, table, viewer, moves_read, lang, first, mail)
     found["taken_back"] = consent.log_entries(session, game)
-    if viewer is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
+    if viewer is not None and moved is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
+        seats = [seat for seat, _, _ in table]
+        offer = consent.offer_after_move(session, game, seats, viewer, moved)
+        found["take_back"] = {"may_ask": offer, "asked_by": None, "waiting_for": None}
+    elif viewer is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
         shown = consent.for_page(session, game, viewer, [s.name for s, _, _ in table])
         found["take_back"] = {
             "may_ask": bool(shown.get("takeback_offer")),
@@ -217,16 +226,20 @@ def move(token: str) -> tuple[Response, int] | Response:
         table_read = moves.table_read(game, table, hooks_of_game(session, game.id))
     try:
         # A player's own move through their link, as on the page: source "web" in the log.
-        moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment, via="api")
+        plan = moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment, via="api")
     except GameError as exc:  # IllegalMove and its kin: the rules say why
         return error(400, "illegal", error_text(exc, lang, names))
     except moves.Unreadable:
         return error(400, "bad_move", say(lang, "api.error.move"))
     except PlayError as exc:
         return _refused(exc, lang)
+    if plan is None:  # planned again under the lock: the game as it is now
+        return _seat_view(token)
+    # Answered from the game and seats as the move just left them, not read again.
+    last = plan.last_move
     with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token)
-        return jsonify(_view(session, game, table, seat_no))
+        moved = detached(Move, tuple(last), tuple(last.values()))
+        return jsonify(_view(session, game, table, seat_no, moved))
 
 
 @bp.get("/seat/<token>/export")
