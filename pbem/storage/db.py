@@ -116,6 +116,7 @@ def _sqlite_transactions(engine: Engine) -> None:
             run(conn, _BEGIN, ())
 
 
+_WRITE = {"pbem_write": True}
 _BEGIN = Statement("BEGIN", (), True, (), {})
 _BEGIN_IMMEDIATE = Statement("BEGIN IMMEDIATE", (), True, (), {})
 
@@ -128,9 +129,12 @@ def is_sqlite(engine: Engine) -> bool:
 @contextmanager
 def write_session(engine: Engine) -> Iterator[Session]:
     """A session whose transaction takes the write lock at once and commits on success."""
-    bind = engine.execution_options(pbem_write=True) if is_sqlite(engine) else engine
-    with Session(bind, expire_on_commit=False, close_resets_only=False) as session:
+    with Session(engine, expire_on_commit=False, close_resets_only=False) as session:
         with session.begin():
+            if is_sqlite(engine):
+                # The connection's own option, read as its transaction begins (_begin): an
+                # engine with the option made for each write cost as much as the BEGIN.
+                session.connection(execution_options=_WRITE)
             yield session
 
 

@@ -20,6 +20,7 @@ from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
 from pbem.present.timefmt import deadline_context
 from pbem.site import Site
+from pbem.storage.rawsql import compiled, fetch
 from pbem.storage.writes import Writes
 
 EVENTS = frozenset(
@@ -62,7 +63,10 @@ _ANY_OF_GAME = (
 def hooks_of_game(session: Session, game_id: int | None) -> list[Webhook]:
     """The enabled webhooks that hear of the game: its table's, and its seats' players'."""
     params = {"game_id": game_id}
-    if session.connection().execute(_ANY_OF_GAME, params).first() is None:
+    connection = session.connection()
+    # On the driver's cursor (pbem.storage.rawsql): every move and API move asks this.
+    statement = compiled(connection.dialect, ("any webhook of game",), lambda: _ANY_OF_GAME)
+    if not fetch(connection, statement, statement.parameters(params)):
         return []
     return list(session.exec(_OF_GAME, params=params).all())
 
