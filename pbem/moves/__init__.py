@@ -16,11 +16,13 @@ The page and the API take Unreadable and check_turn from here with prepare_move 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -37,7 +39,7 @@ from pbem.players import presence
 from pbem.ratings.outcomes import rate_game
 from pbem.site import Site
 from pbem.storage import versions
-from pbem.storage.db import write_session
+from pbem.storage.db import write_transaction
 from pbem.storage.rows import game_and_table
 from pbem.storage.store import id_of
 from pbem.storage.writes import (
@@ -257,7 +259,21 @@ def write_move(
     when a seat or the talk had changed since its read, and it was planned again here,
     under the lock, from the rows as they are (a poll marked a seat seen, a vacation began).
     `via`: how a player's own move came (page or api), for the count of moves only."""
-    connection = session.connection()  # once: the statements below run on its cursor
+    written = _write(session.connection(), session, site, prepared, plan, now)
+    metrics.moves_written(session, written.sources, via)  # counted once the caller commits
+    return written is plan
+
+
+def _write(
+    connection: Connection,
+    session: Session | None,
+    site: Site,
+    prepared: Prepared,
+    plan: Plan,
+    now: datetime,
+) -> Plan:
+    """write_move's statements, on the connection's cursor; `session`: the caller's, for
+    what needs the ORM (None: one made on the connection when it does). The plan written."""
     moved = move_game(connection, plan.game_id, plan.ply, plan.game_values)
     if len(moved) != 1:
         raise Stale("play.error.stale")
@@ -271,15 +287,27 @@ def write_move(
             plan.ply,
         )
         # The game row holds the move already: the new read gives the game as it leaves it.
-        plan = plan_move(site, read_table(session, plan.game_id, now), prepared, now)
-    plan.writes.carry_out(session)
+        with _orm(connection, session) as orm:
+            plan = plan_move(site, read_table(orm, plan.game_id, now), prepared, now)
+    plan.writes.carry_out(session or connection)
     # Open pages of the game are told (pbem.storage.versions), once the move is committed.
     versions.announce(connection, versions.TABLE_CHANNEL, plan.game_id, version)
     if plan.game_values.get("status") == "over":
-        rate_game(session, plan.game_id, now)  # a rated game's end moves ratings with it
-        versions.game_ended(session, plan.game_id)  # and its league's standings
-    metrics.moves_written(session, plan.sources, via)  # counted once the caller commits
-    return as_made
+        with _orm(connection, session) as orm:
+            rate_game(orm, plan.game_id, now)  # a rated game's end moves ratings with it
+            versions.game_ended(orm, plan.game_id)  # and its league's standings
+    return plan
+
+
+@contextmanager
+def _orm(connection: Connection, session: Session | None) -> Iterator[Session]:
+    """The caller's session, or one in the connection's transaction, flushed at the end."""
+    if session is not None:
+        yield session
+        return
+    with Session(bind=connection, expire_on_commit=False) as made:
+        yield made
+        made.flush()
 
 
 def play(
@@ -294,18 +322,20 @@ def play(
 ) -> Plan | None:
     """A player's move through their link (`via` the page or the API: both log it as "web"),
     from the rows the request read: prepared and planned before the write lock, written in a
-    transaction of its own. The plan written, when written as made: `read` then holds the
-    game and seats as the move left them (None: planned again under the lock; read them).
-    Raises Gone, Stale (also when another move took the ply first) or the game's IllegalMove."""
+    transaction of its own on a connection (no ORM session: the plan is statements). The
+    plan written, when written as made: `read` then holds the game and seats as the move
+    left them (None: planned again under the lock; read them). Raises Gone, Stale (also
+    when another move took the ply first) or the game's IllegalMove."""
     left = read.seats[seat_no].left
     prepared = prepare_move(read.game, len(read.seats), seat_no, move, token, "web", left)
     plan = plan_move(site, read, prepared, now)
     try:
-        with write_session(engine) as session:
-            as_made = write_move(session, site, prepared, plan, now, via)
+        with write_transaction(engine) as connection:
+            written = _write(connection, None, site, prepared, plan, now)
     except IntegrityError:
         raise Stale("play.error.stale") from None  # the same ply logged by another move
-    return plan if as_made else None
+    metrics.moves_committed(written.sources, via)
+    return plan if written is plan else None
 
 
 def submit_move(

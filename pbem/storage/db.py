@@ -14,7 +14,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlmodel import Session
 
 from pbem.config import DatabaseSettings
@@ -136,6 +136,26 @@ def write_session(engine: Engine) -> Iterator[Session]:
                 # engine with the option made for each write cost as much as the BEGIN.
                 session.connection(execution_options=_WRITE)
             yield session
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A connection whose transaction takes the write lock at once and commits on success,
+    for compiled statements with no ORM session (a player's move: pbem.moves)."""
+    with engine.connect() as connection:
+        if is_sqlite(engine):
+            connection.execution_options(**_WRITE)  # this connection's own (_begin reads it)
+        with connection.begin():
+            yield connection
+
+
+@contextmanager
+def read_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection for reading only, with no ORM session: its reads in one transaction
+    (one snapshot), rolled back when the block ends."""
+    with engine.connect() as connection:
+        connection.begin()
+        yield connection
 
 
 @contextmanager

@@ -48,12 +48,15 @@ class Writes:
         """The rows of `model` added so far."""
         return [values for kind, values in self.rows if kind is model]
 
-    def carry_out(self, session: Session) -> None:
+    def carry_out(self, session: Runner) -> None:
         """Write it all in the session's transaction: the rows, one statement a table (in
         the order the tables first appear), then the statements in the order given. What
         the session itself holds is flushed first, as the rows may refer to it."""
-        session.flush()
-        connection = session.connection()  # once: each of the session's own steps costs
+        if isinstance(session, Session):
+            session.flush()
+            connection = session.connection()  # once: each of the session's own steps costs
+        else:
+            connection = session
         dialect = connection.dialect
         by_table: dict[type[SQLModel], list[dict[str, Any]]] = {}
         for model, values in self.rows:

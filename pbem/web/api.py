@@ -33,7 +33,7 @@ from pbem.present.i18n import languages
 from pbem.present.mailstate import seat_mail
 from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
-from pbem.storage.db import read_session, write_session
+from pbem.storage.db import read_connection, read_session, write_session
 from pbem.storage.rows import detached
 from pbem.storage.store import id_of, log_of
 from pbem.takeback import consent
@@ -217,13 +217,13 @@ def move(token: str) -> tuple[Response, int] | Response:
     """Play a move for the turn it names; answered with the new view (409 when stale)."""
     moment = now()
     # One read: the link's seat, the game and the table; the move is planned from them.
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token, moment)
+    with read_connection(engine()) as connection:
+        game, table, seat_no = open_seat(connection, token, moment)
         lang = _lang(table, seat_no)
         read = json_body(MoveRequest, lang, "api.error.body")
         turn, the_move = read.turn, read.move
         names = [s.name for s, _, _ in table]
-        table_read = moves.table_read(game, table, hooks_of_game(session, game.id))
+        table_read = moves.table_read(game, table, hooks_of_game(connection, game.id))
     try:
         # A player's own move through their link, as on the page: source "web" in the log.
         plan = moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment, via="api")
