@@ -125,7 +125,7 @@ class Plan:
     seats_read: list[tuple[Any, ...]]  # the seats as read (writes.seat_row)
     writes: Writes
     sources: tuple[str, ...] = ()  # the log sources of the moves planned, in order
-    last_move: dict[str, Any] = field(default_factory=dict)  # the last one's log row
+    moves: list[dict[str, Any]] = field(default_factory=list)  # their rows in the log
 
 
 def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
@@ -152,7 +152,7 @@ def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) ->
     update_seats(tell.writes, before, read.seats)
     sources = tuple(step.source for step in chain)
     return Plan(
-        prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources, rows[-1]
+        prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources, rows
     )
 
 

@@ -10,6 +10,7 @@ at /api/v1/openapi.json describes them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NoReturn
 
@@ -23,6 +24,7 @@ from pbem.errors import PlayError, Stale
 from pbem.games import GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
 from pbem.models import Game, Move, Note, Player, Seat
+from pbem.moves import Plan
 from pbem.opentables.queries import open_tables
 from pbem.plans import seat_orders, seat_plans
 from pbem.plans.play_orders import keep_orders
@@ -35,7 +37,7 @@ from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
 from pbem.storage.db import read_connection, read_session, write_session
 from pbem.storage.rows import detached
-from pbem.storage.store import id_of, log_of
+from pbem.storage.store import LoggedMove, id_of, log_of
 from pbem.takeback import consent
 from pbem.web import bad_link, engine, now, site
 from pbem.web.apiactmodels import (
@@ -96,29 +98,70 @@ def _lang(table: Table, viewer: int | None) -> str:
     return str(g.get("lang", "en"))
 
 
-def _view(
-    session: Any, game: Game, table: Table, viewer: int | None, moved: Move | None = None
-) -> dict[str, Any]:
-    """What the API shows `viewer` (None: an onlooker); `moved`: the viewer's own move just
-    written as planned, with `game` and `table` as that move left them (no request waits)."""
-    lang = _lang(table, viewer)
-    first = max(0, game.ply - LOG_PAGE)
+@dataclass
+class _Reads:
+    """What the API's view of a game reads besides the game and its table."""
+
+    mail: list[str]  # each seat's mail: ok, bouncing or off
+    log: list[LoggedMove]  # the viewer's lines of the moves from the first one shown
+    taken_back: list[dict[str, Any]]
+
+
+def _reads(session: Any, game: Game, table: Table, viewer: int | None, since: int) -> _Reads:
+    """The view's reads, on a session or a bare connection (no ORM then, but for a game
+    with moves taken back)."""
     rows = states(session, [player.email for _, player, _ in table])
     mail = [seat_mail(seat, player, rows.get(player.email)) for seat, player, _ in table]
-    moves_read = log_of(session, game, viewer, since=first)
-    found = game_json(game, table, viewer, moves_read, lang, first, mail)
-    found["taken_back"] = consent.log_entries(session, game)
-    if viewer is not None and moved is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
-        seats = [seat for seat, _, _ in table]
-        offer = consent.offer_after_move(session, game, seats, viewer, moved)
-        found["take_back"] = {"may_ask": offer, "asked_by": None, "waiting_for": None}
-    elif viewer is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
+    log = log_of(session, game, viewer, since=since)
+    return _Reads(mail, log, consent.log_entries(session, game))
+
+
+def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[str, Any]:
+    """What the API shows `viewer` (None: an onlooker) of the game as it stands."""
+    first = max(0, game.ply - LOG_PAGE)
+    found = _shown(game, table, viewer, _reads(session, game, table, viewer, first), first)
+    if viewer is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
         shown = consent.for_page(session, game, viewer, [s.name for s, _, _ in table])
         found["take_back"] = {
             "may_ask": bool(shown.get("takeback_offer")),
             "asked_by": shown.get("takeback_question"),
             "waiting_for": shown.get("takeback_waiting"),
         }
+    return found
+
+
+def _shown(
+    game: Game, table: Table, viewer: int | None, reads: _Reads, first: int
+) -> dict[str, Any]:
+    found = game_json(game, table, viewer, reads.log, _lang(table, viewer), first, reads.mail)
+    found["taken_back"] = reads.taken_back
+    return found
+
+
+def _moved_view(game: Game, table: Table, viewer: int, reads: _Reads, plan: Plan) -> dict[str, Any]:
+    """_view after the viewer's own move, written as planned, from what was read before it
+    (`reads`, its log from the ply before the first one the answer shows) and the game and
+    seats as the move left them: the move changed no mail and took nothing back, its lines
+    are the plan's, and its transaction lapsed any request to take back."""
+    first, key = max(0, game.ply - LOG_PAGE), str(viewer)
+    made = [
+        LoggedMove(
+            row["ply"],
+            row["seat"],
+            row["source"],
+            row["created_at"],
+            {key: row["lines"].get(key) or []},
+        )
+        for row in plan.moves
+    ]
+    log = [move for move in reads.log if move.ply >= first] + made
+    found = _shown(game, table, viewer, _Reads(reads.mail, log, reads.taken_back), first)
+    if game.slug in consent.GAMES_WITH_TAKE_BACK:
+        last = plan.moves[-1]
+        moved = detached(Move, tuple(last), tuple(last.values()))
+        seats = [seat for seat, _, _ in table]
+        offer = consent.offer_after_move(game, seats, viewer, moved)
+        found["take_back"] = {"may_ask": offer, "asked_by": None, "waiting_for": None}
     return found
 
 
@@ -216,7 +259,8 @@ def watch(token: str) -> Response:
 def move(token: str) -> tuple[Response, int] | Response:
     """Play a move for the turn it names; answered with the new view (409 when stale)."""
     moment = now()
-    # One read: the link's seat, the game and the table; the move is planned from them.
+    # One read: the link's seat, the game and the table; the move is planned from them, and
+    # answered from them and from what its answer shows besides (reads).
     with read_connection(engine()) as connection:
         game, table, seat_no = open_seat(connection, token, moment)
         lang = _lang(table, seat_no)
@@ -224,6 +268,9 @@ def move(token: str) -> tuple[Response, int] | Response:
         turn, the_move = read.turn, read.move
         names = [s.name for s, _, _ in table]
         table_read = moves.table_read(game, table, hooks_of_game(connection, game.id))
+        # A game with a move taken back is read again after (consent.offer_after_move).
+        since = max(0, game.ply + 1 - LOG_PAGE)
+        reads = None if game.takebacks else _reads(connection, game, table, seat_no, since)
     try:
         # A player's own move through their link, as on the page: source "web" in the log.
         plan = moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment, via="api")
@@ -233,13 +280,10 @@ def move(token: str) -> tuple[Response, int] | Response:
         return error(400, "bad_move", say(lang, "api.error.move"))
     except PlayError as exc:
         return _refused(exc, lang)
-    if plan is None:  # planned again under the lock: the game as it is now
+    if plan is None or reads is None:  # planned again under the lock: the game as it is now
         return _seat_view(token)
-    # Answered from the game and seats as the move just left them, not read again.
-    last = plan.last_move
-    with read_session(engine()) as session:
-        moved = detached(Move, tuple(last), tuple(last.values()))
-        return jsonify(_view(session, game, table, seat_no, moved))
+    # The game and seats as the move just left them: not read again.
+    return jsonify(_moved_view(game, table, seat_no, reads, plan))
 
 
 @bp.get("/seat/<token>/export")
