@@ -84,6 +84,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "tests/bench/test_scripts.py::test_hosts_quick_handles_each_mail_once_with_one_and_two_clocks",
         "tests/bench/test_scripts.py::test_waits_quick_prints_the_waits_plans_ahead_save",
         "tests/bench/test_scripts.py::test_dkim_prints_a_figure_for_each_key_that_signs_the_mail",
+        "tests/bench/test_scripts.py::test_instructions_runs_its_units_natively_and_prints_each_row",
         "tests/bench/test_retention_bench.py",
         "tests/bench/test_bots_bench.py::test_the_quick_round_robin_prints_shares_aims_ratings_and_times",
     ),

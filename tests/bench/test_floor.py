@@ -1,8 +1,9 @@
-"""bench/floor.py does the work it stands for, and bench/instructions.py counts by subtraction.
+"""bench/floor.py does the work it stands for, and bench/instructions.py reads callgrind's dumps.
 
 Run once each, without valgrind: a move writes its move row, state and outbox row; the
-sender delivers the turn mail to a real SMTP server and marks it sent; the page shows the
-seat's move form; a link with a bad signature is refused.
+sender delivers the turn mail to a real SMTP server and marks it sent, on connections kept
+from one drain to the next; the page shows the seat's move form; the poll answers 304
+while the page is up to date; a link with a bad signature is refused.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 from bench import floor
-from bench.instructions import per_unit, read_total
+from bench.counting import read_dumps
 from pbem.games import GAMES
 
 SECRET = "floor-test-secret"
@@ -90,6 +91,38 @@ def test_the_sender_delivers_the_turn_mail_and_marks_it_sent(
     assert floor.drain(path, SECRET, "127.0.0.1", smtpd.port, NOW) == 0  # sent once
 
 
+def test_a_kept_sender_sends_each_drains_mail_once_on_one_connection(
+    game: tuple[str, list[str]], smtpd: Any
+) -> None:
+    path, tokens = game
+    client = floor.create_app(path, SECRET, lambda: NOW).test_client()
+    drainer = floor.Drainer(path, SECRET, "127.0.0.1", smtpd.port)
+    for _ in range(3):  # the first seat to act moves, then the other, then the first
+        token, fields = _first_move(path, tokens)
+        assert client.post(f"/p/{token}/move", data=fields).status_code == 303
+        assert drainer.drain(NOW) == 1
+        assert drainer.drain(NOW) == 0
+    drainer.close()
+    assert len(smtpd.messages) == 3
+    assert {mail["To"] for mail in smtpd.messages} == {
+        "Ana <seat0.1@floor.example>",
+        "Léo <seat1.1@floor.example>",  # written as an encoded word, read back
+    }
+
+
+def test_the_poll_answers_304_until_the_game_moves(game: tuple[str, list[str]]) -> None:
+    path, tokens = game
+    client = floor.create_app(path, SECRET, lambda: NOW).test_client()
+    first = client.get(f"/p/{tokens[0]}/version")
+    assert first.status_code == 200 and first.get_json() == {"ply": 0}
+    again = client.get(f"/p/{tokens[0]}/version", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    token, fields = _first_move(path, tokens)
+    client.post(f"/p/{token}/move", data=fields)
+    moved = client.get(f"/p/{tokens[0]}/version", headers={"If-None-Match": first.headers["ETag"]})
+    assert moved.status_code == 200 and moved.get_json() == {"ply": 1}
+
+
 def test_the_bare_insert_writes_a_row(tmp_path: Path) -> None:
     path = str(tmp_path / "floor.sqlite3")
     floor.create_schema(path)
@@ -99,18 +132,13 @@ def test_the_bare_insert_writes_a_row(tmp_path: Path) -> None:
         assert conn.execute("SELECT note FROM bench_insert").fetchall() == [("hello",)]
 
 
-def test_instructions_per_unit_are_the_difference_of_two_runs() -> None:
-    # A counter of 5,000 for start-up plus 1,200 a unit: any two counts give 1,200 a unit.
-    def fake(n: int) -> int:
-        return 5000 + 1200 * n
-
-    assert per_unit(fake, 2, 6) == 1200
-    assert per_unit(fake, 60, 300) == 1200
-    with pytest.raises(ValueError):
-        per_unit(fake, 6, 6)
-
-
-def test_the_total_is_read_from_callgrinds_output(tmp_path: Path) -> None:
-    out = tmp_path / "callgrind.out"
-    out.write_text("version: 1\ncmd: python\nevents: Ir\nfl=x\n0 12\nsummary: 987654\n")
-    assert read_total(out) == 987654
+def test_each_labelled_dump_is_read_by_its_label(tmp_path: Path) -> None:
+    # callgrind writes a file a dump (CALLGRIND_DUMP_STATS_AT); its trigger names the label.
+    for number, (label, total) in enumerate([("cb-move", 7_900_000), ("cb-mail", 5_100_000)]):
+        (tmp_path / f"callgrind.cb.{number + 1}").write_text(
+            "version: 1\ncreator: callgrind-3.19.0\ncmd: python\npart: 1\n"
+            f"desc: I1 cache:\ndesc: Trigger: Client Request: {label}\n"
+            f"events: Ir\nfl=x\nfn=y\n0 12\nsummary: {total}\ntotals: {total}\n"
+        )
+    (tmp_path / "callgrind.cb").write_text("desc: Trigger: Program termination\ntotals: 1\n")
+    assert read_dumps(tmp_path, "callgrind.cb") == {"cb-move": 7_900_000, "cb-mail": 5_100_000}

@@ -96,3 +96,24 @@ def test_dkim_prints_a_figure_for_each_key_that_signs_the_mail() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert re.search(r"rsa-2048: [\d.]+ ms a signature", done.stdout), done.stdout
     assert re.search(r"ed25519: [\d.]+ ms a signature", done.stdout), done.stdout
+
+
+def test_instructions_runs_its_units_natively_and_prints_each_row() -> None:
+    # A smoke run of bench/instructions.py without valgrind: each unit prepared, opened and
+    # stepped in a process of its own group (its steps assert the answers: a 303 after a
+    # form move, a 200 from the API, one mail a drain, 304 to every idle poll), the table
+    # printed with a figure on both sides of each row asked for.
+    units = ["cb-move", "cb-api-move", "cb-mail", "watch-minute"]
+    floors = ["floor-cb-move", "floor-mail", "floor-watch-minute"]
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "instructions.py"), "--natively", "--units", *units, *floors],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "failed" not in done.stdout, done.stdout[-3000:]
+    for row in ("CB 2p move, page form", "CB 2p move, JSON API ", "CB turn mail", "idle watcher"):
+        (line,) = [line for line in done.stdout.splitlines() if line.startswith(row)]
+        pbem, floor = line[40:].split()[:2]
+        assert pbem.endswith("ms") and floor.endswith("ms"), line
