@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, NoReturn
 
 from flask import Blueprint, abort, g, jsonify, request
@@ -29,7 +30,7 @@ from pbem.opentables.queries import open_tables
 from pbem.plans import seat_orders, seat_plans
 from pbem.plans.play_orders import keep_orders
 from pbem.players import account, notes, profile
-from pbem.present.api import game_json
+from pbem.present.api import game_json, log_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
 from pbem.present.mailstate import seat_mail
@@ -55,6 +56,7 @@ from pbem.web.apimodels import (
     TakeBackAnswer,
     read_body,
 )
+from pbem.web.fragments import kept
 from pbem.web.openapi import document
 from pbem.web.opentables import filters
 from pbem.web.replay import export_data
@@ -133,9 +135,29 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
 def _shown(
     game: Game, table: Table, viewer: int | None, reads: _Reads, first: int
 ) -> dict[str, Any]:
-    found = game_json(game, table, viewer, reads.log, _lang(table, viewer), first, reads.mail)
+    lang = _lang(table, viewer)
+    log = _log_json(game, table, reads.log, viewer, lang)
+    found = game_json(game, table, viewer, log, lang, first, reads.mail)
     found["taken_back"] = reads.taken_back
     return found
+
+
+def _log_json(
+    game: Game, table: Table, moves: list[LoggedMove], viewer: int | None, lang: str
+) -> list[dict[str, Any]]:
+    """The log's entries: a move's lines never change once written, so each is put in words
+    once per reader and language (pbem.web.fragments), as the page's are."""
+    names = [seat.name for seat, _, _ in table]
+    # A move taken back leaves its ply to the next move: the count keeps their lines apart.
+    known = (game.id, str(game.created_at), game.takebacks, viewer, lang, tuple(names))
+    return [
+        kept(("api log", move.ply, *known), partial(_entry, move, viewer, lang, names))
+        for move in moves
+    ]
+
+
+def _entry(move: LoggedMove, viewer: int | None, lang: str, names: list[str]) -> dict[str, Any]:
+    return log_json([move], viewer, lang, names)[0]
 
 
 def _moved_view(game: Game, table: Table, viewer: int, reads: _Reads, plan: Plan) -> dict[str, Any]:
