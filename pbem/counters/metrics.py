@@ -123,6 +123,12 @@ def inbound_verdict(verdict: str, reason: str) -> None:
 _PENDING = "pbem:moves to count"
 
 
+def moves_committed(sources: Iterable[str], via: str = "page") -> None:
+    """Count moves whose transaction has committed (as moves_written notes them)."""
+    for source in sources:
+        _MOVES[_counted_as(source, via)].inc()
+
+
 def moves_written(session: Session, sources: Iterable[str], via: str = "page") -> None:
     """Note moves written in the session's transaction (their log sources; `via`: page or api
     for a player's own): counted when the transaction commits, not at all if it rolls back."""

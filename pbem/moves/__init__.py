@@ -16,16 +16,18 @@ The page and the API take Unreadable and check_turn from here with prepare_move 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.counters import metrics
-from pbem.errors import Stale
+from pbem.errors import PlayError, Stale
 from pbem.games import GAMES
 from pbem.mailout.notify import Telling, queue
 from pbem.models import Game, Move, Player, Seat, Webhook
@@ -37,8 +39,9 @@ from pbem.players import presence
 from pbem.ratings.outcomes import rate_game
 from pbem.site import Site
 from pbem.storage import rounds, versions
-from pbem.storage.db import write_session
-from pbem.storage.store import id_of, lock_game, table_of
+from pbem.storage.db import write_transaction
+from pbem.storage.rows import game_and_table
+from pbem.storage.store import id_of
 from pbem.storage.writes import (
     Writes,
     lapse_take_back,
@@ -81,19 +84,30 @@ def table_read(
 
 
 def read_table(session: Session, game_id: int, now: datetime) -> TableRead:
-    """The game (locked) and what its move needs, read in the caller's write transaction and
-    taken out of the session: the plan changes them as values, never through the session."""
-    game = lock_game(session, game_id)
-    table = table_of(session, game_id, now)
+    """The game (locked) and what its move needs, read in the caller's write transaction as
+    plain rows (pbem.storage.rows), in no session: the plan changes them as values. The
+    session's own copies of these rows leave it, as they would be stale after the move."""
+    session.flush()  # the caller's changes first, as a query through the session would
+    found = game_and_table(session, game_id, now, lock=True)
+    if found is None:
+        raise PlayError("error.no_game")
+    game, table = found
+    _let_go(session, game_id, {id_of(player) for _, player, _ in table})
     read = table_read(game, table, hooks_of_game(session, game_id))
-    session.expunge(game)
-    for seat, player, _ in table:
-        session.expunge(seat)
-        if player in session:  # two computer seats of one level share one account
-            session.expunge(player)
     for hook in read.hooks:
         session.expunge(hook)
     return read
+
+
+def _let_go(session: Session, game_id: int, player_ids: set[int]) -> None:
+    """Take the game's row, its seats and their players out of the session, if it holds them."""
+    for row in list(session.identity_map.values()):
+        if (
+            (isinstance(row, Game) and row.id == game_id)
+            or (isinstance(row, Seat) and row.game_id == game_id)
+            or (isinstance(row, Player) and row.id in player_ids)
+        ):
+            session.expunge(row)
 
 
 # --- planning -----------------------------------------------------------------
@@ -112,6 +126,7 @@ class Plan:
     writes: Writes
     sources: tuple[str, ...] = ()  # the log sources of the moves planned, in order
     slug: str = ""  # the game's kind
+    moves: list[dict[str, Any]] = field(default_factory=list)  # their rows in the log
 
 
 def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) -> Plan:
@@ -133,13 +148,22 @@ def plan_move(site: Site, read: TableRead, prepared: Prepared, now: datetime) ->
     for name, value in values.items():
         setattr(game, name, value)
     tell = Telling(site, game, read.seats, read.hooks, now, writes)
-    for step in chain:
-        tell.writes.add(Move, _move_row(step, now))
+    rows = [_move_row(step, now) for step in chain]
+    for row in rows:
+        tell.writes.add(Move, row)
     _after_move(tell, chain, read.notify, read.away, read.zones)
     update_seats(tell.writes, before, read.seats)
     sources = tuple(step.source for step in chain)
     return Plan(
-        prepared.game_id, prepared.ply, values, talk_read, before, tell.writes, sources, game.slug
+        prepared.game_id,
+        prepared.ply,
+        values,
+        talk_read,
+        before,
+        tell.writes,
+        sources,
+        game.slug,
+        rows,
     )
 
 
@@ -246,14 +270,29 @@ def write_move(
     when a seat or the talk had changed since its read, and it was planned again here,
     under the lock, from the rows as they are (a poll marked a seat seen, a vacation began).
     `via`: how a player's own move came (page or api), for the count of moves only."""
+    written = _write(session.connection(), session, site, prepared, plan, now)
+    metrics.moves_written(session, written.sources, via)  # counted once the caller commits
+    return written is plan
+
+
+def _write(
+    connection: Connection,
+    session: Session | None,
+    site: Site,
+    prepared: Prepared,
+    plan: Plan,
+    now: datetime,
+) -> Plan:
+    """write_move's statements, on the connection's cursor; `session`: the caller's, for
+    what needs the ORM (None: one made on the connection when it does). The plan written."""
     # The outcome breaks down rounds the stored state released: read back at the end only.
-    rounds.whole_outcome(session, plan.slug, plan.game_id, plan.game_values, plan.writes)
-    moved = move_game(session, plan.game_id, plan.ply, plan.game_values)
+    rounds.whole_outcome(connection, plan.slug, plan.game_id, plan.game_values, plan.writes)
+    moved = move_game(connection, plan.game_id, plan.ply, plan.game_values)
     if len(moved) != 1:
         raise Stale("play.error.stale")
     talk, version = moved[0]
-    lapse_take_back(session, plan.game_id, now)  # the next player moved: the move wins
-    as_made = talk == plan.talk_read and seats_now(session, plan.game_id) == plan.seats_read
+    lapse_take_back(connection, plan.game_id, now)  # the next player moved: the move wins
+    as_made = talk == plan.talk_read and seats_now(connection, plan.game_id) == plan.seats_read
     if not as_made:
         log.info(
             "game %s ply %s: the table changed since its read; planned again",
@@ -261,15 +300,27 @@ def write_move(
             plan.ply,
         )
         # The game row holds the move already: the new read gives the game as it leaves it.
-        plan = plan_move(site, read_table(session, plan.game_id, now), prepared, now)
-    plan.writes.carry_out(session)
+        with _orm(connection, session) as orm:
+            plan = plan_move(site, read_table(orm, plan.game_id, now), prepared, now)
+    plan.writes.carry_out(session or connection)
     # Open pages of the game are told (pbem.storage.versions), once the move is committed.
-    versions.announce(session, versions.TABLE_CHANNEL, plan.game_id, version)
+    versions.announce(connection, versions.TABLE_CHANNEL, plan.game_id, version)
     if plan.game_values.get("status") == "over":
-        rate_game(session, plan.game_id, now)  # a rated game's end moves ratings with it
-        versions.game_ended(session, plan.game_id)  # and its league's standings
-    metrics.moves_written(session, plan.sources, via)  # counted once the caller commits
-    return as_made
+        with _orm(connection, session) as orm:
+            rate_game(orm, plan.game_id, now)  # a rated game's end moves ratings with it
+            versions.game_ended(orm, plan.game_id)  # and its league's standings
+    return plan
+
+
+@contextmanager
+def _orm(connection: Connection, session: Session | None) -> Iterator[Session]:
+    """The caller's session, or one in the connection's transaction, flushed at the end."""
+    if session is not None:
+        yield session
+        return
+    with Session(bind=connection, expire_on_commit=False) as made:
+        yield made
+        made.flush()
 
 
 def play(
@@ -281,19 +332,23 @@ def play(
     token: str,
     now: datetime,
     via: str = "page",
-) -> None:
+) -> Plan | None:
     """A player's move through their link (`via` the page or the API: both log it as "web"),
     from the rows the request read: prepared and planned before the write lock, written in a
-    transaction of its own. Raises Gone, Stale (also when another move took the ply first) or
-    the game's IllegalMove."""
+    transaction of its own on a connection (no ORM session: the plan is statements). The
+    plan written, when written as made: `read` then holds the game and seats as the move
+    left them (None: planned again under the lock; read them). Raises Gone, Stale (also
+    when another move took the ply first) or the game's IllegalMove."""
     left = read.seats[seat_no].left
     prepared = prepare_move(read.game, len(read.seats), seat_no, move, token, "web", left)
     plan = plan_move(site, read, prepared, now)
     try:
-        with write_session(engine) as session:
-            write_move(session, site, prepared, plan, now, via)
+        with write_transaction(engine) as connection:
+            written = _write(connection, None, site, prepared, plan, now)
     except IntegrityError:
         raise Stale("play.error.stale") from None  # the same ply logged by another move
+    metrics.moves_committed(written.sources, via)
+    return plan if written is plan else None
 
 
 def submit_move(

@@ -29,17 +29,17 @@ def game_json(
     game: Game,
     table: list[tuple[Seat, Player, datetime | None]],
     viewer: int | None,
-    moves: Sequence[LogEntry],
+    log: Sequence[dict[str, Any]],
     lang: str,
     log_from: int,
     mail: Sequence[str] = (),
     state: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """What `viewer` (a seat number, or None for an onlooker) may know of the game; `mail`:
-    each seat's mail, "ok", "bouncing" or "off" (pbem.present.mailstate.seat_mail); `state`:
-    the game's with the rounds it released read back (pbem.storage.rounds), if any."""
+    """What `viewer` (a seat number, or None for an onlooker) may know of the game; `log`: the
+    log's entries from ply `log_from` as log_json gives them; `mail`: each seat's mail, "ok",
+    "bouncing" or "off" (pbem.present.mailstate.seat_mail); `state`: the game's with the
+    rounds it released read back (pbem.storage.rounds), if any."""
     rules = GAMES[game.slug]
-    names = [seat.name for seat, _, _ in table]
     state = game.state if state is None else state
     playing = game.status == "active" and state is not None
     may_act = playing and viewer is not None and rules.may_act(state, viewer)  # type: ignore[arg-type]
@@ -81,14 +81,16 @@ def game_json(
         "view": rules.view(state, viewer) if state is not None else None,
         "legal_moves": rules.legal_moves(state, viewer) if may_act else [],  # type: ignore[arg-type]
         "turn": rules.turn_token(state, viewer) if may_act else None,  # type: ignore[arg-type]
-        "log": [
-            {
-                "ply": line["ply"],
-                "seat": line["seat"],
-                "source": line["source"],
-                "text": line["text"],
-            }
-            for line in log_lines(moves, viewer, lang, names)
-        ],
+        "log": list(log),
         "log_from": log_from,
     }
+
+
+def log_json(
+    moves: Sequence[LogEntry], viewer: int | None, lang: str, names: list[str]
+) -> list[dict[str, Any]]:
+    """The log's entries as the API gives them to `viewer`, in `lang`."""
+    return [
+        {"ply": line["ply"], "seat": line["seat"], "source": line["source"], "text": line["text"]}
+        for line in log_lines(moves, viewer, lang, names)
+    ]

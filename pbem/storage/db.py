@@ -14,11 +14,12 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlmodel import Session
 
 from pbem.config import DatabaseSettings
 from pbem.resources import folder
+from pbem.storage.rawsql import Statement, run
 
 MIGRATIONS = folder("migrations")
 # What orjson would write otherwise than json.dumps, or take where json.dumps refuses (a
@@ -108,10 +109,16 @@ def _sqlite_transactions(engine: Engine) -> None:
     def _begin(conn: Any) -> None:
         # A read-then-write under a plain BEGIN can fail with "database is locked";
         # writers take the write lock at BEGIN IMMEDIATE and wait for it instead.
+        # On the driver's cursor (pbem.storage.rawsql): every request begins one or two.
         if conn.get_execution_options().get("pbem_write"):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            run(conn, _BEGIN_IMMEDIATE, ())
         else:
-            conn.exec_driver_sql("BEGIN")
+            run(conn, _BEGIN, ())
+
+
+_WRITE = {"pbem_write": True}
+_BEGIN = Statement("BEGIN", (), True, (), {})
+_BEGIN_IMMEDIATE = Statement("BEGIN IMMEDIATE", (), True, (), {})
 
 
 def is_sqlite(engine: Engine) -> bool:
@@ -122,10 +129,33 @@ def is_sqlite(engine: Engine) -> bool:
 @contextmanager
 def write_session(engine: Engine) -> Iterator[Session]:
     """A session whose transaction takes the write lock at once and commits on success."""
-    bind = engine.execution_options(pbem_write=True) if is_sqlite(engine) else engine
-    with Session(bind, expire_on_commit=False, close_resets_only=False) as session:
+    with Session(engine, expire_on_commit=False, close_resets_only=False) as session:
         with session.begin():
+            if is_sqlite(engine):
+                # The connection's own option, read as its transaction begins (_begin): an
+                # engine with the option made for each write cost as much as the BEGIN.
+                session.connection(execution_options=_WRITE)
             yield session
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A connection whose transaction takes the write lock at once and commits on success,
+    for compiled statements with no ORM session (a player's move: pbem.moves)."""
+    with engine.connect() as connection:
+        if is_sqlite(engine):
+            connection.execution_options(**_WRITE)  # this connection's own (_begin reads it)
+        with connection.begin():
+            yield connection
+
+
+@contextmanager
+def read_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection for reading only, with no ORM session: its reads in one transaction
+    (one snapshot), rolled back when the block ends."""
+    with engine.connect() as connection:
+        connection.begin()
+        yield connection
 
 
 @contextmanager

@@ -1,12 +1,14 @@
 """Statements compiled once per database and run on the driver's own cursor.
 
-For the few writes a move makes under the write lock (play.write_move with a plan):
-SQLAlchemy's per-statement steps (cache key, compiled-cache lookup, execution
-context, result set-up) cost more than SQLite takes to run them. Here a Core
-statement is compiled once for the engine's dialect, its parameters are turned
-into what the driver takes by the column types' own bind processors (so a datetime
-or a JSON value is written exactly as SQLAlchemy writes it), and it runs on the
-DBAPI cursor of the session's connection, inside the session's transaction.
+For the few writes a move makes under the write lock (play.write_move with a plan), and
+the read of a seat link's game and table (pbem.storage.rows): SQLAlchemy's per-statement
+steps (cache key, compiled-cache lookup, execution context, result set-up) cost more than
+SQLite takes to run them. Here a Core statement is compiled once for the engine's dialect,
+its parameters are turned into what the driver takes by the column types' own bind
+processors (so a datetime or a JSON value is written exactly as SQLAlchemy writes it), and
+it runs on the DBAPI cursor of the session's connection, inside the session's transaction.
+What a SELECT returns goes through the column types' result processors, as SQLAlchemy
+reads it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Dialect
+from sqlalchemy import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -31,6 +33,8 @@ class Statement:
     positional: bool
     processors: tuple[Callable[[Any], Any] | None, ...]
     fixed: dict[str, Any]  # binds with a value of their own (literals in the statement)
+    # A SELECT's result processors, as (column index, processor) for the columns that have one.
+    results: tuple[tuple[int, Callable[[Any], Any]], ...] = ()
 
     def parameters(self, values: dict[str, Any]) -> Sequence[Any] | dict[str, Any]:
         """The driver's parameters for `values` (by bind name)."""
@@ -64,7 +68,12 @@ def compiled(dialect: Dialect, key: Any, build: Callable[[], ClauseElement]) -> 
     binds = done.binds
     processors = tuple(processor(dialect, binds[name].type) for name in names)
     fixed = {name: binds[name].value for name in names if binds[name].value is not None}
-    found = Statement(str(done), names, bool(done.positional), processors, fixed)
+    columns = getattr(statement, "selected_columns", ())
+    readers = [
+        column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns
+    ]
+    results = tuple((index, read) for index, read in enumerate(readers) if read is not None)
+    found = Statement(str(done), names, bool(done.positional), processors, fixed, results)
     _COMPILED[(dialect.name, key)] = found
     return found
 
@@ -85,14 +94,32 @@ def stored(dialect: Dialect, columns: Sequence[Any], values: Sequence[Any]) -> t
     return _processed([processor(dialect, column.type) for column in columns], values)
 
 
-def run(session: Session, statement: Statement, params: Any, many: bool = False) -> Any:
+Runner = Session | Connection  # a session, or the connection of its transaction
+
+
+def fetch(session: Runner, statement: Statement, params: Any) -> list[tuple[Any, ...]]:
+    """The rows a compiled SELECT returns, each value as SQLAlchemy would read it."""
+    rows = run(session, statement, params).fetchall()
+    if not statement.results:
+        return [tuple(row) for row in rows]
+    read = []
+    for row in rows:
+        values = list(row)
+        for index, process in statement.results:
+            if values[index] is not None:  # as SQLAlchemy's processors pass None on
+                values[index] = process(values[index])
+        read.append(tuple(values))
+    return read
+
+
+def run(session: Runner, statement: Statement, params: Any, many: bool = False) -> Any:
     """Run a compiled statement on the driver's cursor, in the session's transaction (begun
     if need be); the cursor, to fetch from.
 
     The driver's errors come out as SQLAlchemy's (IntegrityError, OperationalError...), as
     they would from session.execute, so callers catch the same exceptions; a lost
     connection is invalidated, as SQLAlchemy does, so the pool does not hand it out again."""
-    connection = session.connection()
+    connection = session if isinstance(session, Connection) else session.connection()
     dialect = connection.dialect
     raw = connection.connection.cursor()
     try:
@@ -116,6 +143,6 @@ def run(session: Session, statement: Statement, params: Any, many: bool = False)
     return raw
 
 
-def dialect_of(session: Session) -> Dialect:
+def dialect_of(session: Runner) -> Dialect:
     """The dialect of the session's connection."""
-    return session.connection().dialect
+    return session.dialect if isinstance(session, Connection) else session.connection().dialect

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 from sqlmodel import Session
 
 from pbem.games import GAMES
@@ -33,7 +33,9 @@ class StoredGame(Protocol):
     def state(self) -> dict[str, Any] | None: ...
 
 
-def released_records(session: Session, game_id: int, numbers: list[int]) -> list[dict[str, Any]]:
+def released_records(
+    session: Session | Connection, game_id: int, numbers: list[int]
+) -> list[dict[str, Any]]:
     """The records of the game's released rounds numbered `numbers`, oldest first."""
     if not numbers:
         return []
@@ -46,7 +48,7 @@ def released_records(session: Session, game_id: int, numbers: list[int]) -> list
 
 
 def state_with(
-    session: Session, slug: str, game_id: int, state: State, numbers: list[int]
+    session: Session | Connection, slug: str, game_id: int, state: State, numbers: list[int]
 ) -> State:
     """`state` with its released rounds numbered `numbers` read back (no read when none)."""
     if not numbers:
@@ -54,7 +56,9 @@ def state_with(
     return GAMES[slug].restore_history(state, released_records(session, game_id, numbers))
 
 
-def viewed_state(session: Session, game: StoredGame, rounds: int | None = None) -> State:
+def viewed_state(
+    session: Session | Connection, game: StoredGame, rounds: int | None = None
+) -> State:
     """The game's state holding every round a view of the current round and the `rounds`
     before it shows (None: every round); the rows are read only for rounds it released."""
     assert game.state is not None and game.id is not None
@@ -77,7 +81,7 @@ def written(writes: Writes, game_id: int) -> list[dict[str, Any]]:
 
 
 def whole_outcome(
-    session: Session, slug: str, game_id: int, values: dict[str, Any], writes: Writes
+    session: Session | Connection, slug: str, game_id: int, values: dict[str, Any], writes: Writes
 ) -> None:
     """At the game's end, the outcome in `values` (a move's new game columns) made again from
     the whole game: the move's plan made it from the state it stores, which holds only the

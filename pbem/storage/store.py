@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 from pbem.errors import PlayError
 from pbem.games.fairdeal import live_shuffles
 from pbem.models import Game, League, Move, Player, Seat, TakeBack, Vacation
+from pbem.storage.rawsql import Runner
 
 Locked = TypeVar("Locked", Game, League)
 
@@ -111,7 +112,7 @@ class LoggedMove:
 
 
 def log_of(
-    session: Session, game: Game, viewer: int | None, since: int = 0, until: int | None = None
+    session: Runner, game: Game, viewer: int | None, since: int = 0, until: int | None = None
 ) -> list[LoggedMove]:
     """The game's moves from ply `since` (before `until`), with only `viewer`'s lines read.
 

@@ -26,7 +26,7 @@ from sqlalchemy import Integer, bindparam, func, select, update
 from sqlmodel import Session, col
 
 from pbem.models import Game, League, LeagueGame, Seat
-from pbem.storage.rawsql import dialect_of
+from pbem.storage.rawsql import Runner, dialect_of
 
 TABLE_CHANNEL = "pbem_table"  # NOTIFY payload "<game id>:<version>"
 LEAGUE_CHANNEL = "pbem_league"  # NOTIFY payload "<league id>:<version>"
@@ -87,7 +87,7 @@ def game_ended(session: Session, game_id: int) -> None:
         league_changed(session, league_id)
 
 
-def announce(session: Session, channel: str, row_id: int, version: int) -> None:
+def announce(session: Runner, channel: str, row_id: int, version: int) -> None:
     """NOTIFY `channel` of the row's new version, on PostgreSQL: sent at commit, to every
     listener on any host. SQLite has no listener: `pbem live` reads the versions instead."""
     if dialect_of(session).name == "postgresql":

@@ -20,7 +20,7 @@ from sqlalchemy import Integer, bindparam, insert, select, update
 from sqlmodel import Session, SQLModel
 
 from pbem.models import Game, Seat, TakeBack
-from pbem.storage.rawsql import Statement, compiled, dialect_of, run
+from pbem.storage.rawsql import Runner, Statement, compiled, dialect_of, fetch, run
 
 SEATS = Seat.__table__  # type: ignore[attr-defined]
 GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -48,12 +48,16 @@ class Writes:
         """The rows of `model` added so far."""
         return [values for kind, values in self.rows if kind is model]
 
-    def carry_out(self, session: Session) -> None:
+    def carry_out(self, session: Runner) -> None:
         """Write it all in the session's transaction: the rows, one statement a table (in
         the order the tables first appear), then the statements in the order given. What
         the session itself holds is flushed first, as the rows may refer to it."""
-        session.flush()
-        dialect = dialect_of(session)
+        if isinstance(session, Session):
+            session.flush()
+            connection = session.connection()  # once: each of the session's own steps costs
+        else:
+            connection = session
+        dialect = connection.dialect
         by_table: dict[type[SQLModel], list[dict[str, Any]]] = {}
         for model, values in self.rows:
             by_table.setdefault(model, []).append(values)
@@ -64,15 +68,15 @@ class Writes:
                 dialect, ("insert", table.name, *keys), partial(_insert, table, keys)
             )
             params = [statement.parameters(_with_defaults(model, values)) for values in rows]
-            _run(session, statement, params)
+            _run(connection, statement, params)
         for key, build, values in self.statements:
             statement = compiled(dialect, key, build)
-            run(session, statement, statement.parameters(values))
+            run(connection, statement, statement.parameters(values))
         self.rows.clear()
         self.statements.clear()
 
 
-def _run(session: Session, statement: Statement, params: Sequence[Any]) -> None:
+def _run(session: Runner, statement: Statement, params: Sequence[Any]) -> None:
     if len(params) == 1:
         run(session, statement, params[0])
     else:
@@ -129,24 +133,25 @@ def _seat_update(keys: tuple[str, ...]) -> Any:
     )
 
 
-def seats_now(session: Session, game_id: int) -> list[tuple[Any, ...]]:
+def seats_now(session: Runner, game_id: int) -> list[tuple[Any, ...]]:
     """The game's seats as they are in the database now, as seat_row gives them."""
-    rows = session.execute(_SEATS_OF_GAME, {"w_game": game_id})
-    return [tuple(row) for row in rows]
+    statement = compiled(dialect_of(session), ("seats now",), _seats_of_game)
+    return fetch(session, statement, statement.parameters({"w_game": game_id}))
 
 
-_SEATS_OF_GAME = (
-    select(*(SEATS.c[name] for name in SEAT_COLUMNS))
-    .where(SEATS.c.game_id == bindparam("w_game", type_=Integer))
-    .order_by(SEATS.c.seat)
-)
+def _seats_of_game() -> Any:
+    return (
+        select(*(SEATS.c[name] for name in SEAT_COLUMNS))
+        .where(SEATS.c.game_id == bindparam("w_game", type_=Integer))
+        .order_by(SEATS.c.seat)
+    )
 
 
 # --- the game row a move moves on ----------------------------------------------
 
 
 def move_game(
-    session: Session, game_id: int, ply: int, values: dict[str, Any]
+    session: Runner, game_id: int, ply: int, values: dict[str, Any]
 ) -> list[tuple[int, int]]:
     """Move the game row on from `ply` with `values`, if it is still active at that ply, and
     raise its version (pbem.storage.versions): its (last_talk, new version) in a one-item
@@ -173,7 +178,7 @@ def _game_update(keys: tuple[str, ...]) -> Any:
     )
 
 
-def lapse_take_back(session: Session, game_id: int, now: datetime) -> None:
+def lapse_take_back(session: Runner, game_id: int, now: datetime) -> None:
     """A move lapses the game's pending take back (pbem.takeback): the move wins."""
     statement = compiled(dialect_of(session), ("take back lapse",), _lapse_update)
     run(session, statement, statement.parameters({"w_id": game_id, "now": now}))

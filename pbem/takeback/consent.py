@@ -270,6 +270,20 @@ def for_page(session: Session, game: Game, seat_no: int | None, names: list[str]
     return shown
 
 
+def offer_after_move(game: Game, seats: list[Seat], seat_no: int, last: Move) -> bool:
+    """for_page's button to ask, for the seat whose own move `last` (the game's last, just
+    written) left the game as `game` now holds it, in a game with no move taken back. That
+    move's transaction lapsed any request (pbem.moves), so none is read; and a seat asks
+    once a ply, which can only matter at a ply whose move was taken back before."""
+    if game.takebacks:
+        raise ValueError("a move was taken back in this game: for_page reads what it needs")
+    acting = GAMES[game.slug].to_act(game.state or {})
+    if seat_no in acting:
+        return False  # as for_page: the seat to act has no move of its own to take back
+    computer_next = len(acting) == 1 and level_for(game, seats[acting[0]]) is not None
+    return may_ask(game, last, seat_no) and not computer_next
+
+
 # The one-word replies a mail may carry (the mails name the English and French ones): the
 # next player's answer, or the mover's request.
 REPLY_WORDS = {

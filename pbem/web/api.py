@@ -10,7 +10,9 @@ at /api/v1/openapi.json describes them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, NoReturn
 
 from flask import Blueprint, abort, g, jsonify, request
@@ -20,22 +22,24 @@ from werkzeug.wrappers import Response
 from pbem import moves
 from pbem.bounces.state import states
 from pbem.errors import PlayError, Stale
-from pbem.games import GameError
+from pbem.games import GAMES, GameError
 from pbem.leagues.table import league_by_key, league_json, league_view
-from pbem.models import Game, Note, Player, Seat
+from pbem.models import Game, Move, Note, Player, Seat
+from pbem.moves import Plan
 from pbem.opentables.queries import open_tables
 from pbem.plans import seat_orders, seat_plans
 from pbem.plans.play_orders import keep_orders
 from pbem.players import account, notes, profile
-from pbem.present.api import game_json
+from pbem.present.api import game_json, log_json
 from pbem.present.forms import NOTE_MAX, NoteForm
 from pbem.present.i18n import languages
 from pbem.present.mailstate import seat_mail
 from pbem.present.text import error_text, say
 from pbem.ratings import computer_level
-from pbem.storage.db import read_session, write_session
+from pbem.storage.db import read_connection, read_session, write_session
 from pbem.storage.rounds import viewed_state
-from pbem.storage.store import id_of, log_of
+from pbem.storage.rows import detached
+from pbem.storage.store import LoggedMove, id_of, log_of
 from pbem.takeback import consent
 from pbem.web import bad_link, engine, now, site
 from pbem.web.apiactmodels import (
@@ -53,6 +57,7 @@ from pbem.web.apimodels import (
     TakeBackAnswer,
     read_body,
 )
+from pbem.web.fragments import kept
 from pbem.web.openapi import document
 from pbem.web.opentables import filters
 from pbem.web.replay import export_data
@@ -96,16 +101,31 @@ def _lang(table: Table, viewer: int | None) -> str:
     return str(g.get("lang", "en"))
 
 
-def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[str, Any]:
-    lang = _lang(table, viewer)
-    first = max(0, game.ply - LOG_PAGE)
+@dataclass
+class _Reads:
+    """What the API's view of a game reads besides the game and its table."""
+
+    mail: list[str]  # each seat's mail: ok, bouncing or off
+    log: list[LoggedMove]  # the viewer's lines of the moves from the first one shown
+    taken_back: list[dict[str, Any]]
+    whole: dict[str, Any] | None = None  # the state with the rounds it released read back
+
+
+def _reads(session: Any, game: Game, table: Table, viewer: int | None, since: int) -> _Reads:
+    """The view's reads, on a session or a bare connection (no ORM then, but for a game
+    with moves taken back)."""
     rows = states(session, [player.email for _, player, _ in table])
     mail = [seat_mail(seat, player, rows.get(player.email)) for seat, player, _ in table]
-    moves_read = log_of(session, game, viewer, since=first)
+    log = log_of(session, game, viewer, since=since)
     # Every round is in the view: those the stored state released are read back.
     whole = viewed_state(session, game) if game.state is not None else None
-    found = game_json(game, table, viewer, moves_read, lang, first, mail, whole)
-    found["taken_back"] = consent.log_entries(session, game)
+    return _Reads(mail, log, consent.log_entries(session, game), whole)
+
+
+def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[str, Any]:
+    """What the API shows `viewer` (None: an onlooker) of the game as it stands."""
+    first = max(0, game.ply - LOG_PAGE)
+    found = _shown(game, table, viewer, _reads(session, game, table, viewer, first), first)
     if viewer is not None and game.slug in consent.GAMES_WITH_TAKE_BACK:
         shown = consent.for_page(session, game, viewer, [s.name for s, _, _ in table])
         found["take_back"] = {
@@ -113,6 +133,68 @@ def _view(session: Any, game: Game, table: Table, viewer: int | None) -> dict[st
             "asked_by": shown.get("takeback_question"),
             "waiting_for": shown.get("takeback_waiting"),
         }
+    return found
+
+
+def _shown(
+    game: Game, table: Table, viewer: int | None, reads: _Reads, first: int
+) -> dict[str, Any]:
+    lang = _lang(table, viewer)
+    log = _log_json(game, table, reads.log, viewer, lang)
+    found = game_json(game, table, viewer, log, lang, first, reads.mail, reads.whole)
+    found["taken_back"] = reads.taken_back
+    return found
+
+
+def _log_json(
+    game: Game, table: Table, moves: list[LoggedMove], viewer: int | None, lang: str
+) -> list[dict[str, Any]]:
+    """The log's entries: a move's lines never change once written, so each is put in words
+    once per reader and language (pbem.web.fragments), as the page's are."""
+    names = [seat.name for seat, _, _ in table]
+    # A move taken back leaves its ply to the next move: the count keeps their lines apart.
+    known = (game.id, str(game.created_at), game.takebacks, viewer, lang, tuple(names))
+    return [
+        kept(("api log", move.ply, *known), partial(_entry, move, viewer, lang, names))
+        for move in moves
+    ]
+
+
+def _entry(move: LoggedMove, viewer: int | None, lang: str, names: list[str]) -> dict[str, Any]:
+    return log_json([move], viewer, lang, names)[0]
+
+
+def _released(game: Game) -> bool:
+    """Whether the game's stored state released rounds the API's view shows (every round)."""
+    return game.state is not None and bool(GAMES[game.slug].released(game.state, None))
+
+
+def _moved_view(game: Game, table: Table, viewer: int, reads: _Reads, plan: Plan) -> dict[str, Any]:
+    """_view after the viewer's own move, written as planned, from what was read before it
+    (`reads`, its log from the ply before the first one the answer shows) and the game and
+    seats as the move left them: the move changed no mail and took nothing back, its lines
+    are the plan's, and its transaction lapsed any request to take back."""
+    first, key = max(0, game.ply - LOG_PAGE), str(viewer)
+    made = [
+        LoggedMove(
+            row["ply"],
+            row["seat"],
+            row["source"],
+            row["created_at"],
+            {key: row["lines"].get(key) or []},
+        )
+        for row in plan.moves
+    ]
+    log = [move for move in reads.log if move.ply >= first] + made
+    # The state as the move left it holds every round the view shows (released() names
+    # none): the move's answer needs no read; else _seat_view reads them back.
+    found = _shown(game, table, viewer, _Reads(reads.mail, log, reads.taken_back), first)
+    if game.slug in consent.GAMES_WITH_TAKE_BACK:
+        last = plan.moves[-1]
+        moved = detached(Move, tuple(last), tuple(last.values()))
+        seats = [seat for seat, _, _ in table]
+        offer = consent.offer_after_move(game, seats, viewer, moved)
+        found["take_back"] = {"may_ask": offer, "asked_by": None, "waiting_for": None}
     return found
 
 
@@ -210,26 +292,32 @@ def watch(token: str) -> Response:
 def move(token: str) -> tuple[Response, int] | Response:
     """Play a move for the turn it names; answered with the new view (409 when stale)."""
     moment = now()
-    # One read: the link's seat, the game and the table; the move is planned from them.
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token, moment)
+    # One read: the link's seat, the game and the table; the move is planned from them, and
+    # answered from them and from what its answer shows besides (reads).
+    with read_connection(engine()) as connection:
+        game, table, seat_no = open_seat(connection, token, moment)
         lang = _lang(table, seat_no)
         read = json_body(MoveRequest, lang, "api.error.body")
         turn, the_move = read.turn, read.move
         names = [s.name for s, _, _ in table]
-        table_read = moves.table_read(game, table, hooks_of_game(session, game.id))
+        table_read = moves.table_read(game, table, hooks_of_game(connection, game.id))
+        # A game with a move taken back is read again after (consent.offer_after_move).
+        since = max(0, game.ply + 1 - LOG_PAGE)
+        reads = None if game.takebacks else _reads(connection, game, table, seat_no, since)
     try:
         # A player's own move through their link, as on the page: source "web" in the log.
-        moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment, via="api")
+        plan = moves.play(engine(), site(), table_read, seat_no, the_move, turn, moment, via="api")
     except GameError as exc:  # IllegalMove and its kin: the rules say why
         return error(400, "illegal", error_text(exc, lang, names))
     except moves.Unreadable:
         return error(400, "bad_move", say(lang, "api.error.move"))
     except PlayError as exc:
         return _refused(exc, lang)
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token)
-        return jsonify(_view(session, game, table, seat_no))
+    if plan is None or reads is None or _released(game):
+        # Planned again under the lock, or rounds to read back: the game as it is now.
+        return _seat_view(token)
+    # The game and seats as the move just left them: not read again.
+    return jsonify(_moved_view(game, table, seat_no, reads, plan))
 
 
 @bp.get("/seat/<token>/export")

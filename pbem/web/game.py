@@ -17,7 +17,7 @@ from flask import (
     request,
     url_for,
 )
-from sqlmodel import select
+from sqlmodel import Session, select
 from werkzeug.wrappers import Response
 
 from pbem import moves, play
@@ -38,7 +38,7 @@ from pbem.seats.leave import leave as leave_game
 from pbem.seats.leave import leaving_level
 from pbem.seats.rematch import rematch as rematch_game
 from pbem.storage import versions
-from pbem.storage.db import read_session, write_session
+from pbem.storage.db import read_connection, read_session, write_session
 from pbem.storage.rounds import viewed_state
 from pbem.storage.store import LoggedMove, id_of, log_of, seat_of, table_of
 from pbem.takeback import consent
@@ -501,9 +501,9 @@ def move(token: str) -> Response | tuple[str, int]:
     moment = now()
     # One read: the link's seat checked against the game and seats the move needs; a
     # refusal, the review and the move's plan are all made from these rows.
-    with read_session(engine()) as session:
-        game, table, seat_no = open_seat(session, token, moment)
-        page = partial(_render_page, session, token, game, table, seat_no)
+    with read_connection(engine()) as connection:
+        game, table, seat_no = open_seat(connection, token, moment)
+        page = partial(_render_on, connection, token, game, table, seat_no)
         names = [seat.name for seat, _, _ in table]
         state = game.state
         if game.status != "active" or state is None:
@@ -521,7 +521,7 @@ def move(token: str) -> Response | tuple[str, int]:
             return page(status=400, move_error=why)
         except PlayError as exc:
             return page(status=exc.status, error=exc)
-        read = moves.table_read(game, table, hooks_of_game(session, game.id))
+        read = moves.table_read(game, table, hooks_of_game(connection, game.id))
     try:
         moves.play(engine(), site(), read, seat_no, the_move, turn, moment)
     except IllegalMove as exc:
@@ -532,6 +532,13 @@ def move(token: str) -> Response | tuple[str, int]:
     done = redirect(url_for("game.seat_page", token=token, done=1), code=303)
     drafts.drop(done, token)
     return done
+
+
+def _render_on(connection: Any, *args: Any, **extra: Any) -> tuple[str, int]:
+    """_render_page, in an ORM session on the connection the request reads with (made only
+    for a page: a move that goes through reads its rows without one)."""
+    with Session(bind=connection, expire_on_commit=False) as session:
+        return _render_page(session, *args, **extra)
 
 
 def _to_review(token: str, review: dict[str, Any], page: Any) -> Response | tuple[str, int]:

@@ -13,7 +13,8 @@ from typing import Any
 from pbem.models import Game, Player, Seat
 from pbem.site import BadLink, seat_claim, watch_claim
 from pbem.storage.db import read_session
-from pbem.storage.store import find_seat, game_by_id, table_of
+from pbem.storage.rows import game_and_table
+from pbem.storage.store import find_seat, table_of
 from pbem.web import bad_link, engine, now, site
 
 LOG_PAGE = 12  # log lines on a page (what is new since my move has its own list above);
@@ -47,13 +48,13 @@ def seat_from(token: str) -> tuple[int, int]:
 
 def open_seat(session: Any, token: str, at: datetime | None = None) -> tuple[Game, Table, int]:
     """The game, its table (seats, players, vacations under way `at`, by default now) and
-    the seat of a valid seat link, read in the caller's session: the link is checked with
-    the rows the request needs."""
+    the seat of a valid seat link, read in the caller's session as plain rows in one
+    statement (pbem.storage.rows): the link is checked with the rows the request needs."""
     game_id, seat_no, key = seat_payload(token)
-    game = game_by_id(session, game_id)
-    table = table_of(session, game_id, at or now()) if game is not None else []
-    if game is None or seat_no < 0 or seat_no >= len(table):
+    found = game_and_table(session, game_id, at or now())
+    if found is None or seat_no < 0 or seat_no >= len(found[1]):
         bad_link()
+    game, table = found
     if not key_fits(table[seat_no][0], key):
         bad_link()
     return game, table, seat_no

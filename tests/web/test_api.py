@@ -57,6 +57,25 @@ def test_a_whole_turn_over_the_api(client: Any, app: Any, smtpd: Any) -> None:
     assert counts(app)[0] == before[0] + 1
 
 
+def test_a_move_is_answered_with_the_view_the_seat_then_has(
+    client: Any, app: Any, smtpd: Any
+) -> None:
+    """The answer to a move is made from the game as the move left it, not read again: it is
+    the view the seat's GET gives right after, move after move, past the log's first page
+    (the take back offer, the clocks, the log's last lines all included)."""
+    links, _ = start_game(client, app, smtpd)
+    for _ in range(14):
+        link = acting(client, links)
+        view = client.get(api(link)).get_json()
+        answer = post_move(client, link, {"turn": view["turn"], "move": view["legal_moves"][-1]})
+        assert answer.status_code == 200, answer.get_json()
+        assert answer.get_json() == client.get(api(link)).get_json()
+        if answer.get_json()["game"]["status"] != "active":
+            break
+    assert answer.get_json()["game"]["ply"] > 12  # the log's first lines have left the answer
+    assert answer.get_json()["take_back"]["may_ask"]
+
+
 def test_refused_moves_say_why_and_change_nothing(client: Any, app: Any, smtpd: Any) -> None:
     links, _ = start_game(client, app, smtpd)
     link = acting(client, links)

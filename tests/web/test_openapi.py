@@ -156,6 +156,7 @@ def walk(route: Route, app: Any, client: Any, table: dict[str, str], monkeypatch
         with monkeypatch.context() as patch:
             for module in ("api", "apiplayer", "apileagues"):
                 patch.setattr(f"pbem.web.{module}.read_session", down)
+            patch.setattr("pbem.web.api.read_connection", down)  # a move's read
             keep(client.post(path, json={}, raw=True) if route.method == "post" else send(path))
     return answers
 
