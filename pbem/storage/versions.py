@@ -26,7 +26,7 @@ from sqlalchemy import Integer, bindparam, func, select, update
 from sqlmodel import Session, col
 
 from pbem.models import Game, League, LeagueGame, Seat
-from pbem.storage.rawsql import Runner, dialect_of
+from pbem.storage.rawsql import Runner, compiled, dialect_of, fetch
 
 TABLE_CHANNEL = "pbem_table"  # NOTIFY payload "<game id>:<version>"
 LEAGUE_CHANNEL = "pbem_league"  # NOTIFY payload "<league id>:<version>"
@@ -121,25 +121,41 @@ class SeatRead:
     seen_at: datetime | None
 
 
-def of_seat(session: Session, game_id: int, seat_no: int) -> SeatRead | None:
-    """The game of a seat link as shown, the seat's link key and seen_at: one row by the
-    seat's unique (game_id, seat) index; never the state (36 KB late in a long game)."""
-    row = session.execute(
+def _seat_shown() -> Any:
+    return (
         select(GAMES.c.version, GAMES.c.ply, GAMES.c.status, SEATS.c.link_key, SEATS.c.seen_at)
         .join(SEATS, SEATS.c.game_id == GAMES.c.id)
-        .where(GAMES.c.id == game_id, SEATS.c.seat == seat_no)
-    ).first()
-    return None if row is None else SeatRead(Shown(row[0], row[1], row[2]), row[3], row[4])
-
-
-def of_watch(session: Session, game_id: int) -> tuple[Shown, str] | None:
-    """A spectator link's game as shown, and its watch key."""
-    row = session.execute(
-        select(GAMES.c.version, GAMES.c.ply, GAMES.c.status, GAMES.c.watch_key).where(
-            GAMES.c.id == game_id
+        .where(
+            GAMES.c.id == bindparam("w_game", type_=Integer),
+            SEATS.c.seat == bindparam("w_seat", type_=Integer),
         )
-    ).first()
-    return None if row is None else (Shown(row[0], row[1], row[2]), row[3])
+    )
+
+
+def _watch_shown() -> Any:
+    return select(GAMES.c.version, GAMES.c.ply, GAMES.c.status, GAMES.c.watch_key).where(
+        GAMES.c.id == bindparam("w_game", type_=Integer)
+    )
+
+
+def of_seat(session: Runner, game_id: int, seat_no: int) -> SeatRead | None:
+    """The game of a seat link as shown, the seat's link key and seen_at: one row by the
+    seat's unique (game_id, seat) index; never the state (36 KB late in a long game).
+    Compiled once (pbem.storage.rawsql): an open page asks every few seconds."""
+    statement = compiled(dialect_of(session), "versions.of_seat", _seat_shown)
+    params = statement.parameters({"w_game": game_id, "w_seat": seat_no})
+    rows = fetch(session, statement, params)
+    if not rows:
+        return None
+    row = rows[0]
+    return SeatRead(Shown(row[0], row[1], row[2]), row[3], row[4])
+
+
+def of_watch(session: Runner, game_id: int) -> tuple[Shown, str] | None:
+    """A spectator link's game as shown, and its watch key."""
+    statement = compiled(dialect_of(session), "versions.of_watch", _watch_shown)
+    rows = fetch(session, statement, statement.parameters({"w_game": game_id}))
+    return None if not rows else (Shown(rows[0][0], rows[0][1], rows[0][2]), rows[0][3])
 
 
 def of_games(session: Session, ids: Iterable[int]) -> dict[int, Shown]:

@@ -377,10 +377,10 @@ def seat_ply(token: str) -> Response:
     20 s: pbem.players.presence)."""
     game_id, seat_no, key = seat_payload(token)
     moment = now()
-    with read_session(engine()) as session:
+    with read_connection(engine()) as connection:
         # These columns alone: the state (36 KB of JSON late in a Fantasy Business
         # game) is not read for a poll every few seconds.
-        found = versions.of_seat(session, game_id, seat_no)
+        found = versions.of_seat(connection, game_id, seat_no)
     if found is None or not secrets.compare_digest(found.link_key, key):
         bad_link()  # as a seat page would answer (seats.key_fits: revoked links too)
     if found.shown.status in ("forming", "active"):
@@ -410,8 +410,8 @@ def watch_ply(token: str) -> Response:
     """How far the game has gone, for the spectator page's poll: what its page shows too.
     A spectator is nobody's seat: nothing is recorded."""
     game_id, key = watch_payload(token)
-    with read_session(engine()) as session:
-        found = versions.of_watch(session, game_id)
+    with read_connection(engine()) as connection:
+        found = versions.of_watch(connection, game_id)
     if found is None or not secrets.compare_digest(found[1], key):
         bad_link()
     return live.answer(found[0])
