@@ -202,7 +202,7 @@ def print_table(found: dict[str, float], natively: bool) -> None:
         if ours not in found and theirs not in found:
             continue
         mine, floor = found.get(ours), found.get(theirs)
-        ratio = f"{mine / floor:6.1f}x" if mine and floor else "-"
+        ratio = "-" if not (mine and floor) else f"{mine / floor:6.{1 if mine > floor else 2}f}x"
         print(f"{label:40} {show(mine):>8} {show(floor):>8} {ratio:>7}  {aim}")
     pairs = [
         ("API move / form move", "cb-api-move", "cb-move"),

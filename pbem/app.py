@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -12,6 +13,8 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 from flask import Flask, g, redirect, render_template, request, url_for
 from flask_babel import Babel, get_locale
 from sqlalchemy.exc import InterfaceError, OperationalError
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
 
 from pbem.cli import register
@@ -268,7 +271,17 @@ def _lang_link(code: str) -> str:
 def _select_locale() -> str:
     """The page's language: ?lang=, then the cookie, then Accept-Language (q-values counted)."""
     chosen = request.args.get("lang") or request.cookies.get("lang")
-    return chosen if chosen in languages() else best_lang(request.accept_languages)
+    if chosen in languages():
+        return str(chosen)
+    return _header_language(request.headers.get("Accept-Language", ""), languages())
+
+
+@lru_cache(maxsize=512)
+def _header_language(header: str, offered: tuple[str, ...]) -> str:
+    """best_lang of an Accept-Language header, worked out once per header and set of
+    languages (`offered`, the cache's key): a site's browsers send few distinct ones, and
+    every request, an open page's poll too, asks."""
+    return best_lang(parse_accept_header(header, LanguageAccept))
 
 
 # The API's error codes for HTTP errors raised outside its own answers.
