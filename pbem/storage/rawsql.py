@@ -148,8 +148,9 @@ class DriverConnection:
         """SQLAlchemy's Connection in this transaction (a Session bound to it joins it)."""
         if self._sqlalchemy is None:
             joined = Connection(self.engine, self.connection)
-            # The transaction is begun already: SQLAlchemy's begin emits nothing on SQLite
-            # (pbem.storage.db._begin reads the option), nor on PostgreSQL's driver.
+            # The transaction is begun already: SQLAlchemy's begin emits nothing, on SQLite
+            # (the begin listener of pbem.storage.db._sqlite_transactions reads the option)
+            # as on PostgreSQL's driver.
             joined.execution_options(pbem_joined=True).begin()
             self._sqlalchemy = joined
         return self._sqlalchemy
