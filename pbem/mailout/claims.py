@@ -28,9 +28,8 @@ from pbem.config import Settings
 from pbem.mailout.render import Rendered, needs_key
 from pbem.models import MailAddress, Outbox, Player
 from pbem.site import new_key
-from pbem.storage.rawrows import processed
-from pbem.storage.rawsql import compiled, dialect_of, run
-from pbem.storage.rawtx import raw_write
+from pbem.storage.db import write_transaction
+from pbem.storage.rawsql import Runner, compiled, dialect_of, reader, run
 
 log = logging.getLogger(__name__)
 # The last_error of a mail done with but not sent: sent_at says when, this says why not.
@@ -158,7 +157,7 @@ _KEY = (
 )
 
 
-def _changed(session: Any, name: str, statement: Any, values: dict[str, Any]) -> int:
+def _changed(session: Runner, name: str, statement: Any, values: dict[str, Any]) -> int:
     """Run one of the UPDATEs above on the driver's cursor (compiled once per database,
     pbem.storage.rawsql: the sender runs three a mail); the rows it changed."""
     done = compiled(dialect_of(session), ("sender", name), lambda: statement)
@@ -176,7 +175,7 @@ def claim_next(
 
     Two statements when the mail's player has an unsubscribe key (a third, once in a
     player's life, gives them one)."""
-    with raw_write(engine) as session:
+    with write_transaction(engine) as session:
         if done is not None:
             mark(session, done)
         dialect = dialect_of(session)
@@ -185,7 +184,7 @@ def claim_next(
         found = run(session, statement, statement.parameters(params)).fetchone()
         if found is None:
             return None
-        convert = processed(dialect, ("sender", "next"), lambda: [c.type for c in _RETURNED])
+        convert = reader(dialect, ("sender", "next"), lambda: [c.type for c in _RETURNED])
         *columns, state, key = convert(found)
         row = Outbox.model_construct(**dict(zip(_OUTBOX.c.keys(), columns, strict=True)))
         if not may_mail(state or "ok", row.event):
@@ -199,7 +198,7 @@ def claim_next(
         return row
 
 
-def mark(session: Any, done: Mark) -> None:
+def mark(session: Runner, done: Mark) -> None:
     """Write what became of a claimed mail (sent, or to be tried again); a mail another
     sender marked sent meanwhile stays as it is."""
     if done.sent_at is not None:
@@ -209,20 +208,20 @@ def mark(session: Any, done: Mark) -> None:
     _changed(session, "retry", _RETRY, params)
 
 
-def store(session: Any, row_id: int | None, mail: Rendered, now: datetime) -> None:
+def store(session: Runner, row_id: int | None, mail: Rendered, now: datetime) -> None:
     """Store the mail rendered at `now` in its row, unless one is stored already."""
     params = {"w_id": row_id, "w_rendered_at": now}
     params |= {f"w_{name}": value for name, value in mail.__dict__.items()}
     _changed(session, "store", _STORE, params)
 
 
-def mark_sent(session: Any, row_id: int | None, sent_at: datetime) -> None:
+def mark_sent(session: Runner, row_id: int | None, sent_at: datetime) -> None:
     """Mark a row sent (a row another sender marked sent meanwhile stays as it is)."""
     params = {"w_id": row_id, "w_sent": sent_at, "w_claimed": None, "w_error": None}
     _changed(session, "sent", _SENT, params)
 
 
-def mark_done(session: Any, row_id: int | None, now: datetime, why: str) -> bool:
+def mark_done(session: Runner, row_id: int | None, now: datetime, why: str) -> bool:
     """Mark a row done with, unsent (its address bounces, or the relay refused it for good):
     sent_at says when, last_error why; retention and /readyz take it as done. False when
     another sender marked it meanwhile."""

@@ -18,8 +18,7 @@ from sqlalchemy import bindparam, case, select
 from sqlmodel import Session
 
 from pbem.models import Game, MailAddress, Move, Player, Seat
-from pbem.storage.rawrows import processed
-from pbem.storage.rawsql import compiled, dialect_of, run
+from pbem.storage.rawsql import compiled, dialect_of, reader, run
 
 _GAMES = Game.__table__  # type: ignore[attr-defined]
 _SEATS = Seat.__table__  # type: ignore[attr-defined]
@@ -96,8 +95,8 @@ def mail_rows(session: Session, game_id: int, player_id: int | None) -> MailRows
     found = run(session, statement, statement.parameters(params)).fetchall()
     if not found:
         return None
-    seat_part = processed(dialect, ("mail", "seats"), lambda: _TYPES[:_GAME_AT])
-    rest_part = processed(dialect, ("mail", "rest"), lambda: _TYPES[_GAME_AT:])
+    seat_part = reader(dialect, ("mail", "seats"), lambda: _TYPES[:_GAME_AT])
+    rest_part = reader(dialect, ("mail", "rest"), lambda: _TYPES[_GAME_AT:])
     # The game's and the reader's columns from the first row: the others repeat them.
     first = rest_part(found[0][_GAME_AT:])
     game = Game.model_construct(**_named(_GAME_NAMES, first[:_PLAYER_AT]))
@@ -131,9 +130,7 @@ def plays_until(session: Session, game_id: int, until: int) -> list[Played]:
     dialect = dialect_of(session)
     statement = compiled(dialect, ("mail", "plays"), lambda: _PLAYS)
     params = statement.parameters({"w_game": game_id, "w_until": until})
-    convert = processed(
-        dialect, ("mail", "plays"), lambda: [_MOVES.c.seat.type, _MOVES.c.move.type]
-    )
+    convert = reader(dialect, ("mail", "plays"), lambda: [_MOVES.c.seat.type, _MOVES.c.move.type])
     return [Played(*convert(row)) for row in run(session, statement, params).fetchall()]
 
 
@@ -142,7 +139,7 @@ def _address(values: Any, dialect: Any) -> Address | None:
     state, since, updated = values
     if state is None:
         return None
-    when = processed(dialect, ("mail", "since"), lambda: _TYPES[-1:])
+    when = reader(dialect, ("mail", "since"), lambda: _TYPES[-1:])
     return Address(state, when((since or updated,))[0])
 
 

@@ -41,8 +41,7 @@ from pbem.mailout.render import (
 )
 from pbem.models import Outbox
 from pbem.site import Site
-from pbem.storage.db import read_session, write_session
-from pbem.storage.rawtx import raw_write
+from pbem.storage.db import read_session, write_session, write_transaction
 from pbem.timing.retries import backoff
 
 log = logging.getLogger(__name__)
@@ -106,7 +105,7 @@ def _send_next(
             _mark(engine, row, now, error="cannot be rendered: game or player missing")
             metrics.MAILS_RETRIED.inc()
             return "failed"
-        with raw_write(engine) as session:
+        with write_transaction(engine) as session:
             claims.store(session, row.id, mail, now)
         row = _with(row, mail, now)
         stats["rendered"] = stats.get("rendered", 0) + 1
@@ -182,7 +181,7 @@ def drain(
                 # rather than wait out a timeout for each.
                 break
         for mark in unmarked:  # the last mail sent
-            with raw_write(engine) as session:
+            with write_transaction(engine) as session:
                 claims.mark(session, mark)
         return done
     finally:
@@ -208,5 +207,5 @@ def _mark(
 ) -> None:
     """Not sent: tried again after a wait that grows with the attempts."""
     retry_at = now + (wait or backoff(row.attempts + 1))
-    with raw_write(engine) as session:
+    with write_transaction(engine) as session:
         claims.mark(session, claims.Mark(row.id or 0, retry_at=retry_at, error=error))

@@ -40,6 +40,7 @@ from pbem.ratings.outcomes import rate_game
 from pbem.site import Site
 from pbem.storage import rounds, versions
 from pbem.storage.db import write_transaction
+from pbem.storage.rawsql import DriverConnection, sqlalchemy_of
 from pbem.storage.rows import game_and_table
 from pbem.storage.store import id_of
 from pbem.storage.writes import (
@@ -276,7 +277,7 @@ def write_move(
 
 
 def _write(
-    connection: Connection,
+    connection: Connection | DriverConnection,
     session: Session | None,
     site: Site,
     prepared: Prepared,
@@ -313,12 +314,12 @@ def _write(
 
 
 @contextmanager
-def _orm(connection: Connection, session: Session | None) -> Iterator[Session]:
+def _orm(connection: Connection | DriverConnection, session: Session | None) -> Iterator[Session]:
     """The caller's session, or one in the connection's transaction, flushed at the end."""
     if session is not None:
         yield session
         return
-    with Session(bind=connection, expire_on_commit=False) as made:
+    with Session(bind=sqlalchemy_of(connection), expire_on_commit=False) as made:
         yield made
         made.flush()
 

@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from pbem.config import DatabaseSettings
 from pbem.resources import folder
-from pbem.storage.rawsql import Statement, run
+from pbem.storage.rawsql import DriverConnection, Statement, run
 
 MIGRATIONS = folder("migrations")
 # What orjson would write otherwise than json.dumps, or take where json.dumps refuses (a
@@ -110,9 +110,10 @@ def _sqlite_transactions(engine: Engine) -> None:
         # A read-then-write under a plain BEGIN can fail with "database is locked";
         # writers take the write lock at BEGIN IMMEDIATE and wait for it instead.
         # On the driver's cursor (pbem.storage.rawsql): every request begins one or two.
-        if conn.get_execution_options().get("pbem_write"):
+        options = conn.get_execution_options()
+        if options.get("pbem_write"):
             run(conn, _BEGIN_IMMEDIATE, ())
-        else:
+        elif not options.get("pbem_joined"):  # begun by write_transaction, joined here
             run(conn, _BEGIN, ())
 
 
@@ -139,14 +140,29 @@ def write_session(engine: Engine) -> Iterator[Session]:
 
 
 @contextmanager
-def write_transaction(engine: Engine) -> Iterator[Connection]:
-    """A connection whose transaction takes the write lock at once and commits on success,
-    for compiled statements with no ORM session (a player's move: pbem.moves)."""
-    with engine.connect() as connection:
+def write_transaction(engine: Engine) -> Iterator[DriverConnection]:
+    """A transaction on a pooled driver connection, with no ORM session and no SQLAlchemy
+    Connection, for compiled statements (pbem.storage.rawsql): a player's move (pbem.moves),
+    the sender's claims and marks (pbem.mailout.claims). It takes the write lock at once,
+    commits when the block ends and rolls back on an error.
+
+    A Connection's begin, commit and close cost twice the driver's (the sender runs three
+    such transactions a mail); what needs SQLAlchemy's execution or the ORM gets a
+    Connection over the same driver connection (DriverConnection.sqlalchemy). SQLite takes
+    the write lock at BEGIN IMMEDIATE, as write_session does (pysqlite leaves transactions
+    to us: _sqlite_transactions); PostgreSQL's driver opens the transaction at the first
+    statement."""
+    connection = DriverConnection(engine, engine.raw_connection())
+    try:
         if is_sqlite(engine):
-            connection.execution_options(**_WRITE)  # this connection's own (_begin reads it)
-        with connection.begin():
-            yield connection
+            run(connection, _BEGIN_IMMEDIATE, ())
+        yield connection
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
+    finally:
+        connection.close()
 
 
 @contextmanager

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, select
-from sqlmodel import Session
+from sqlalchemy import select
 
 from pbem.games import GAMES
 from pbem.games.base import State
 from pbem.models import GameRound
+from pbem.storage.rawsql import Runner
 from pbem.storage.writes import Writes
 
 ROUNDS = GameRound.__table__  # type: ignore[attr-defined]
@@ -33,9 +33,7 @@ class StoredGame(Protocol):
     def state(self) -> dict[str, Any] | None: ...
 
 
-def released_records(
-    session: Session | Connection, game_id: int, numbers: list[int]
-) -> list[dict[str, Any]]:
+def released_records(session: Runner, game_id: int, numbers: list[int]) -> list[dict[str, Any]]:
     """The records of the game's released rounds numbered `numbers`, oldest first."""
     if not numbers:
         return []
@@ -47,18 +45,14 @@ def released_records(
     return [row[0] for row in session.execute(query)]
 
 
-def state_with(
-    session: Session | Connection, slug: str, game_id: int, state: State, numbers: list[int]
-) -> State:
+def state_with(session: Runner, slug: str, game_id: int, state: State, numbers: list[int]) -> State:
     """`state` with its released rounds numbered `numbers` read back (no read when none)."""
     if not numbers:
         return state
     return GAMES[slug].restore_history(state, released_records(session, game_id, numbers))
 
 
-def viewed_state(
-    session: Session | Connection, game: StoredGame, rounds: int | None = None
-) -> State:
+def viewed_state(session: Runner, game: StoredGame, rounds: int | None = None) -> State:
     """The game's state holding every round a view of the current round and the `rounds`
     before it shows (None: every round); the rows are read only for rounds it released."""
     assert game.state is not None and game.id is not None
@@ -81,7 +75,7 @@ def written(writes: Writes, game_id: int) -> list[dict[str, Any]]:
 
 
 def whole_outcome(
-    session: Session | Connection, slug: str, game_id: int, values: dict[str, Any], writes: Writes
+    session: Runner, slug: str, game_id: int, values: dict[str, Any], writes: Writes
 ) -> None:
     """At the game's end, the outcome in `values` (a move's new game columns) made again from
     the whole game: the move's plan made it from the state it stores, which holds only the

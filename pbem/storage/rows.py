@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Integer, and_, bindparam, select
+from sqlalchemy import Integer, and_, bindparam, select
 from sqlalchemy.orm import configure_mappers
 from sqlmodel import SQLModel
 
 from pbem.models import Game, Player, Seat, Vacation
-from pbem.storage.rawsql import Runner, compiled, fetch
+from pbem.storage.rawsql import Runner, compiled, connection_of, fetch
 
 GAMES = Game.__table__  # type: ignore[attr-defined]
 SEATS = Seat.__table__  # type: ignore[attr-defined]
@@ -89,7 +89,7 @@ def game_and_table(
     """The game and its table (each seat with its player and when their vacation under way
     `at` ends, None when not away), in two statements on the session's connection; None
     when the game is not there (or has no seat). `lock`: the game row locked, for a write."""
-    connection = session if isinstance(session, Connection) else session.connection()
+    connection = connection_of(session)
     dialect = connection.dialect
     game_statement = compiled(dialect, ("game row", lock), lambda: _game(lock))
     found = fetch(connection, game_statement, game_statement.parameters({"w_game": game_id}))

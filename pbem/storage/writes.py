@@ -20,7 +20,15 @@ from sqlalchemy import Integer, bindparam, insert, select, update
 from sqlmodel import Session, SQLModel
 
 from pbem.models import Game, Seat, TakeBack
-from pbem.storage.rawsql import Runner, Statement, compiled, dialect_of, fetch, run
+from pbem.storage.rawsql import (
+    Runner,
+    Statement,
+    compiled,
+    connection_of,
+    dialect_of,
+    fetch,
+    run,
+)
 
 SEATS = Seat.__table__  # type: ignore[attr-defined]
 GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -54,9 +62,7 @@ class Writes:
         the session itself holds is flushed first, as the rows may refer to it."""
         if isinstance(session, Session):
             session.flush()
-            connection = session.connection()  # once: each of the session's own steps costs
-        else:
-            connection = session
+        connection = connection_of(session)  # once: each of the session's own steps costs
         dialect = connection.dialect
         by_table: dict[type[SQLModel], list[dict[str, Any]]] = {}
         for model, values in self.rows:

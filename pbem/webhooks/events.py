@@ -13,14 +13,14 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam
+from sqlalchemy import bindparam
 from sqlmodel import Session, and_, col, or_, select
 
 from pbem.models import Game, Player, Seat, Webhook, WebhookDelivery
 from pbem.present.text import game_name, say
 from pbem.present.timefmt import deadline_context
 from pbem.site import Site
-from pbem.storage.rawsql import Runner, compiled, fetch
+from pbem.storage.rawsql import Runner, compiled, connection_of, fetch, sqlalchemy_of
 from pbem.storage.writes import Writes
 
 EVENTS = frozenset(
@@ -64,14 +64,14 @@ def hooks_of_game(session: Runner, game_id: int | None) -> list[Webhook]:
     """The enabled webhooks that hear of the game: its table's, and its seats' players'
     (read on a bare connection: in a session of its own, made only when there are some)."""
     params = {"game_id": game_id}
-    connection = session if isinstance(session, Connection) else session.connection()
+    connection = connection_of(session)
     # On the driver's cursor (pbem.storage.rawsql): every move and API move asks this.
     statement = compiled(connection.dialect, ("any webhook of game",), lambda: _ANY_OF_GAME)
     if not fetch(connection, statement, statement.parameters(params)):
         return []
     if isinstance(session, Session):
         return list(session.exec(_OF_GAME, params=params).all())
-    with Session(bind=connection, expire_on_commit=False) as own:
+    with Session(bind=sqlalchemy_of(connection), expire_on_commit=False) as own:
         return list(own.exec(_OF_GAME, params=params).all())
 
 
