@@ -206,3 +206,42 @@ def test_a_plan_made_before_a_seat_changed_is_made_again(app: Any, clock: Any, c
     assert left.left and left.computer_due_at is not None and left.deadline is None
     assert turn_mails == []
     assert [m.ply for m in logged] == [0]  # the move itself is written once
+
+
+def test_a_players_move_on_its_own_connection_is_planned_again_when_a_seat_changed(
+    app: Any, clock: Any, caplog: Any
+) -> None:
+    """The page's and the API's path (moves.play: a write transaction on a bare connection,
+    an ORM session made on it only to plan again): Léo leaves between Ana's read and her
+    move's write, so the move is planned again under the lock: Léo's seat is due to the
+    computer, gets no turn mail, and the move is logged once; play says it was planned
+    again (None), so the page reads the game anew."""
+    engine, site = app.extensions["pbem"]["engine"], app.extensions["pbem"]["site"]
+    rules = GAMES["colour-bazaar"]
+    game_id = _started(app, "colour-bazaar", 2, 5, clock)
+    read = _read(app, game_id, clock())
+    state = read.game.state
+    assert state is not None
+    (seat,) = rules.to_act(state)
+    other = 1 - seat
+    with write_session(engine) as session:
+        leave.leave(session, site, game_id, other, clock())
+    caplog.set_level(logging.INFO, logger="pbem.moves")
+    move = rules.legal_moves(state, seat)[0]
+    assert (
+        moves.play(engine, site, read, seat, move, rules.turn_token(state, seat), clock()) is None
+    )
+    assert f"game {game_id} ply 0: the table changed since its read" in caplog.text
+    with read_session(engine) as session:
+        left = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == other)).one()
+        turn_mails = session.exec(
+            select(Outbox).where(
+                Outbox.game_id == game_id, Outbox.seat == other, Outbox.event == "your_turn"
+            )
+        ).all()
+        logged = session.exec(select(Move).where(Move.game_id == game_id)).all()
+        game = session.get(Game, game_id)
+    assert left.left and left.computer_due_at is not None and left.deadline is None
+    assert turn_mails == []
+    assert [m.ply for m in logged] == [0]
+    assert game is not None and game.ply == 1
