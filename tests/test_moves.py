@@ -195,17 +195,7 @@ def test_a_plan_made_before_a_seat_changed_is_made_again(app: Any, clock: Any, c
         caplog.set_level(logging.INFO, logger="pbem.moves")
         assert not moves.write_move(session, site, prepared, plan, clock())  # planned again
     assert f"game {game_id} ply 0: the table changed since its read" in caplog.text
-    with read_session(engine) as session:
-        left = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == other)).one()
-        turn_mails = session.exec(
-            select(Outbox).where(
-                Outbox.game_id == game_id, Outbox.seat == other, Outbox.event == "your_turn"
-            )
-        ).all()
-        logged = session.exec(select(Move).where(Move.game_id == game_id)).all()
-    assert left.left and left.computer_due_at is not None and left.deadline is None
-    assert turn_mails == []
-    assert [m.ply for m in logged] == [0]  # the move itself is written once
+    _left_to_the_computer(engine, game_id, other)
 
 
 def test_a_players_move_on_its_own_connection_is_planned_again_when_a_seat_changed(
@@ -232,6 +222,15 @@ def test_a_players_move_on_its_own_connection_is_planned_again_when_a_seat_chang
         moves.play(engine, site, read, seat, move, rules.turn_token(state, seat), clock()) is None
     )
     assert f"game {game_id} ply 0: the table changed since its read" in caplog.text
+    _left_to_the_computer(engine, game_id, other)
+    with read_session(engine) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.ply == 1
+
+
+def _left_to_the_computer(engine: Any, game_id: int, other: int) -> None:
+    """The seat that left is due to the computer, with no deadline and no turn mail, and
+    the move that was planned again is logged once."""
     with read_session(engine) as session:
         left = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == other)).one()
         turn_mails = session.exec(
@@ -240,8 +239,6 @@ def test_a_players_move_on_its_own_connection_is_planned_again_when_a_seat_chang
             )
         ).all()
         logged = session.exec(select(Move).where(Move.game_id == game_id)).all()
-        game = session.get(Game, game_id)
     assert left.left and left.computer_due_at is not None and left.deadline is None
     assert turn_mails == []
-    assert [m.ply for m in logged] == [0]
-    assert game is not None and game.ply == 1
+    assert [m.ply for m in logged] == [0]  # the move itself is written once
