@@ -8,7 +8,8 @@ layers: a tiny app and a sender, each a few statements written once.
   seat's view rendered by one Jinja template of about a seat page's size.
 - POST /p/<token>/move: the link's and the form token's HMACs checked, then one write
   transaction (`BEGIN IMMEDIATE`) that reads the game row, applies the rules, inserts the
-  move row, updates the state on condition of its ply and inserts one outbox row; 303.
+  move row, updates the state on condition of its ply and inserts one outbox row (and a
+  row for each finished round the rules release from the state, as pbem stores them); 303.
 - POST /insert: one row inserted by raw sqlite3 in a Flask view (the bare insert).
 - GET /p/<token>/version: an open page's poll: the link's HMAC checked, the game's ply read
   by one indexed read, 304 while it is the ply the page shows (If-None-Match), else 200.
@@ -51,6 +52,8 @@ CREATE TABLE IF NOT EXISTS move (game_id INTEGER NOT NULL, ply INTEGER NOT NULL,
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,
     seat INTEGER NOT NULL, ply INTEGER NOT NULL, due TEXT NOT NULL, sent_at TEXT);
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (sent_at, due);
+CREATE TABLE IF NOT EXISTS round (game_id INTEGER NOT NULL, round INTEGER NOT NULL,
+    record TEXT NOT NULL, PRIMARY KEY (game_id, round));
 CREATE TABLE IF NOT EXISTS bench_insert (id INTEGER PRIMARY KEY, note TEXT NOT NULL,
     created_at TEXT NOT NULL);
 """
@@ -64,6 +67,7 @@ READ_PLY = "SELECT ply FROM game WHERE id = ?"
 INSERT_MOVE = "INSERT INTO move (game_id, ply, seat, move, at) VALUES (?, ?, ?, ?, ?)"
 UPDATE_GAME = "UPDATE game SET state = ?, ply = ply + 1 WHERE id = ? AND ply = ?"
 INSERT_OUTBOX = "INSERT INTO outbox (game_id, seat, ply, due) VALUES (?, ?, ?, ?)"
+INSERT_ROUND = "INSERT INTO round (game_id, round, record) VALUES (?, ?, ?)"
 DUE = (
     "SELECT o.id, o.seat, o.ply, g.id, g.slug, g.names, s.name, s.email, s.key FROM outbox o"
     " JOIN game g ON g.id = o.game_id JOIN seat s ON s.game_id = o.game_id AND s.seat = o.seat"
@@ -232,6 +236,10 @@ def create_app(path: str, secret: str, clock: Any) -> Flask:
             if rules.turn_token(state, seat) != form.get("turn"):
                 abort(409)
             state = rules.apply(state, seat, the_move)
+            # Finished rounds leave the stored state for rows of their own, as pbem's do.
+            state, records = rules.release_history(state)
+            for record in records:
+                conn.execute(INSERT_ROUND, (game_id, record["round"], json.dumps(record)))
             conn.execute(INSERT_MOVE, (game_id, ply, seat, form["move"], at))
             changed = conn.execute(UPDATE_GAME, (json.dumps(state), game_id, ply)).rowcount
             if changed != 1:
