@@ -113,7 +113,14 @@ def test_instructions_runs_its_units_natively_and_prints_each_row() -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "failed" not in done.stdout, done.stdout[-3000:]
-    for row in ("CB 2p move, page form", "CB 2p move, JSON API ", "CB turn mail", "idle watcher"):
+    # The stream's row names the polls' unit as its floor: the polls' row is named whole.
+    rows = (
+        "CB 2p move, page form",
+        "CB 2p move, JSON API ",
+        "CB turn mail",
+        "idle watcher-minute, 24",
+    )
+    for row in rows:
         (line,) = [line for line in done.stdout.splitlines() if line.startswith(row)]
         ours, floor = line[40:].split()[:2]
         assert ours.endswith("ms") and floor.endswith("ms"), line
