@@ -26,11 +26,20 @@ HOST = "127.0.0.1"
 READY_TIMEOUT = 60.0
 
 
+_GIVEN: set[int] = set()  # the ports this process handed out
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
+    """A TCP port on 127.0.0.1 that nothing listens on right now, and that this process has
+    not handed out before: two taken one after the other, then both bound (an inbound server
+    and a Postfix), could otherwise be the same port, which the kernel may give twice."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind((HOST, 0))
+            port = int(probe.getsockname()[1])
+        if port not in _GIVEN:
+            _GIVEN.add(port)
+            return port
 
 
 @contextmanager
