@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import opponents  # noqa: E402
+from bench import opponents, panel  # noqa: E402
 from pbem.bots import STRONG_SIMULATIONS, Budget, choose, seeded_rng  # noqa: E402
 from pbem.games import GAMES  # noqa: E402
 
@@ -51,6 +51,12 @@ class Table:
     aims: dict[tuple[str, str], float]
     anchor: str
 
+
+# Fantasy Business players written from the rules (bench/opponents.py, bench/panel.py).
+PANEL = ("bidder", *panel.STYLES)
+# Styles no tuning run plays against (--tuning leaves them out): the levels' figures
+# against them say how the levels do against players they were not tuned on.
+HELD_OUT = ("sniper", "discounter")
 
 TABLES = [
     Table(
@@ -75,19 +81,24 @@ TABLES = [
         4,
         {"auction": "orders"},
         (
-            ("strong", "bidder"),
-            ("casual", "bidder"),
-            ("strong", "casual"),
-            ("bidder", "casual"),
+            *((a, b) for a in ("strong", "casual", *PANEL) for b in ("casual", *PANEL) if a != b),
             ("casual", "beginner"),
             ("bidder", "beginner"),
             ("strong", "beginner"),
         ),
-        {("strong", "bidder"): 0.50, ("casual", "bidder"): 0.30, ("strong", "casual"): 0.50},
+        {
+            **{("strong", b): 0.50 for b in PANEL},
+            **{("casual", b): 0.35 for b in PANEL},
+            ("strong", "casual"): 0.55,
+        },
         "bidder",
     ),
 ]
-OPPONENTS = {"greedy": opponents.greedy, "bidder": opponents.bidder}
+OPPONENTS = {
+    "greedy": opponents.greedy,
+    "bidder": opponents.bidder,
+    **{style: panel.style_player(style) for style in panel.STYLES},
+}
 # Issue 35: CPU a decision, median and max for strong, median for casual.
 STRONG_MEDIAN, STRONG_MAX, CASUAL_MEDIAN = 1.0, 2.0, 0.010
 
@@ -199,11 +210,15 @@ def main() -> None:
     """Play the round robin and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40, help="games per pair, Colour Bazaar")
-    parser.add_argument("--fb-games", type=int, default=40, help="games per pair, Fantasy Business")
+    parser.add_argument("--fb-games", type=int, default=300, help="games a pair, Fantasy")
     parser.add_argument("--cb-sims", type=int, default=STRONG_SIMULATIONS["colour-bazaar"])
     parser.add_argument("--fb-sims", type=int, default=STRONG_SIMULATIONS["fantasy-business"])
     parser.add_argument("--table", default="", help="only tables whose label contains this")
     parser.add_argument("--pair", default="", help="only pairs like strong-bidder")
+    parser.add_argument("--first", default="", help="only pairs whose A is one of these (a,b)")
+    parser.add_argument(
+        "--tuning", action="store_true", help=f"leave the held-out styles out: {HELD_OUT}"
+    )
     parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--quick", action="store_true", help="2 games a pair, small budget")
@@ -222,6 +237,10 @@ def main() -> None:
     for table in tables:
         for a, b in table.pairs:
             if args.pair and args.pair != f"{a}-{b}":
+                continue
+            if args.first and a not in args.first.split(","):
+                continue
+            if args.tuning and (a in HELD_OUT or b in HELD_OUT):
                 continue
             count = args.fb_games if table.slug == "fantasy-business" else args.games
             for k in range(count):
@@ -265,6 +284,8 @@ def report(table: Table, done: list[tuple[Any, ...]]) -> None:
         share = wins / games
         aim = table.aims.get((a, b))
         aim_text = f">= {100 * aim:.0f}% {met(share, aim)}" if aim is not None else ""
+        if b in HELD_OUT or a in HELD_OUT:
+            aim_text += " (held out)"
         print(
             f"{a + ' vs ' + b:26} {games:5}  {100 * share:5.1f}%"
             f" [{100 * low:4.1f}-{100 * high:5.1f}]  {100 / table.n:4.1f}%  {aim_text}"

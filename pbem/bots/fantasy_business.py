@@ -11,7 +11,7 @@ import math
 import random
 from typing import Any
 
-from pbem.bots import fb_prices
+from pbem.bots import fb_prices, fb_reading
 from pbem.bots.fb_worth import (
     card_values,
     counts_by_article,
@@ -31,8 +31,10 @@ from pbem.games.fantasy_business.specials import check_play
 
 # Part of the best later lot's surplus a seat gives up by winning this one.
 WAIT_SHARE = 0.6
-# How often the opponent model sends the casual limits rather than whole worth.
-MODEL_CASUAL = 0.5
+# Écus another set of limits must gain over the own reckoning to be sent instead.
+ANSWER_MARGIN = 2.0
+# Draws of the rivals' limits a set of limits is tried against.
+ANSWER_DRAWS = 8
 # Sealed bids are shaded below the limit, as the winner pays their own bid.
 SEALED_SHADE = 0.8
 _RULES = FantasyBusiness()
@@ -280,7 +282,9 @@ def casual_move(state: State, seat: int, rng: random.Random, noise: float = 0.0)
     if step == "order":
         return {"action": "order", "order": _sale_order(state, seat)}
     if step == "limits":
-        return {"action": "limits", "limits": _order_limits(state, seat, scale)}
+        if noise:
+            return {"action": "limits", "limits": _order_limits(state, seat, scale)}
+        return {"action": "limits", "limits": _answer_limits(state, seat, rng)}
     if step == "lists":
         return {"action": "specials", "plays": _plays_list(state, seat, 2 if noise else 0)}
     if step == "antitrust_limits":
@@ -298,12 +302,41 @@ def _distinct(items: list[Any]) -> list[Any]:
 
 
 def _modelled_limits(state: State, seat: int, rng: random.Random) -> list[int]:
-    """Limits another seat may have sent: half the time the casual reckoning, half the time
-    each card's whole worth (a player who does not hold back for later cards), both a
-    little off, as players are not all alike."""
-    if rng.random() < MODEL_CASUAL:
-        return _order_limits(state, seat, 1 + rng.uniform(-0.25, 0.25))
-    return _order_limits(state, seat, rng.uniform(0.6, 1.2), wait_share=0.0)
+    """Limits another seat may have sent, drawn from the habits its past limits showed
+    (fb_reading), as players are not all alike."""
+    return fb_reading.draw_limits(state, seat, rng)[0]
+
+
+def _answer_limits(state: State, seat: int, rng: random.Random) -> list[int]:
+    """Spec, Playing by mail, 3: of a few sets of limits, the one that gains most in the
+    sale, on average over limits drawn for each rival from what its past sales showed
+    (fb_reading)."""
+    own = _order_limits(state, seat)
+    rivals = [r for r in state["asked"] if r != seat]
+    if not rivals:
+        return own
+    options = _distinct(
+        [
+            own,
+            _order_limits(state, seat, 0.8),
+            _order_limits(state, seat, 1.25),
+            _order_limits(state, seat, wait_share=0.0),
+            *_focused_limits(state, seat),
+        ]
+    )
+    drawn = {r: fb_reading.draw_limits(state, r, rng, ANSWER_DRAWS) for r in rivals}
+    values = card_values(state, seat, state["row"])
+    gains = [0.0] * len(options)
+    for k in range(ANSWER_DRAWS):
+        others = {r: drawn[r][k] for r in rivals}
+        for index, limits in enumerate(options):
+            gains[index] += fb_reading.sale_surplus(state, seat, values, limits, others)
+    # The own reckoning unless another set gains clearly more.
+    best = max(range(len(options)), key=lambda k: (gains[k], -k))
+    chosen: list[int] = (
+        options[best] if gains[best] > gains[0] + ANSWER_MARGIN * ANSWER_DRAWS else own
+    )
+    return chosen
 
 
 class FantasyBusinessBot:
