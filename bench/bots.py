@@ -257,6 +257,22 @@ def main() -> None:
     print(f"\nwall time {time.monotonic() - started:.0f} s")
 
 
+def matrix(shares: dict[tuple[str, str], float]) -> None:
+    """The win shares again as a grid: a row per A (one seat), a column per B (the rest)."""
+    rows = list(dict.fromkeys(a for a, _ in shares))
+    columns = list(dict.fromkeys(b for _, b in shares))
+    if len(rows) < 2 or len(columns) < 2:
+        return
+    print("\nA's share, one A (row) against the others B (column); * held out")
+    mark = {p: p + ("*" if p in HELD_OUT else "") for p in rows + columns}
+    print(f"{'':11}" + "".join(f"{mark[b]:>11}" for b in columns))
+    for a in rows:
+        cells = [
+            f"{100 * shares[a, b]:10.1f}%" if (a, b) in shares else f"{'-':>11}" for b in columns
+        ]
+        print(f"{mark[a]:11}" + "".join(cells))
+
+
 def report(table: Table, done: list[tuple[Any, ...]]) -> None:
     """One table's win shares, aims, ratings and decision times."""
     print(
@@ -269,6 +285,7 @@ def report(table: Table, done: list[tuple[Any, ...]]) -> None:
             times.setdefault(player, []).extend(values)
         if "random" not in players:
             results.extend(pairwise(list(players), scores))
+    shares: dict[tuple[str, str], float] = {}
     for a, b in table.pairs:
         wins, games = 0.0, 0
         for _, pair, players, scores, _ in done:
@@ -281,7 +298,7 @@ def report(table: Table, done: list[tuple[Any, ...]]) -> None:
         if not games:
             continue
         low, high = wilson(wins, games)
-        share = wins / games
+        share = shares[a, b] = wins / games
         aim = table.aims.get((a, b))
         aim_text = f">= {100 * aim:.0f}% {met(share, aim)}" if aim is not None else ""
         if b in HELD_OUT or a in HELD_OUT:
@@ -290,6 +307,7 @@ def report(table: Table, done: list[tuple[Any, ...]]) -> None:
             f"{a + ' vs ' + b:26} {games:5}  {100 * share:5.1f}%"
             f" [{100 * low:4.1f}-{100 * high:5.1f}]  {100 / table.n:4.1f}%  {aim_text}"
         )
+    matrix(shares)
     if results:
         print("rating (Elo-like, from every pairwise result; " + table.anchor + " = 1500):")
         for player, rating in sorted(ratings(results, table.anchor).items(), key=lambda x: -x[1]):

@@ -418,6 +418,9 @@ class FantasyBusinessBot:
         if step == "limits":
             sets = [_order_limits(state, seat, scale) for scale in (1.0, 0.6, 0.8, 1.25)]
             sets += _focused_limits(state, seat)
+            if legal is not None:
+                # At the root, the casual level's answer to the rivals' read limits too.
+                sets.insert(0, _answer_limits(state, seat, random.Random(state["ply"])))
             return [{"action": "limits", "limits": limits} for limits in _distinct(sets)]
         if step == "lists":
             best = _plays_list(state, seat)

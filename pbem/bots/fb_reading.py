@@ -92,8 +92,8 @@ def _past_sales(state: State) -> list[tuple[State, dict[int, dict[int, int]]]]:
             if lot.get("mode") != "orders":
                 continue
             for seat, limit in lot["bids"]:
-                if limit is not None:
-                    shown.setdefault(seat, {})[lot["slot"]] = limit
+                # A seat still eligible that sent no limit for the card is shown as none.
+                shown.setdefault(seat, {})[lot["slot"]] = limit or 0
         if not shown or record.get("order") is None:
             continue
         then = dict(

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import opponents
-from bench.bots import TABLES, pairwise, play, ratings, wilson
+from bench import opponents, panel
+from bench.bots import HELD_OUT, PANEL, TABLES, pairwise, play, ratings, wilson
 from pbem.games import GAMES
 from pbem.games.colour_bazaar import score
 from pbem.games.fantasy_business.cards import ARTICLE_BY_ID
@@ -42,6 +42,41 @@ def test_the_bench_opponents_finish_games_with_legal_moves(slug, n, options, pla
             move = player(game, view, game.legal_moves(state, seat), random.Random(seed))
             state = game.apply(state, seat, move)  # IllegalMove if the rules refuse it
         assert game.outcome(state) is not None
+
+
+@pytest.mark.parametrize("style", panel.STYLES)
+def test_each_panel_player_finishes_orders_games_with_legal_moves(style):
+    game, player = GAMES["fantasy-business"], panel.style_player(style)
+    for seed in range(2):
+        state = game.setup(4, {"auction": "orders"}, seed)
+        while game.to_act(state):
+            seat = game.to_act(state)[0]
+            view = game.view(state, seat)
+            move = player(game, view, game.legal_moves(state, seat), random.Random(seed))
+            state = game.apply(state, seat, move)
+        assert game.outcome(state) is not None
+
+
+def test_the_panel_styles_send_different_limits_and_prices():
+    game = GAMES["fantasy-business"]
+    players = {style: panel.style_player(style) for style in panel.STYLES}
+    players["bidder"] = opponents.bidder
+    seen: dict[str, set] = {"limits": set(), "prices": set()}
+    for seed in range(6):
+        state = game.setup(4, {"auction": "orders"}, seed)
+        while game.to_act(state) and state["round"] <= 4:
+            seat = game.to_act(state)[0]
+            view, legal = game.view(state, seat), game.legal_moves(state, seat)
+            if legal[0]["action"] in seen and state["round"] >= 3:
+                moves = {s: p(game, view, legal, random.Random(0)) for s, p in players.items()}
+                for key, chosen in seen.items():
+                    found = {repr(m.get(key)) for m in moves.values() if key in m}
+                    if len(found) > 1:
+                        chosen.add(len(found))
+            state = game.apply(state, seat, opponents.bidder(game, view, legal, random.Random(1)))
+    # Six styles: at least four distinct limit sets and three distinct price lists somewhere.
+    assert max(seen["limits"]) >= 4 and max(seen["prices"]) >= 3
+    assert set(HELD_OUT) < set(PANEL) and len(PANEL) >= 5
 
 
 def test_the_greedy_player_takes_the_turn_that_scores_most_now():
