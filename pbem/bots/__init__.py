@@ -46,6 +46,11 @@ class Budget:
             raise ValueError(f"unknown level {self.level!r}")
 
 
+def bot_of(game: Game) -> GameBot:
+    """The game's bot module: its levels and what the search asks of it."""
+    return _BOTS[game.slug]
+
+
 def seeded_rng(game_seed: Any, ply: int, seat: int) -> random.Random:
     """The rng of one decision: from the game's seed, the ply and the seat, nothing else."""
     digest = hashlib.sha256(f"pbem-bot:{game_seed}:{ply}:{seat}".encode()).digest()
@@ -92,4 +97,4 @@ def decide(
     return choose(game, view, legal, rng, Budget(level, simulations))
 
 
-__all__ = ["LEVELS", "Budget", "choose", "decide", "seeded_rng"]
+__all__ = ["LEVELS", "Budget", "bot_of", "choose", "decide", "seeded_rng"]
