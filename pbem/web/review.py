@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
-from werkzeug.wrappers import Response
+from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from pbem.models import Game, Player
 from pbem.present.common import game_title
@@ -72,7 +72,7 @@ def review_page(token: str) -> Response:
 
 
 @bp.post("/p/<token>/review")
-def ask_review(token: str) -> Response:
+def ask_review(token: str) -> BaseResponse:
     """Ask for the seat's review (and, with `mail`, its mail) of a game that is over."""
     game_id, seat_no = seat_from(token)
     mail = request.form.get("mail") == "1"

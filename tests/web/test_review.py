@@ -78,6 +78,7 @@ def test_ask_from_the_game_page_then_see_the_three_moments_with_their_links(
     assert asked.status_code == 303 and asked.headers["Location"].endswith("/review")
     waiting = client.get(f"{ana}/review")
     assert waiting.status_code == 200 and waiting.headers["Refresh"]
+    assert waiting.mimetype == "text/html"
     assert "being worked out" in waiting.get_data(as_text=True)
     # The seat's page now links to the review instead of asking again.
     assert "See my review" in client.get(ana).get_data(as_text=True)
