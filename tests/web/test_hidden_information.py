@@ -702,13 +702,12 @@ class Walk:
         while computer_moves(self.app):
             pass
         deliver(self.app)
-        mailed = [
-            m for m in self.smtpd.messages[self.seen :] if "review" in str(m["Subject"]).lower()
-        ]
+        new = self.smtpd.messages[self.seen :]
+        mailed = [m for m in new if str(m["Message-ID"]).startswith("<notice.review")]
         assert len(mailed) == len(self.links)  # the check has teeth: each seat's review came
         for link in self.links:
             # The check has teeth: each review page shows that seat's decisions.
-            assert "All your decisions" in self.client.get(f"{link}/review").get_data(as_text=True)
+            assert 'class="decisions"' in self.client.get(f"{link}/review").get_data(as_text=True)
 
     def play_one(self) -> bool:
         """The first seat due plays; its table and its review are searched on the way."""
