@@ -13,7 +13,15 @@ import pytest
 from playwright.sync_api import expect
 
 from pbem.clock.scheduler import computer_moves
-from tests.browser.helpers import VIEWPORTS, LiveServer, check, game_state, new_game, open_mail
+from tests.browser.helpers import (
+    VIEWPORTS,
+    LiveServer,
+    check,
+    game_state,
+    new_game,
+    open_mail,
+    too_wide,
+)
 from tests.web.helpers import play_out
 
 
@@ -62,4 +70,4 @@ def test_a_review_asked_with_one_tap_then_read_beside_the_replay(
     open_mail(page, live_server.url, "Your review of")
     page.screenshot(path=str(artifacts / f"review-mail-{viewport}.png"), full_page=True)
     expect(page.get_by_text("See the board as you saw it").first).to_be_visible()
-    assert VIEWPORTS[viewport]  # the screenshots above are the ones the report names
+    assert not (why := too_wide(page)), f"the review mail is too wide: {why}"
