@@ -8,7 +8,8 @@ Levels are named for players: "beginner" (legal moves with a little sense), "cas
 Carlo tree search over dealt states). The budget is a number of simulations, never a
 clock, so a decision depends only on the view and the rng; `seeded_rng` derives that
 rng from the game's seed, the ply and the seat, so a replay or a test gives the same
-moves.
+moves. A finished game's review (`pbem.bots.review`) judges a seat's decisions with the
+strong level's search, from the seat's views alone.
 """
 
 from __future__ import annotations

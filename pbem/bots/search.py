@@ -182,7 +182,7 @@ def search_root(
     and the moves `also` gives (a review adds the move played): every root move is simulated,
     even a lone one, so each has a value."""
     first = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
-    root_moves = bot.candidates(first, seat, legal)
+    root_moves = list(bot.candidates(first, seat, legal))
     known = {move_key(m) for m in root_moves}
     for move in also or []:
         if move_key(move) not in known:
