@@ -51,6 +51,7 @@ from pbem.web import (
     players,
     replay,
     reports,
+    review,
     rules,
     signin,
     standing,
@@ -151,6 +152,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(notes.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(replay.bp)
+    app.register_blueprint(review.bp)
     # The API's one blueprint (pbem.web.api's), with the routes pbem.web.apiplayer and
     # apileagues add to it: apileagues imports apiplayer, which imports api.
     app.register_blueprint(apileagues.bp)

@@ -143,13 +143,14 @@ def clock_command() -> None:
 
 
 @click.command("computers")
-@click.option("--once", is_flag=True, help="make the moves due now, then stop")
+@click.option("--once", is_flag=True, help="make the moves and reviews due now, then stop")
 @with_appcontext
 def computers_command(once: bool) -> None:
-    """Run a computer worker: claim the computer seats due and make their moves."""
+    """Run a computer worker: claim the computer seats due and make their moves, then the
+    game reviews players asked for."""
     app = _app()
     if once:
-        click.echo(f"{computer_moves(app)} computer moves.")
+        click.echo(f"{computer_moves(app)} computer moves and reviews (with their mails).")
         return
     start_logging()
     stop = threading.Event()

@@ -113,6 +113,10 @@ class Settings(BaseSettings):
     clock_computers: Switch = True
     computer_batch: int = Field(4, ge=1)  # seats a worker claims at a time
     computer_lease: Seconds = 120.0  # seconds a claim holds a seat; then a killed worker's is free
+    # Simulations per decision of a game's review (pbem.bots.review); empty: the strong
+    # level's own (a whole review is seconds of one core: bench/review.py).
+    review_simulations: int | None = Field(None, ge=1)
+    review_lease: Seconds = 600.0  # seconds a worker holds a review it works out
     # Seconds a "your move" mail waits when the player is looking at the game's page (seen in
     # the last minute): their move cancels it; 0 sends it at once.
     turn_mail_delay: Seconds = 300.0

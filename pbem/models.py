@@ -591,3 +591,26 @@ class Bar(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id", primary_key=True)
     reason: str = Field(default="", max_length=300)
     created_at: datetime
+
+
+class GameReview(SQLModel, table=True):
+    """A seat's review of a finished game (pbem.bots.review), asked by its player and worked
+    out once by the computer workers (pbem.clock.reviews), which lease it while they do."""
+
+    # The workers look for reviews not done, or done and not yet mailed as asked.
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        Index("ix_gamereview_todo", "done_at", "mailed_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    seat: int
+    asked_at: datetime
+    mail: bool = False  # the player asked for it by mail too
+    # Until when a worker holds it (others skip it meanwhile; a killed worker's lease runs out).
+    claimed_until: datetime | None = None
+    done_at: datetime | None = None
+    mailed_at: datetime | None = None  # when its mail was queued in the outbox (once)
+    # {"seat", "simulations", "decisions": [...], "costliest": [plies]}: Review.to_json.
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))

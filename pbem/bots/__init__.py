@@ -8,7 +8,8 @@ Levels are named for players: "beginner" (legal moves with a little sense), "cas
 Carlo tree search over dealt states). The budget is a number of simulations, never a
 clock, so a decision depends only on the view and the rng; `seeded_rng` derives that
 rng from the game's seed, the ply and the seat, so a replay or a test gives the same
-moves.
+moves. A finished game's review (`pbem.bots.review`) judges a seat's decisions with the
+strong level's search, from the seat's views alone.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ class Budget:
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
             raise ValueError(f"unknown level {self.level!r}")
+
+
+def bot_of(game: Game) -> GameBot:
+    """The game's bot module: its levels and what the search asks of it."""
+    return _BOTS[game.slug]
 
 
 def seeded_rng(game_seed: Any, ply: int, seat: int) -> random.Random:
@@ -92,4 +98,4 @@ def decide(
     return choose(game, view, legal, rng, Budget(level, simulations))
 
 
-__all__ = ["LEVELS", "Budget", "choose", "decide", "seeded_rng"]
+__all__ = ["LEVELS", "Budget", "bot_of", "choose", "decide", "seeded_rng"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pbem.games.base import Game, Move, State
@@ -105,20 +106,32 @@ def _select(node: Node, options: list[Move], rng: random.Random) -> tuple[Node, 
     return best, False
 
 
-def search(
+@dataclass(frozen=True)
+class RootChild:
+    """One of the seat's moves at the root after a search: how often it was followed and the
+    sum of the values (0..1, the seat's win chance) its simulations came back with."""
+
+    move: Move
+    visits: int
+    total: float
+
+    @property
+    def mean(self) -> float:
+        """The move's expected value: the mean win chance of its simulations."""
+        return self.total / self.visits if self.visits else 0.0
+
+
+def _grow(
     bot: GameBot,
     game: Game,
     view: dict[str, Any],
     seat: int,
-    legal: list[Move],
+    root_moves: list[Move],
     rng: random.Random,
     simulations: int,
-) -> Move:
-    """The most visited of the seat's candidate moves after `simulations` simulations."""
-    first = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
-    root_moves = bot.candidates(first, seat, legal)
-    if len(root_moves) == 1:
-        return root_moves[0]
+) -> list[RootChild]:
+    """Run `simulations` simulations over `root_moves`: the root's children, in the order
+    they were first tried."""
     root = Node()
     for _ in range(simulations):
         state = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
@@ -130,9 +143,10 @@ def search(
             actor = game.to_act(state)[0]
             if actor == seat and in_tree:
                 options = root_moves if node is root else bot.candidates(state, seat, None)
-                if len(options) == 1:
+                if len(options) == 1 and node is not root:
                     move = options[0]
                 else:
+                    # A lone root move (a review's `follow`) still gets its child node.
                     node, new = _select(node, options, rng)
                     path.append(node)
                     assert node.move is not None
@@ -147,6 +161,67 @@ def search(
         for visited in path:
             visited.visits += 1
             visited.total += value
-    best = max(root.children.values(), key=lambda c: (c.visits, c.total))
-    assert best.move is not None
-    return best.move
+    children = []
+    for child in root.children.values():
+        assert child.move is not None
+        children.append(RootChild(child.move, child.visits, child.total))
+    return children
+
+
+def search_root(
+    bot: GameBot,
+    game: Game,
+    view: dict[str, Any],
+    seat: int,
+    legal: list[Move],
+    rng: random.Random,
+    simulations: int,
+    also: list[Move] | None = None,
+) -> list[RootChild]:
+    """The root's statistics after `simulations` simulations over the seat's candidate moves
+    and the moves `also` gives (a review adds the move played): every root move is simulated,
+    even a lone one, so each has a value."""
+    first = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
+    root_moves = list(bot.candidates(first, seat, legal))
+    known = {move_key(m) for m in root_moves}
+    for move in also or []:
+        if move_key(move) not in known:
+            known.add(move_key(move))
+            root_moves.append(move)
+    return _grow(bot, game, view, seat, root_moves, rng, simulations)
+
+
+def follow(
+    bot: GameBot,
+    game: Game,
+    view: dict[str, Any],
+    seat: int,
+    move: Move,
+    rng: random.Random,
+    simulations: int,
+) -> RootChild:
+    """`simulations` more simulations that all start with `move` at the root: a review's
+    measure of a move the search visited too seldom to say what it is worth."""
+    return _grow(bot, game, view, seat, [move], rng, simulations)[0]
+
+
+def best_of(children: list[RootChild]) -> RootChild:
+    """The child a search plays: the most visited, the higher total between equals."""
+    return max(children, key=lambda c: (c.visits, c.total))
+
+
+def search(
+    bot: GameBot,
+    game: Game,
+    view: dict[str, Any],
+    seat: int,
+    legal: list[Move],
+    rng: random.Random,
+    simulations: int,
+) -> Move:
+    """The most visited of the seat's candidate moves after `simulations` simulations."""
+    first = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
+    root_moves = bot.candidates(first, seat, legal)
+    if len(root_moves) == 1:
+        return root_moves[0]
+    return best_of(_grow(bot, game, view, seat, root_moves, rng, simulations)).move

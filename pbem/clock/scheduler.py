@@ -19,6 +19,7 @@ from flask import Flask
 
 from pbem.clock.computer_play import sweep_computers
 from pbem.clock.league_sweeps import sweep_leagues
+from pbem.clock.reviews import sweep_reviews
 from pbem.clock.sweeps import sweep
 from pbem.config import settings_of
 from pbem.counters import metrics
@@ -110,7 +111,8 @@ def sweep_due(app: Flask) -> dict[str, int]:
 
 
 def computer_moves(app: Flask) -> int:
-    """Make the computer moves due for the delay, then send the mail they made."""
+    """Make the computer moves due for the delay, then work out a review asked for (and queue
+    the reviews' mails), then send the mail they made: how many moves, reviews and mails."""
     engine, settings = app.extensions["pbem"]["engine"], settings_of(app)
     with metrics.JOB_SECONDS.labels("computers").time():
         made = sweep_computers(
@@ -121,10 +123,21 @@ def computer_moves(app: Flask) -> int:
             settings.computer_batch,
             timedelta(seconds=settings.computer_lease),
         )
+        # Then the reviews asked of finished games, one a run: the same workers, after moves.
+        reviewed = sweep_reviews(
+            engine,
+            app.extensions["pbem"]["site"],
+            app.config["CLOCK"](),
+            settings.review_simulations,
+            timedelta(seconds=settings.review_lease),
+        )
     if made:
         log.info("computer moves: %d", made)
+    if reviewed:
+        log.info("reviews and their mails: %d", reviewed)
+    if made or reviewed:
         drain_outbox(app)
-    return made
+    return made + reviewed
 
 
 def prune_old(app: Flask, since: timedelta | None = CATCH_UP) -> dict[str, int]:

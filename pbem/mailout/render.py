@@ -15,6 +15,7 @@ from sqlmodel import Session
 from sqlmodel import select as select_models
 
 from pbem.games.message import Message
+from pbem.mailout import reviewmail
 from pbem.mailout.context import digest_entry, mail_context, player_context
 from pbem.mailout.mailer import render_mail
 from pbem.mailout.mailrows import mail_rows, plays_until
@@ -152,6 +153,11 @@ def render_row(
         context.update(
             _answering(session, site, game, seats, seat, row, facts, states, player.lang)
         )
+        if row.event == reviewmail.EVENT:
+            try:
+                context.update(reviewmail.review_context(session, site, seat, seats, player.lang))
+            except reviewmail.NoReview as exc:
+                raise Unrenderable(f"outbox {row.id}: {exc}") from exc
     headers = _headers(site, player, row.event)
     if context.get("reply_address"):
         headers["Reply-To"] = context["reply_address"]

@@ -47,6 +47,7 @@ from pbem.web.fragments import found, kept
 from pbem.web.mailfix import table_context
 from pbem.web.markup import said
 from pbem.web.plan import plan_context
+from pbem.web.review import offer as review_offer_of
 from pbem.web.seats import (
     LOG_PAGE,
     open_seat,
@@ -176,6 +177,7 @@ def _render_page(
         if game.outcome
         else None,
         rematch_link=_rematch_link(session, game, seat),
+        review_offer=review_offer_of(session, game, seat_no),
         clocks=_clocks(game, table, tz, lang),
         clock_text=time_control(game, lang),
         next_game=_next_game(session, game, seat, rules),

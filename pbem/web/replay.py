@@ -17,6 +17,7 @@ from pbem.present.text import say
 from pbem.storage.db import read_session
 from pbem.storage.store import id_of, moves_of, seats_of, shuffles_of
 from pbem.web import engine
+from pbem.web.review import offer as review_offer_of
 from pbem.web.seats import seat_from, watched_game
 
 bp = Blueprint("replay", __name__)
@@ -46,6 +47,7 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
             g.lang = player.lang if player else g.lang
         moves = moves_of(session, game)
         shuffles = shuffles_of(session, game)
+        review_offer = review_offer_of(session, game, viewer)
     lang = g.lang
     total = len(moves)
     ply = _number(request.args.get("ply"), total, total)
@@ -91,6 +93,7 @@ def _replay(token: str, game_id: int, viewer: int | None, endpoint: str) -> tupl
         if over and ply == total and game.outcome
         else None,
         "clocks": [],
+        "review_offer": review_offer,
         "time_control": game.days_per_move,
         "replay": {
             "ply": ply,

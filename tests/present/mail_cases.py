@@ -83,6 +83,21 @@ REPORT = {
     "report_link": "https://pbem.example/reports/7-x",
     "reported_link": "https://pbem.example/players/1",
 }
+# A review in words (pbem.present.review.review_words), with a replay link per moment.
+_MOMENT = {
+    "ply": 8, "number": 9, "source": "web", "agrees": False, "cost": 18,
+    "played": "You played The Sailor on market 2 and took a Moons chip.",
+    "best": "You play The Savage on market 1 and take a Leaves chip.",
+    "played_chance": 41, "best_chance": 59,
+    "replay_link": "https://pbem.example/p/tok/replay?ply=8",
+}  # fmt: skip
+REVIEW: dict[str, Any] = {
+    "costliest": [_MOMENT],
+    "decisions": [_MOMENT, {**_MOMENT, "ply": 10, "number": 11, "agrees": True, "cost": 0}],
+    "agreed": 1,
+    "simulations": 300,
+}
+
 CASES = [
     ("invitation", {}),
     ("created", {}),
@@ -151,6 +166,15 @@ CASES = [
     ("matched", {"open": 0}),
     ("game_over", {}),
     ("game_over", {"winners": 2}),
+    # Issue 51: a game's review, mailed when asked for; with costly moments and without.
+    ("review", {"review": REVIEW, "review_link": "https://pbem.example/p/tok/review"}),
+    (
+        "review",
+        {
+            "review": REVIEW | {"costliest": [], "agreed": 2},
+            "review_link": "https://pbem.example/p/tok/review",
+        },
+    ),
     # Issue 46: a player pbem can no longer mail, told to the creator and the other seats.
     ("mail_bouncing", BOUNCED),
     ("mail_bouncing", BOUNCED | {"forming": True}),

@@ -10,11 +10,13 @@ from urllib.parse import urlsplit
 
 from sqlmodel import func, select
 
+from pbem.bots import decide
 from pbem.clock.scheduler import computer_moves, drain_outbox
 from pbem.games import GAMES
 from pbem.models import Game, Move, Outbox, Player, Seat
+from pbem.moves import submit_move
 from pbem.present.text import card_name
-from pbem.storage.db import read_session
+from pbem.storage.db import read_session, write_session
 from pbem.storage.rounds import viewed_state
 from pbem.web.signin import GENERATION, PLAYER
 
@@ -373,3 +375,21 @@ def whole_state(app: Any, game_id: int = 1) -> dict[str, Any]:
         game = session.get(Game, game_id)
         assert game is not None and game.state is not None
         return viewed_state(session, game)
+
+
+def play_out(app: Any, game_id: int = 1, stop_before: int | None = None) -> None:
+    """Play the game on with casual moves made for each seat to act (as if sent from its page),
+    to its end, or until `stop_before` moves are in the log."""
+    ext = app.extensions["pbem"]
+    while True:
+        with write_session(ext["engine"]) as session:
+            game = session.get(Game, game_id)
+            assert game is not None
+            if game.status != "active" or (stop_before is not None and game.ply >= stop_before):
+                return
+            state = viewed_state(session, game)
+            rules = GAMES[game.slug]
+            seat = rules.to_act(state)[0]
+            move = decide(rules, state, seat, "casual", game.seed)
+            token = rules.turn_token(state, seat)
+            submit_move(session, ext["site"], game_id, seat, move, token, app.config["CLOCK"]())

@@ -4,7 +4,8 @@ Whole games of both games, in English and in French, with fixed seeds (so that a
 comes back on every run). At every ply each seat's reachable pages are searched: the
 invitation (join) page, the table, the settings, the review of a move ("Check your move")
 and its "Change it", a stale form, a refused move, the replay and the exported log, the
-player's games (/me), the page that asks before leaving, and at the end the results; so
+player's games (/me), the page that asks before leaving, and at the end the results and
+the seat's review of the game (with its mail); so
 are the spectator page (with its replay and export), the page and API answer of a league
 the game is part of, the operator's /readyz and /metrics (searched as a spectator's), and
 every mail: the turn mails with
@@ -34,6 +35,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from pbem.clock.scheduler import computer_moves
 from pbem.games import GAMES
 from pbem.mailin.server import InboundController, make_controller
 from pbem.models import (
@@ -110,6 +112,7 @@ REFUSALS_PER_SEAT = 3  # below the listener's answers-per-hour limit
 
 
 METRICS_TOKEN = "hidden-information-metrics-token"
+REVIEW_SIMULATIONS = 4  # the game reviews asked at the end: their words are searched, not play
 
 
 @pytest.fixture
@@ -118,7 +121,7 @@ def app(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     app = make_test_app(
         database_url, clock, smtpd, tmp_path,
         REPLY_DOMAIN=REPLY_DOMAIN, WEBHOOK_ALLOW_LOOPBACK=True, WEBHOOK_TIMEOUT=0.5,
-        METRICS_TOKEN=METRICS_TOKEN,
+        METRICS_TOKEN=METRICS_TOKEN, REVIEW_SIMULATIONS=REVIEW_SIMULATIONS,
     )  # fmt: skip
     yield app
     app.extensions["pbem"]["engine"].dispose()
@@ -558,6 +561,9 @@ class Walk:
             found["API open tables"] = get("/api/v1/open").get_data(as_text=True)
             if stored(self.app).status == "active":
                 found["leave?"] = get(f"{link}/leave").get_data(as_text=True)
+            if stored(self.app).status == "over":
+                # The seat's review of the game (issue 51): its page, asked or done.
+                found["game review"] = get(f"{link}/review").get_data(as_text=True)
             # The JSON API: the seat's view, legal moves and log, in each language.
             api = "/api/v1/seat/" + link.rsplit("/", 1)[-1]
             found["API view"] = get(api).get_data(as_text=True)
@@ -688,6 +694,21 @@ class Walk:
                         f"{where} of seat {viewer} depends on what it may not see"
                     )
 
+    def ask_reviews(self) -> None:
+        """At the end, every seat asks for its review by mail; the workers work them out and
+        the mails go (searched by the next look, as the review pages are)."""
+        for link in self.links:
+            assert self.client.post(f"{link}/review", data={"mail": "1"}).status_code == 303
+        while computer_moves(self.app):
+            pass
+        deliver(self.app)
+        new = self.smtpd.messages[self.seen :]
+        mailed = [m for m in new if str(m["Message-ID"]).startswith("<notice.review")]
+        assert len(mailed) == len(self.links)  # the check has teeth: each seat's review came
+        for link in self.links:
+            # The check has teeth: each review page shows that seat's decisions.
+            assert 'class="decisions"' in self.client.get(f"{link}/review").get_data(as_text=True)
+
     def play_one(self) -> bool:
         """The first seat due plays; its table and its review are searched on the way."""
         state = stored(self.app).state
@@ -763,6 +784,8 @@ def test_colour_bazaar_pages_and_mails_hide_what_each_seat_may_not_see(
             take_back_midway(walk, before)
     # One move taken back and played again: 30 moves in the log, 31 played.
     assert plies == 31 and len(moves(app)) == 30 and stored(app).status == "over"
+    walk.ask_reviews()
+    walk.look(every_seat=True)  # each seat's review page and its mail
     state = stored(app).state
     # The seeded game holds the case: a hand shown, then a face-down discard from it.
     shown_then_discarded = [
@@ -806,8 +829,9 @@ def test_fantasy_business_pages_and_mails_hide_what_each_seat_may_not_see(
             break
         played += 1
         assert played < 800
-    walk.look(every_seat=True)  # the results, for everyone
     assert stored(app).status == "over"
+    walk.ask_reviews()
+    walk.look(every_seat=True)  # the results, each seat's review and its mail, for everyone
     # The check has teeth: the finished rounds left the stored state for their rows, which
     # the pages of every round and the API views read back (searched above).
     whole = whole_state(app)
