@@ -97,7 +97,7 @@ def test_ask_from_the_game_page_then_see_the_three_moments_with_their_links(
         # Each moment: its move number, and the board as Ana saw it then, a tap away.
         assert f"Move {ply + 1}</strong>" in moments
         assert f"/replay?ply={ply}" in moments
-    assert "The strong level would play:" in moments and "chance to win" in moments
+    assert "The strong level advises:" in moments and "chance to win" in moments
     listed = html.split('class="decisions"', 1)[1].split("</ol>", 1)[0]
     assert listed.count("<li ") == len(result["decisions"])
     # The replay at a moment shows Ana's table then, with the way back to the review.
