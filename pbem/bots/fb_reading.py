@@ -126,11 +126,22 @@ def _fit(values: list[float], then: State, seat: int, shown: dict[int, int]) -> 
 
 def read_limits(state: State, seat: int) -> Model:
     """`seat`'s model: (weight, habit, scale), the weights summing to 1."""
+    # What was shown: a deal names each face-down special nobody won afresh.
     key = (
         seat,
         state["n"],
         tuple(
-            (r["round"], tuple((lot["card"], tuple(map(tuple, lot["bids"]))) for lot in r["lots"]))
+            (
+                r["round"],
+                tuple(
+                    (
+                        lot["slot"],
+                        lot["winner"] is not None and lot["card"],
+                        tuple(map(tuple, lot["bids"])),
+                    )
+                    for lot in r["lots"]
+                ),
+            )
             for r in state["history"]
             if r.get("lots")
         ),
