@@ -75,6 +75,9 @@ def _turns(state: State, seat: int) -> list[tuple[float, Move]]:
 class ColourBazaarBot:
     """The three levels for Colour Bazaar."""
 
+    # The most visited move: the search alone is strong in Colour Bazaar (bench/bots.py).
+    anchor: float | None = None
+
     def beginner(
         self, game: Game, view: dict[str, Any], legal: list[Move], rng: random.Random
     ) -> Move:

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from pbem.bots.fb_worth import card_values
 from pbem.games.base import State
 from pbem.games.fantasy_business.cards import base_price
-from pbem.games.fantasy_business.orders import settle_card
+from pbem.games.fantasy_business.orders import public_card, settle_card
 
 # Habits: "reckon" forgoes part of the later cards' surplus (a seat wins one a round),
 # "whole" sends each card's worth, "focus" the worth of the card it wants most and nothing
@@ -126,7 +126,7 @@ def _fit(values: list[float], then: State, seat: int, shown: dict[int, int]) -> 
 
 def read_limits(state: State, seat: int) -> Model:
     """`seat`'s model: (weight, habit, scale), the weights summing to 1."""
-    # What was shown: a deal names each face-down special nobody won afresh.
+    # What was shown: a deal names afresh each special a seat's view does not show.
     key = (
         seat,
         state["n"],
@@ -136,7 +136,7 @@ def read_limits(state: State, seat: int) -> Model:
                 tuple(
                     (
                         lot["slot"],
-                        lot["winner"] is not None and lot["card"],
+                        public_card(lot["card"]),
                         tuple(map(tuple, lot["bids"])),
                     )
                     for lot in r["lots"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.bots import STRONG_SIMULATIONS, bot_of, seeded_rng
-from pbem.bots.search import RootChild, best_of, follow, move_key, search_root
+from pbem.bots.search import RootChild, choice, follow, move_key, search_root
 from pbem.games import fairdeal
 from pbem.games.base import Game, GameError, Move, State
 
@@ -136,7 +136,7 @@ def judge(
     the seat's `view` only: the strong search with the played move among its root moves."""
     seat = view["seat"]
     children = search_root(bot_of(game), game, view, seat, legal, rng, simulations, [played])
-    best = best_of(children)
+    best = choice(bot_of(game), children)
     # A budget smaller than the root moves may leave the played move untried.
     tried = [c for c in children if move_key(c.move) == move_key(played)]
     mine = tried[0] if tried else RootChild(played, 0, 0.0)

@@ -27,6 +27,9 @@ EXPLORATION = 0.7
 class GameBot(Protocol):
     """What a game's bot module offers the levels and the search."""
 
+    # None: the search plays its most visited move; a margin: see `choice`.
+    anchor: float | None
+
     def beginner(
         self, game: Game, view: dict[str, Any], legal: list[Move], rng: random.Random
     ) -> Move:
@@ -114,6 +117,7 @@ class RootChild:
     move: Move
     visits: int
     total: float
+    first: bool = False  # the bot's first candidate: its own quick choice
 
     @property
     def mean(self) -> float:
@@ -162,9 +166,10 @@ def _grow(
             visited.visits += 1
             visited.total += value
     children = []
-    for child in root.children.values():
+    quick = move_key(root_moves[0])
+    for key, child in root.children.items():
         assert child.move is not None
-        children.append(RootChild(child.move, child.visits, child.total))
+        children.append(RootChild(child.move, child.visits, child.total, key == quick))
     return children
 
 
@@ -206,8 +211,20 @@ def follow(
 
 
 def best_of(children: list[RootChild]) -> RootChild:
-    """The child a search plays: the most visited, the higher total between equals."""
+    """The most visited child, the higher total between equals."""
     return max(children, key=lambda c: (c.visits, c.total))
+
+
+def choice(bot: GameBot, children: list[RootChild]) -> RootChild:
+    """The child a search plays: the most visited; for a bot with an `anchor` margin, its
+    first candidate (its own quick choice) unless that one's mean value is beaten by more
+    than the margin, as a few simulations a move are noisy."""
+    best = best_of(children)
+    if bot.anchor is not None:
+        own = next((c for c in children if c.first), None)
+        if own is not None and best.mean <= own.mean + bot.anchor:
+            return own
+    return best
 
 
 def search(
@@ -219,9 +236,9 @@ def search(
     rng: random.Random,
     simulations: int,
 ) -> Move:
-    """The most visited of the seat's candidate moves after `simulations` simulations."""
+    """The move `choice` picks after `simulations` simulations over the seat's candidates."""
     first = bot.model_secrets(game.deal(view, seat, rng), seat, rng)
     root_moves = bot.candidates(first, seat, legal)
     if len(root_moves) == 1:
         return root_moves[0]
-    return best_of(_grow(bot, game, view, seat, root_moves, rng, simulations)).move
+    return choice(bot, _grow(bot, game, view, seat, root_moves, rng, simulations)).move
