@@ -12,6 +12,13 @@ import random
 from typing import Any
 
 from pbem.bots import fb_prices, fb_reading
+from pbem.bots.fb_limits import (
+    WAIT_SHARE,
+    answer_limits,
+    focused_limits,
+    in_range,
+    order_limits,
+)
 from pbem.bots.fb_worth import (
     card_values,
     counts_by_article,
@@ -29,12 +36,6 @@ from pbem.games.fantasy_business.cards import (
 )
 from pbem.games.fantasy_business.specials import check_play
 
-# Part of the best later lot's surplus a seat gives up by winning this one.
-WAIT_SHARE = 0.6
-# Écus another set of limits must gain over the own reckoning to be sent instead.
-ANSWER_MARGIN = 2.0
-# Draws of the rivals' limits a set of limits is tried against.
-ANSWER_DRAWS = 8
 # Sealed bids are shaded below the limit, as the winner pays their own bid.
 SEALED_SHADE = 0.8
 _RULES = FantasyBusiness()
@@ -184,51 +185,10 @@ def _specials_live_later(state: State) -> bool:
     return left
 
 
-def _in_range(value: float, base: int, money: int) -> int:
-    """A limit or bid: 0, or a whole number from the base price to the écus held."""
-    amount = min(math.floor(value), money)
-    return amount if amount >= base else 0
-
-
 def _sale_order(state: State, seat: int) -> list[int]:
     """Spec, Playing by mail, 2: sell first what this seat wants least."""
     values = card_values(state, seat, state["row"])
     return sorted(range(len(values)), key=lambda slot: (values[slot], slot))
-
-
-def _order_limits(
-    state: State, seat: int, scale: float = 1.0, wait_share: float = WAIT_SHARE
-) -> list[int]:
-    """Spec, Playing by mail, 3: per card, its worth to this seat less the surplus forgone
-    on the cards sold after it, as a seat wins one card a round."""
-    row, money = state["row"], state["money"][seat]
-    values = card_values(state, seat, row)
-    rivals = max(len([s for s in state.get("asked", []) if s != seat]), 1)
-    order = state["order"] or list(range(len(row)))
-    limits = [0] * len(row)
-    for position, slot in enumerate(order):
-        later = order[position + 1 :]
-        value = values[slot]
-        if later:
-            surplus = max(values[s] - base_price(row[s]) for s in later)
-            value -= wait_share * min(1.0, len(later) / rivals) * max(0.0, surplus)
-        limits[slot] = _in_range(value * scale, base_price(row[slot]), money)
-    return limits
-
-
-def _focused_limits(state: State, seat: int, count: int = 2) -> list[list[int]]:
-    """Limits going for one card only, its whole worth and nothing on the others: for the
-    `count` cards whose worth to this seat is furthest above their base price."""
-    row, money = state["row"], state["money"][seat]
-    values = card_values(state, seat, row)
-    best = sorted(range(len(row)), key=lambda s: (base_price(row[s]) - values[s], s))[:count]
-    found = []
-    for slot in best:
-        limits = [0] * len(row)
-        limits[slot] = _in_range(values[slot], base_price(row[slot]), money)
-        if limits[slot]:
-            found.append(limits)
-    return found
 
 
 def _plays_list(state: State, seat: int, width: int = 0) -> list[dict[str, Any]]:
@@ -246,7 +206,7 @@ def _antitrust_limit(state: State, seat: int, scale: float = 1.0) -> int:
     """Spec, Playing by mail, 6: one limit per card, the worth of one such card."""
     auction = state["auction"]
     value = card_values(state, seat, auction["cards"][:1])[0]
-    return _in_range(value * scale, auction["base"], state["money"][seat])
+    return in_range(value * scale, auction["base"], state["money"][seat])
 
 
 def casual_move(state: State, seat: int, rng: random.Random, noise: float = 0.0) -> Move:
@@ -283,8 +243,8 @@ def casual_move(state: State, seat: int, rng: random.Random, noise: float = 0.0)
         return {"action": "order", "order": _sale_order(state, seat)}
     if step == "limits":
         if noise:
-            return {"action": "limits", "limits": _order_limits(state, seat, scale)}
-        return {"action": "limits", "limits": _answer_limits(state, seat, rng)}
+            return {"action": "limits", "limits": order_limits(state, seat, scale)}
+        return {"action": "limits", "limits": answer_limits(state, seat, rng)}
     if step == "lists":
         return {"action": "specials", "plays": _plays_list(state, seat, 2 if noise else 0)}
     if step == "antitrust_limits":
@@ -305,38 +265,6 @@ def _modelled_limits(state: State, seat: int, rng: random.Random) -> list[int]:
     """Limits another seat may have sent, drawn from the habits its past limits showed
     (fb_reading), as players are not all alike."""
     return fb_reading.draw_limits(state, seat, rng)[0]
-
-
-def _answer_limits(state: State, seat: int, rng: random.Random) -> list[int]:
-    """Spec, Playing by mail, 3: of a few sets of limits, the one that gains most in the
-    sale, on average over limits drawn for each rival from what its past sales showed
-    (fb_reading)."""
-    own = _order_limits(state, seat)
-    rivals = [r for r in state["asked"] if r != seat]
-    if not rivals:
-        return own
-    options = _distinct(
-        [
-            own,
-            _order_limits(state, seat, 0.8),
-            _order_limits(state, seat, 1.25),
-            _order_limits(state, seat, wait_share=0.0),
-            *_focused_limits(state, seat),
-        ]
-    )
-    drawn = {r: fb_reading.draw_limits(state, r, rng, ANSWER_DRAWS) for r in rivals}
-    values = card_values(state, seat, state["row"])
-    gains = [0.0] * len(options)
-    for k in range(ANSWER_DRAWS):
-        others = {r: drawn[r][k] for r in rivals}
-        for index, limits in enumerate(options):
-            gains[index] += fb_reading.sale_surplus(state, seat, values, limits, others)
-    # The own reckoning unless another set gains clearly more.
-    best = max(range(len(options)), key=lambda k: (gains[k], -k))
-    chosen: list[int] = (
-        options[best] if gains[best] > gains[0] + ANSWER_MARGIN * ANSWER_DRAWS else own
-    )
-    return chosen
 
 
 class FantasyBusinessBot:
@@ -375,7 +303,7 @@ class FantasyBusinessBot:
             return {"action": "order", "order": list(range(len(state["row"])))}
         if step == "limits":
             limits = [
-                _in_range(base_price(c) + rng.randint(0, 3), base_price(c), money)
+                in_range(base_price(c) + rng.randint(0, 3), base_price(c), money)
                 for c in state["row"]
             ]
             return {"action": "limits", "limits": limits}
@@ -421,11 +349,12 @@ class FantasyBusinessBot:
             orders = [mine, mine[::-1], list(range(len(mine)))]
             return [{"action": "order", "order": o} for o in _distinct(orders)]
         if step == "limits":
-            sets = [_order_limits(state, seat, scale) for scale in (1.0, 0.6, 0.8, 1.25)]
-            sets += _focused_limits(state, seat)
+            sets = [order_limits(state, seat, scale) for scale in (1.0, 0.6, 0.8, 1.25)]
+            sets += focused_limits(state, seat)
             if legal is not None:
-                # At the root, the casual level's answer to the rivals' read limits too.
-                sets.insert(0, _answer_limits(state, seat, random.Random(state["ply"])))
+                # At the root, first, the strong answer to the rivals' read limits.
+                answer = answer_limits(state, seat, random.Random(state["ply"]), strong=True)
+                sets.insert(0, answer)
             return [{"action": "limits", "limits": limits} for limits in _distinct(sets)]
         if step == "lists":
             best = _plays_list(state, seat)

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from pbem.bots.fb_worth import card_values
 from pbem.games.base import State
 from pbem.games.fantasy_business.cards import base_price
-from pbem.games.fantasy_business.orders import public_card, settle_card
+from pbem.games.fantasy_business.orders import public_card
 
 # Habits: "reckon" forgoes part of the later cards' surplus (a seat wins one a round),
 # "whole" sends each card's worth, "focus" the worth of the card it wants most and nothing
@@ -200,25 +200,3 @@ def draw_limits(state: State, seat: int, rng: random.Random, count: int = 1) -> 
         scale = chosen[2] * rng.uniform(0.85, 1.15)
         drawn.append(habit_limits(chosen[1], scale, values, state["row"], order, money, rivals))
     return drawn
-
-
-def sale_surplus(
-    state: State, seat: int, values: list[float], mine: list[int], others: dict[int, list[int]]
-) -> float:
-    """What `seat` gains in the sale (`values`, its worth of each card, less the price) if
-    the others send `others` (Spec, Playing by mail, 4: card by card, one card a seat)."""
-    row, money = state["row"], state["money"]
-    order = state["order"] or list(range(len(row)))
-    limits = {**others, seat: mine}
-    first = state["first"]
-    eligible = sorted(limits, key=lambda s: (s - first) % state["n"])
-    for slot in order:
-        bids = [(s, limits[s][slot]) for s in eligible]
-        winner, price = settle_card(base_price(row[slot]), bids, money)
-        if winner is None or price is None:
-            continue
-        if winner == seat:
-            gain: float = values[slot] - price
-            return gain
-        eligible.remove(winner)
-    return 0.0

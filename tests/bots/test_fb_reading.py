@@ -7,7 +7,7 @@ import random
 import pytest
 
 from pbem.bots import Budget, choose, seeded_rng
-from pbem.bots.fb_reading import HABITS, draw_limits, read_limits, sale_surplus
+from pbem.bots.fb_reading import HABITS, draw_limits, read_limits
 from pbem.bots.fb_worth import card_values
 from pbem.games import GAMES
 from pbem.games.fantasy_business import engine
@@ -82,15 +82,3 @@ def test_drawn_limits_are_limits_the_rules_accept():
     for seat in state["asked"]:
         for limits in draw_limits(state, seat, random.Random(4), 6):
             GAME.apply(state, seat, {"action": "limits", "limits": limits})  # raises if not
-
-
-def test_the_sale_is_won_by_the_highest_limit_at_the_second_plus_one():
-    state = GAME.setup(4, {"auction": "orders"}, 5)
-    state = dict(state, row=state["row"][:2], order=[0, 1], first=0, money=[20, 20, 20, 20])
-    base = [base_price(c) for c in state["row"]]
-    values = [base[0] + 10.0, base[1] + 4.0]
-    others = {1: [base[0] + 6, 0], 2: [0, 0], 3: [0, 0]}
-    # Seat 0 wins the first card at seat 1's limit plus one.
-    assert sale_surplus(state, 0, values, [base[0] + 8, 0], others) == 10 - 7
-    # Outbid on the first card, it takes the second alone at its base price.
-    assert sale_surplus(state, 0, values, [base[0] + 2, base[1]], others) == 4
