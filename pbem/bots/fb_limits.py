@@ -4,8 +4,8 @@ answer to what each rival's past sales say it sends (fb_reading).
 A seat wins at most one card a round, so a limit on one card is worth what the card adds
 less the surplus it forgoes on the cards sold after it. The casual level tries a few sets
 against a few draws of the rivals' limits and keeps the one that gains it most; the strong
-level tries more sets against more draws and scores each sale by the standing it leaves,
-the rivals' gains counted against its own (fb_worth.standing).
+level tries more sets against more draws. (Scoring a sale by the standing it leaves, the
+rivals' gains counted too, did worse: bench/README.md.)
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import math
 import random
 
 from pbem.bots import fb_reading
-from pbem.bots.fb_worth import card_values, counts_by_article, standing, worth
+from pbem.bots.fb_worth import card_values
 from pbem.games.base import State
-from pbem.games.fantasy_business.cards import base_price, card_type, is_special
+from pbem.games.fantasy_business.cards import base_price
 from pbem.games.fantasy_business.orders import settle_card
 
 # Part of the best later lot's surplus a seat gives up by winning this one.
@@ -92,31 +92,12 @@ def sale(state: State, limits: dict[int, list[int]]) -> list[tuple[int, int, int
     return sold
 
 
-def _surplus(
-    state: State, seat: int, values: list[float], sold: list[tuple[int, int, int]]
-) -> float:
+def _surplus(seat: int, values: list[float], sold: list[tuple[int, int, int]]) -> float:
+    """What `seat` gains in a sale: its worth of the card it won less the price."""
     for winner, slot, price in sold:
         if winner == seat:
             return values[slot] - price
     return 0.0
-
-
-def _standing_after(
-    state: State, seat: int, sold: list[tuple[int, int, int]], special: float
-) -> float:
-    """`seat`'s standing once the cards sold are paid for and held."""
-    held = counts_by_article(state)
-    money = [float(m) for m in state["money"]]
-    for winner, slot, price in sold:
-        money[winner] -= price
-        card = state["row"][slot]
-        if is_special(card):
-            money[winner] += special
-            continue
-        article = card_type(card)
-        held[winner] = {**held[winner], article: held[winner].get(article, 0) + 1}
-    values = worth(dict(state, money=money), held, specials=False)
-    return standing(values, seat)
 
 
 def _options(state: State, seat: int, strong: bool) -> list[list[int]]:
@@ -134,9 +115,9 @@ def _options(state: State, seat: int, strong: bool) -> list[list[int]]:
 
 
 def answer_limits(state: State, seat: int, rng: random.Random, strong: bool = False) -> list[int]:
-    """Of a few sets of limits, the one that does best in the sale on average over limits
-    drawn for each rival from its past sales: casual counts its own gain, strong the
-    standing the sale leaves it (the rivals' cards and prices too)."""
+    """Of a few sets of limits, the one that gains most in the sale (the worth of the card
+    won less its price) on average over limits drawn for each rival from its past sales;
+    the strong level tries more sets against more draws."""
     options = _options(state, seat, strong)
     rivals = [r for r in state["asked"] if r != seat]
     if not rivals:
@@ -144,15 +125,11 @@ def answer_limits(state: State, seat: int, rng: random.Random, strong: bool = Fa
     draws = STRONG_DRAWS if strong else CASUAL_DRAWS
     drawn = {r: fb_reading.draw_limits(state, r, rng, draws) for r in rivals}
     values = card_values(state, seat, state["row"])
-    special = next((v for c, v in zip(state["row"], values, strict=True) if is_special(c)), 0.0)
-    scores = [0.0] * len(options)
+    gains = [0.0] * len(options)
     for k in range(draws):
         for index, limits in enumerate(options):
             sold = sale(state, {**{r: drawn[r][k] for r in rivals}, seat: limits})
-            if strong:
-                scores[index] += _standing_after(state, seat, sold, special)
-            else:
-                scores[index] += _surplus(state, seat, values, sold)
-    best = max(range(len(options)), key=lambda k: (scores[k], -k))
+            gains[index] += _surplus(seat, values, sold)
+    best = max(range(len(options)), key=lambda k: (gains[k], -k))
     # The own reckoning unless another set does clearly better: the rivals' limits are a guess.
-    return options[best] if scores[best] > scores[0] + ANSWER_MARGIN * draws else options[0]
+    return options[best] if gains[best] > gains[0] + ANSWER_MARGIN * draws else options[0]
