@@ -224,16 +224,17 @@ def fill_creator(page: Any) -> None:
     me.get_by_label("Email").fill(ANA.email)
 
 
-def new_game(live: LiveServer) -> str:
-    """Ana against a casual computer; her seat link."""
+def new_game(live: LiveServer, slug: str = "colour-bazaar", computers: int = 1) -> str:
+    """Ana against casual computers (one by default, in Colour Bazaar); her seat link."""
     ext = live.app.extensions["pbem"]
     invitees = [
         play.Invitee("Ana", "ana@example.org"),
-        play.Invitee("Casual", "", "en", "casual"),
+        *(play.Invitee("Casual", "", "en", "casual") for _ in range(computers)),
     ]
+    options: dict[str, Any] = {"first": 0} if slug == "colour-bazaar" else {}
     with write_session(ext["engine"]) as session:
         now = live.app.config["CLOCK"]()
-        game = play.create_game(session, ext["site"], "colour-bazaar", invitees, {"first": 0}, now)
+        game = play.create_game(session, ext["site"], slug, invitees, options, now)
         seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == 0)).one()
         return str(ext["site"].seat_url(seat))
 

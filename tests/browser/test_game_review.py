@@ -71,3 +71,25 @@ def test_a_review_asked_with_one_tap_then_read_beside_the_replay(
     page.screenshot(path=str(artifacts / f"review-mail-{viewport}.png"), full_page=True)
     expect(page.get_by_text("See the board as you saw it").first).to_be_visible()
     assert not (why := too_wide(page)), f"the review mail is too wide: {why}"
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_fantasy_business_review_reads_on_a_phone(
+    page: Any, viewport: str, live_server: LiveServer, artifacts: Path
+) -> None:
+    # Four players by orders: limits, lists and prices are decisions the review judges too.
+    link = new_game(live_server, "fantasy-business", computers=3)
+    play_out(live_server.app)
+    page.goto(link)
+    page.locator(".review-offer").get_by_role("button", name="Review my game").click()
+    assert computer_moves(live_server.app) >= 1
+    page.get_by_role("link", name="Reload the page").click()
+    expect(page.get_by_role("heading", name="All your decisions")).to_be_visible()
+    decisions = page.locator(".decisions > li")
+    assert decisions.count() >= 10  # a limit set, a price list... each round
+    page.screenshot(path=str(artifacts / f"review-fb-{viewport}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"review-fb-first-screen-{viewport}.png"))
+    check(page, "Fantasy Business review", viewport)
+    decisions.first.get_by_role("link").click()
+    expect(page.locator(".replay .status")).to_contain_text("As Ana saw it.")
+    check(page, "Fantasy Business replay from the review", viewport)
