@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from pbem.clock.scheduler import computer_moves
 from pbem.clock.sweeps import sweep
 from pbem.models import Move
 from pbem.storage.db import read_session
@@ -80,3 +81,20 @@ def parallel(target: Any, times: int = 2) -> list[Any]:
     for thread in threads:
         thread.join()
     return results
+
+
+def race_computer_jobs(apps: list[Any]) -> list[int]:
+    """Each app's computer job at once, each in its own thread: what each job made."""
+    start = threading.Barrier(len(apps))
+    made = [0] * len(apps)
+
+    def work(i: int) -> None:
+        start.wait()
+        made[i] = computer_moves(apps[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(apps))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return made

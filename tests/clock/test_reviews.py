@@ -19,6 +19,7 @@ from pbem.models import Game, GameReview, Outbox
 from pbem.storage import reviews
 from pbem.storage.db import read_session, write_session
 from tests.app import make_test_app
+from tests.clock.helpers import race_computer_jobs
 from tests.web.helpers import ANA, LEO, ZOE, deliver, new_game, play_out, state_of
 
 FEW = 8  # simulations per decision: the plumbing is tested here, not the play
@@ -67,23 +68,6 @@ def _finished_and_asked(client: Any, app: Any, smtpd: Any) -> list[str]:
     return list(links.values())
 
 
-def _race(apps: list[Any]) -> list[int]:
-    """Each app's computer job at once, each in its own thread."""
-    start = threading.Barrier(len(apps))
-    made = [0] * len(apps)
-
-    def work(i: int) -> None:
-        start.wait()
-        made[i] = computer_moves(apps[i])
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(apps))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return made
-
-
 def review_mails(smtpd: Any) -> list[Any]:
     return [m for m in smtpd.messages if "review" in str(m["Subject"]).lower()]
 
@@ -93,8 +77,8 @@ def test_two_workers_work_each_review_out_once_and_mail_it_once(
 ) -> None:
     _finished_and_asked(client, app, smtpd)
     for _ in range(4):
-        _race([app, second])  # one review a run each: three reviews, two workers
-    assert _race([app, second]) == [0, 0]
+        race_computer_jobs([app, second])  # one review a run each: three reviews, two workers
+    assert race_computer_jobs([app, second]) == [0, 0]
     assert len(worked) == 3 and set(worked.values()) == {1}
     deliver(app)
     mails = review_mails(smtpd)

@@ -29,7 +29,7 @@ from pbem.config import settings_of
 from pbem.models import Outbox, Seat
 from pbem.storage.db import read_session, write_session
 from tests.app import make_test_app
-from tests.clock.helpers import moves
+from tests.clock.helpers import moves, race_computer_jobs
 from tests.settings import process_env
 from tests.web.helpers import deliver, headline
 
@@ -69,23 +69,6 @@ def _games(app: Any, clock: Any, send: bool = True) -> None:
         deliver(app)
 
 
-def _race(apps: list[Any]) -> list[int]:
-    """Each app's computer job at once, each in its own thread: the moves each made."""
-    start = threading.Barrier(len(apps))
-    made = [0] * len(apps)
-
-    def work(i: int) -> None:
-        start.wait()
-        made[i] = computer_moves(apps[i])
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(apps))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return made
-
-
 @pytest.fixture
 def second(database_url: str, clock: Any, smtpd: Any, tmp_path: Any) -> Any:
     """A second worker: another app with its own engine on the same database."""
@@ -101,10 +84,10 @@ def test_two_workers_make_each_computer_move_once(
     mailed = len(smtpd.messages)
     for _ in range(2):
         # Not before the delay; then every computer seat due is moved by one worker.
-        assert _race([app, second]) == [0, 0]
+        assert race_computer_jobs([app, second]) == [0, 0]
         clock.advance(seconds=4)
-        assert sum(_race([app, second])) == GAMES
-    assert _race([app, second]) == [0, 0]  # Ana's turn everywhere now
+        assert sum(race_computer_jobs([app, second])) == GAMES
+    assert race_computer_jobs([app, second]) == [0, 0]  # Ana's turn everywhere now
     with read_session(app.extensions["pbem"]["engine"]) as session:
         held = session.exec(select(Seat).where(Seat.computer_claimed_until != None)).all()  # noqa: E711
     assert held == []  # each claim ended with its move: a seat due again is free at once
