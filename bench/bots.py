@@ -265,12 +265,12 @@ def matrix(shares: dict[tuple[str, str], float]) -> None:
         return
     print("\nA's share, one A (row) against the others B (column); * held out")
     mark = {p: p + ("*" if p in HELD_OUT else "") for p in rows + columns}
-    print(f"{'':11}" + "".join(f"{mark[b]:>11}" for b in columns))
+    print(f"{'':12}" + "".join(f"{mark[b]:>12}" for b in columns))
     for a in rows:
         cells = [
-            f"{100 * shares[a, b]:10.1f}%" if (a, b) in shares else f"{'-':>11}" for b in columns
+            f"{100 * shares[a, b]:11.1f}%" if (a, b) in shares else f"{'-':>12}" for b in columns
         ]
-        print(f"{mark[a]:11}" + "".join(cells))
+        print(f"{mark[a]:12}" + "".join(cells))
 
 
 def report(table: Table, done: list[tuple[Any, ...]]) -> None:
