@@ -20,7 +20,7 @@ from pbem.games.fantasy_business.cards import base_price
 from pbem.games.fantasy_business.orders import settle_card
 
 # Part of the best later lot's surplus a seat gives up by winning this one.
-WAIT_SHARE = 0.6
+WAIT_SHARE = fb_reading.RECKON_SHARE
 # Écus another set of limits must gain over the own reckoning to be sent instead.
 ANSWER_MARGIN = 2.0
 # Draws of the rivals' limits a set is tried against: casual, strong.
@@ -34,24 +34,12 @@ def in_range(value: float, base: int, money: int) -> int:
     return amount if amount >= base else 0
 
 
-def order_limits(
-    state: State, seat: int, scale: float = 1.0, wait_share: float = WAIT_SHARE
-) -> list[int]:
-    """Per card, its worth to this seat less the surplus forgone on the cards sold after
-    it, as a seat wins one card a round."""
-    row, money = state["row"], state["money"][seat]
-    values = card_values(state, seat, row)
-    rivals = max(len([s for s in state.get("asked", []) if s != seat]), 1)
-    order = state["order"] or list(range(len(row)))
-    limits = [0] * len(row)
-    for position, slot in enumerate(order):
-        later = order[position + 1 :]
-        value = values[slot]
-        if later:
-            surplus = max(values[s] - base_price(row[s]) for s in later)
-            value -= wait_share * min(1.0, len(later) / rivals) * max(0.0, surplus)
-        limits[slot] = in_range(value * scale, base_price(row[slot]), money)
-    return limits
+def order_limits(state: State, seat: int, scale: float = 1.0, reckon: bool = True) -> list[int]:
+    """Per card, its worth to this seat less (`reckon`) the surplus forgone on the cards
+    sold after it, as a seat wins one card a round: the "reckon" or "whole" habit that
+    fb_reading reads in the rivals, sent by this seat."""
+    habit = "reckon" if reckon else "whole"
+    return fb_reading.habit_limits(habit, scale, *fb_reading.table_now(state, seat))
 
 
 def focused_limits(state: State, seat: int, count: int = 2) -> list[list[int]]:
@@ -106,11 +94,11 @@ def _options(state: State, seat: int, strong: bool) -> list[list[int]]:
         own,
         order_limits(state, seat, 0.8),
         order_limits(state, seat, 1.25),
-        order_limits(state, seat, wait_share=0.0),
+        order_limits(state, seat, reckon=False),
         *focused_limits(state, seat, 3 if strong else 2),
     ]
     if strong:
-        found += [order_limits(state, seat, 0.6), order_limits(state, seat, 1.5, wait_share=0.0)]
+        found += [order_limits(state, seat, 0.6), order_limits(state, seat, 1.5, reckon=False)]
     return distinct(found)
 
 

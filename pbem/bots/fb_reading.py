@@ -177,17 +177,19 @@ def read_limits(state: State, seat: int) -> Model:
     return model
 
 
-def _habit_now(state: State, seat: int) -> tuple[list[float], list[int], int]:
+def table_now(state: State, seat: int) -> tuple[list[float], list[str], list[int], int, int]:
+    """What `habit_limits` reads for `seat` now: its worth of each row card, the row, the
+    order of sale, its écus and the rivals asked with it."""
     row = state["row"]
     rivals = max(len([s for s in state.get("asked", []) if s != seat]), 1)
-    return card_values(state, seat, row), state["order"] or list(range(len(row))), rivals
+    order = state["order"] or list(range(len(row)))
+    return card_values(state, seat, row), row, order, state["money"][seat], rivals
 
 
 def draw_limits(state: State, seat: int, rng: random.Random, count: int = 1) -> list[list[int]]:
     """`count` sets of limits `seat` may have sent, drawn from its model, a little off."""
     model = read_limits(state, seat)
-    values, order, rivals = _habit_now(state, seat)
-    money = state["money"][seat]
+    table = table_now(state, seat)
     drawn = []
     for _ in range(count):
         pick = rng.random()
@@ -198,5 +200,5 @@ def draw_limits(state: State, seat: int, rng: random.Random, count: int = 1) -> 
                 chosen = entry
                 break
         scale = chosen[2] * rng.uniform(0.85, 1.15)
-        drawn.append(habit_limits(chosen[1], scale, values, state["row"], order, money, rivals))
+        drawn.append(habit_limits(chosen[1], scale, *table))
     return drawn
